@@ -1,0 +1,9 @@
+// Package engine is eddy's library entry point: a Session executes Flink SQL
+// statements (Execute) against a catalog manager and session configuration
+// and returns a Result — an acknowledgement, an info message, a table of
+// rows or a changelog stream — or an *Error carrying Flink's exception class.
+//
+// Nothing here writes to a terminal; rendering belongs to repl/render.
+// The engine must not import catalogs/memory or catalogs/sqlite: concrete
+// catalog implementations are chosen by main and handed in.
+package engine

@@ -1,0 +1,8 @@
+package parser
+
+import "eddy/engine/ast"
+
+func (p *Parser) parseExpr() ast.Expr {
+	p.fail()
+	return nil
+}

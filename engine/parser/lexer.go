@@ -1,0 +1,316 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"eddy/engine/ast"
+)
+
+// Lexer turns SQL text into tokens. A UTF-8 byte-order mark at the start is
+// skipped. The zero Lexer is not usable; use NewLexer.
+type Lexer struct {
+	src          string
+	off          int // next byte
+	line         int // line of src[off]
+	col          int // column of src[off], in characters
+	KeepComments bool
+}
+
+// NewLexer returns a lexer over src.
+func NewLexer(src string) *Lexer {
+	l := &Lexer{src: src, line: 1, col: 1}
+	if strings.HasPrefix(src, "\uFEFF") {
+		l.off = len("\uFEFF")
+	}
+	return l
+}
+
+// Tokenize returns all tokens of src without comments, ending with an EOF
+// token.
+func Tokenize(src string) ([]Token, error) {
+	l := NewLexer(src)
+	toks := make([]Token, 0, len(src)/4+1)
+	for {
+		t, err := l.Next()
+		if err != nil {
+			return toks, err
+		}
+		toks = append(toks, t)
+		if t.Kind == EOF {
+			return toks, nil
+		}
+	}
+}
+
+func (l *Lexer) pos() ast.Pos { return ast.Pos{Offset: l.off, Line: l.line, Col: l.col} }
+
+// advance moves past n bytes, keeping line and column.
+func (l *Lexer) advance(n int) {
+	end := l.off + n
+	for l.off < end {
+		c := l.src[l.off]
+		switch {
+		case c == '\n':
+			l.line++
+			l.col = 1
+			l.off++
+		case c < utf8.RuneSelf:
+			l.col++
+			l.off++
+		default:
+			_, size := utf8.DecodeRuneInString(l.src[l.off:])
+			l.col++
+			l.off += size
+		}
+	}
+}
+
+func (l *Lexer) peekByte(i int) byte {
+	if l.off+i < len(l.src) {
+		return l.src[l.off+i]
+	}
+	return 0
+}
+
+func isIdentStart(r rune) bool {
+	return r == '_' || r == '$' || unicode.IsLetter(r)
+}
+
+func isIdentPart(r rune) bool {
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// Next returns the next token. At the end of input it returns an EOF token
+// (again on every later call).
+func (l *Lexer) Next() (Token, error) {
+	for {
+		// Skip blanks; CR counts as a blank so CRLF input lexes as LF input.
+		for l.off < len(l.src) {
+			c := l.src[l.off]
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
+				l.advance(1)
+				continue
+			}
+			break
+		}
+		if l.off >= len(l.src) {
+			return Token{Kind: EOF, Pos: l.pos(), End: l.off}, nil
+		}
+		start := l.pos()
+		c := l.src[l.off]
+		switch {
+		case c == '-' && l.peekByte(1) == '-':
+			end := strings.IndexByte(l.src[l.off:], '\n')
+			if end < 0 {
+				end = len(l.src) - l.off
+			}
+			raw := l.src[l.off : l.off+end]
+			l.advance(end)
+			if l.KeepComments {
+				return Token{Kind: Comment, Text: raw, Raw: raw, Pos: start, End: l.off}, nil
+			}
+			continue
+		case c == '/' && l.peekByte(1) == '*':
+			end := strings.Index(l.src[l.off+2:], "*/")
+			if end < 0 {
+				// Flink: TokenMgrError "Lexical error at line L, column C.  Encountered: <EOF> after : """.
+				l.advance(len(l.src) - l.off)
+				return Token{}, lexError(l.pos(), true, "Lexical error at line %d, column %d.  Encountered: <EOF> after : \"\"", l.line, l.col)
+			}
+			raw := l.src[l.off : l.off+2+end+2]
+			l.advance(len(raw))
+			if strings.HasPrefix(raw, "/*+") {
+				return Token{Kind: Hint, Text: raw[3 : len(raw)-2], Raw: raw, Pos: start, End: l.off}, nil
+			}
+			if l.KeepComments {
+				return Token{Kind: Comment, Text: raw, Raw: raw, Pos: start, End: l.off}, nil
+			}
+			continue
+		case c == '\'':
+			return l.quoted(start, 0, String)
+		case c == '`':
+			return l.backquoted(start)
+		case (c == 'x' || c == 'X') && l.peekByte(1) == '\'':
+			return l.quoted(start, 1, Binary)
+		case (c == 'u' || c == 'U') && l.peekByte(1) == '&' && l.peekByte(2) == '\'':
+			return l.quoted(start, 2, UString)
+		case (c == 'n' || c == 'N') && l.peekByte(1) == '\'':
+			// National character literal N'...': an ordinary string.
+			return l.quoted(start, 1, String)
+		case c >= '0' && c <= '9' || c == '.' && l.peekByte(1) >= '0' && l.peekByte(1) <= '9':
+			return l.number(start), nil
+		case c == '?':
+			l.advance(1)
+			return Token{Kind: Param, Text: "?", Raw: "?", Pos: start, End: l.off}, nil
+		}
+		r, size := utf8.DecodeRuneInString(l.src[l.off:])
+		if isIdentStart(r) {
+			i := l.off + size
+			for i < len(l.src) {
+				r, size := utf8.DecodeRuneInString(l.src[i:])
+				if !isIdentPart(r) {
+					break
+				}
+				i += size
+			}
+			word := l.src[l.off:i]
+			l.advance(len(word))
+			return Token{Kind: Ident, Text: word, Raw: word, Upper: strings.ToUpper(word), Pos: start, End: l.off}, nil
+		}
+		for _, op := range operators {
+			if strings.HasPrefix(l.src[l.off:], op) {
+				l.advance(len(op))
+				return Token{Kind: Op, Text: op, Raw: op, Pos: start, End: l.off}, nil
+			}
+		}
+		l.advance(size)
+		return Token{}, lexError(start, false, "Lexical error at line %d, column %d.  Encountered: %s", start.Line, start.Col, describeRune(r))
+	}
+}
+
+func describeRune(r rune) string {
+	if r < 128 && unicode.IsPrint(r) {
+		return strconv.Quote(string(r)) + " (" + strconv.Itoa(int(r)) + "), after : \"\""
+	}
+	return strconv.QuoteRune(r) + " (" + strconv.Itoa(int(r)) + "), after : \"\""
+}
+
+// operators, longest first so that "<=" wins over "<".
+var operators = []string{
+	"<>", "<=", ">=", "!=", "||", "->", "=>", "::",
+	"(", ")", "[", "]", "{", "}", ",", ";", ".", "+", "-", "*", "/", "%", "=", "<", ">", ":", "^", "|", "&", "~", "!", "@", "#",
+}
+
+// quoted reads a '...' literal after a prefix of skip bytes (X, U&, N).
+func (l *Lexer) quoted(start ast.Pos, skip int, kind TokenKind) (Token, error) {
+	begin := l.off
+	i := l.off + skip + 1
+	var b strings.Builder
+	for {
+		j := strings.IndexByte(l.src[i:], '\'')
+		if j < 0 {
+			l.advance(len(l.src) - l.off)
+			return Token{}, lexError(l.pos(), true, "Lexical error at line %d, column %d.  Encountered: <EOF> after : %s", l.line, l.col, strconv.Quote(l.src[begin+skip:]))
+		}
+		b.WriteString(l.src[i : i+j])
+		i += j + 1
+		if i < len(l.src) && l.src[i] == '\'' {
+			b.WriteByte('\'')
+			i++
+			continue
+		}
+		break
+	}
+	raw := l.src[begin:i]
+	l.advance(i - begin)
+	text := b.String()
+	tok := Token{Kind: kind, Text: text, Raw: raw, Pos: start, End: l.off}
+	switch kind {
+	case Binary:
+		for _, r := range text {
+			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+				return Token{}, &Error{Pos: start, Msg: "Binary literal string must contain only characters '0' - '9', 'A' - 'F'"}
+			}
+		}
+	case UString:
+		s, err := unescapeUnicode(text, '\\')
+		if err != nil {
+			return Token{}, &Error{Pos: start, Msg: err.Error()}
+		}
+		tok.Text = s
+	}
+	return tok, nil
+}
+
+// unescapeUnicode resolves \XXXX and \+XXXXXX escapes of a U&'...' literal.
+func unescapeUnicode(s string, esc byte) (string, error) {
+	if strings.IndexByte(s, esc) < 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != esc {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch {
+		case i+1 < len(s) && s[i+1] == esc:
+			b.WriteByte(esc)
+			i++
+		case i+7 < len(s)+0 && s[i+1] == '+':
+			v, err := strconv.ParseUint(s[i+2:i+8], 16, 32)
+			if err != nil {
+				return "", &Error{Msg: "Unicode escape sequence is invalid"}
+			}
+			b.WriteRune(rune(v))
+			i += 7
+		case i+4 < len(s):
+			v, err := strconv.ParseUint(s[i+1:i+5], 16, 32)
+			if err != nil {
+				return "", &Error{Msg: "Unicode escape sequence is invalid"}
+			}
+			b.WriteRune(rune(v))
+			i += 4
+		default:
+			return "", &Error{Msg: "Unicode escape sequence is invalid"}
+		}
+	}
+	return b.String(), nil
+}
+
+func (l *Lexer) backquoted(start ast.Pos) (Token, error) {
+	begin := l.off
+	i := l.off + 1
+	var b strings.Builder
+	for {
+		j := strings.IndexByte(l.src[i:], '`')
+		if j < 0 {
+			l.advance(len(l.src) - l.off)
+			return Token{}, lexError(l.pos(), true, "Lexical error at line %d, column %d.  Encountered: <EOF> after : %s", l.line, l.col, strconv.Quote(l.src[begin:]))
+		}
+		b.WriteString(l.src[i : i+j])
+		i += j + 1
+		if i < len(l.src) && l.src[i] == '`' {
+			b.WriteByte('`')
+			i++
+			continue
+		}
+		break
+	}
+	raw := l.src[begin:i]
+	l.advance(i - begin)
+	return Token{Kind: QIdent, Text: b.String(), Raw: raw, Pos: start, End: l.off}, nil
+}
+
+func (l *Lexer) number(start ast.Pos) Token {
+	i := l.off
+	digits := func() {
+		for i < len(l.src) && l.src[i] >= '0' && l.src[i] <= '9' {
+			i++
+		}
+	}
+	kind := Integer
+	digits()
+	if i < len(l.src) && l.src[i] == '.' {
+		kind = Decimal
+		i++
+		digits()
+	}
+	if i < len(l.src) && (l.src[i] == 'e' || l.src[i] == 'E') {
+		j := i + 1
+		if j < len(l.src) && (l.src[j] == '+' || l.src[j] == '-') {
+			j++
+		}
+		if j < len(l.src) && l.src[j] >= '0' && l.src[j] <= '9' {
+			i = j
+			digits()
+			kind = Float
+		}
+	}
+	raw := l.src[l.off:i]
+	l.advance(i - l.off)
+	return Token{Kind: kind, Text: raw, Raw: raw, Pos: start, End: l.off}
+}

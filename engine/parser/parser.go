@@ -1,0 +1,243 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+
+	"eddy/engine/ast"
+)
+
+// MaxDepth bounds the nesting of expressions, queries and types: deeper
+// input is an error, never a stack overflow.
+const MaxDepth = 1000
+
+// Parser holds the state of parsing one text. Parsing functions report
+// errors by panicking with a bailout, recovered in the exported entry points
+// (as go/parser does), so grammar code reads straight.
+type Parser struct {
+	src   string
+	toks  []Token
+	i     int // index of the current token
+	depth int
+
+	// expected collects what was tried at the furthest token reached, for
+	// the "Was expecting one of:" part of an error.
+	expectedAt int
+	expected   []string
+}
+
+type bailout struct{ err *Error }
+
+func newParser(src string) (*Parser, error) {
+	toks, err := Tokenize(src)
+	if err != nil {
+		return nil, err
+	}
+	// Hints are tokens the grammar reads where Flink allows them; the rest
+	// are dropped.
+	return &Parser{src: src, toks: toks, expectedAt: -1}, nil
+}
+
+// Parse parses one statement. A trailing ';' is allowed.
+func Parse(sql string) (stmt ast.Statement, err error) {
+	p, err := newParser(sql)
+	if err != nil {
+		return nil, err
+	}
+	defer p.recover(&err)
+	stmt = p.parseStatement()
+	p.acceptOp(";")
+	p.expectEOF()
+	return stmt, nil
+}
+
+// ParseExpr parses one scalar expression.
+func ParseExpr(sql string) (e ast.Expr, err error) {
+	p, err := newParser(sql)
+	if err != nil {
+		return nil, err
+	}
+	defer p.recover(&err)
+	e = p.parseExpr()
+	p.expectEOF()
+	return e, nil
+}
+
+func (p *Parser) recover(err *error) {
+	if r := recover(); r != nil {
+		b, ok := r.(bailout)
+		if !ok {
+			panic(r)
+		}
+		*err = b.err
+	}
+}
+
+// tok returns the current token.
+func (p *Parser) tok() Token { return p.toks[p.i] }
+
+// peek returns the token n places after the current one (EOF past the end).
+func (p *Parser) peek(n int) Token {
+	if p.i+n < len(p.toks) {
+		return p.toks[p.i+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+
+// next consumes and returns the current token.
+func (p *Parser) next() Token {
+	t := p.toks[p.i]
+	if p.i < len(p.toks)-1 {
+		p.i++
+	}
+	return t
+}
+
+// mark returns the current position for backtracking with reset.
+func (p *Parser) mark() int { return p.i }
+
+func (p *Parser) reset(m int) { p.i = m }
+
+// expect records that s would have been accepted at the current token.
+func (p *Parser) expect(s string) {
+	if p.i > p.expectedAt {
+		p.expectedAt = p.i
+		p.expected = p.expected[:0]
+	}
+	if p.i == p.expectedAt {
+		for _, e := range p.expected {
+			if e == s {
+				return
+			}
+		}
+		p.expected = append(p.expected, s)
+	}
+}
+
+// isKeyword reports whether the current token is one of the keywords.
+func (p *Parser) isKeyword(kws ...string) bool {
+	t := p.tok()
+	for _, kw := range kws {
+		if t.Is(kw) {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptKeyword consumes the keyword sequence kws if the input starts with
+// all of it, and reports whether it did.
+func (p *Parser) acceptKeyword(kws ...string) bool {
+	for n, kw := range kws {
+		if !p.peek(n).Is(kw) {
+			if n == 0 {
+				p.expect(`"` + kw + `"`)
+			}
+			return false
+		}
+	}
+	for range kws {
+		p.next()
+	}
+	return true
+}
+
+// expectKeyword consumes the keyword sequence or fails.
+func (p *Parser) expectKeyword(kws ...string) Token {
+	t := p.tok()
+	for _, kw := range kws {
+		if !p.acceptKeyword(kw) {
+			p.fail()
+		}
+	}
+	return t
+}
+
+// isOp reports whether the current token is the operator op.
+func (p *Parser) isOp(op string) bool { return p.tok().IsOp(op) }
+
+// acceptOp consumes the operator op if it is the current token.
+func (p *Parser) acceptOp(op string) bool {
+	if p.tok().IsOp(op) {
+		p.next()
+		return true
+	}
+	p.expect(`"` + op + `"`)
+	return false
+}
+
+// expectOp consumes the operator op or fails.
+func (p *Parser) expectOp(op string) Token {
+	t := p.tok()
+	if !p.acceptOp(op) {
+		p.fail()
+	}
+	return t
+}
+
+func (p *Parser) expectEOF() {
+	if p.tok().Kind != EOF {
+		p.expect("<EOF>")
+		p.fail()
+	}
+}
+
+// enter guards recursion depth; callers defer p.leave().
+func (p *Parser) enter() {
+	p.depth++
+	if p.depth > MaxDepth {
+		p.errorf(p.tok().Pos, "SQL is nested too deeply (more than %d levels)", MaxDepth)
+	}
+}
+
+func (p *Parser) leave() { p.depth-- }
+
+// errorf stops parsing with a message at pos.
+func (p *Parser) errorf(pos ast.Pos, format string, args ...any) {
+	panic(bailout{&Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}})
+}
+
+// fail stops parsing at the current token with Flink's message:
+//
+//	Encountered "x" at line L, column C.
+//	Was expecting one of:
+//	    "A" ...
+func (p *Parser) fail() {
+	t := p.tok()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Encountered %s at line %d, column %d.", describeToken(t), t.Pos.Line, t.Pos.Col)
+	if p.expectedAt == p.i && len(p.expected) > 0 {
+		if len(p.expected) == 1 {
+			b.WriteString("\nWas expecting:\n")
+		} else {
+			b.WriteString("\nWas expecting one of:\n")
+		}
+		for i, e := range p.expected {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString("    ")
+			b.WriteString(e)
+			if e == "<EOF>" {
+				b.WriteString(" ")
+			} else {
+				b.WriteString(" ...")
+			}
+		}
+	}
+	panic(bailout{&Error{Pos: t.Pos, Msg: b.String()}})
+}
+
+// describeToken renders a token as JavaCC does in "Encountered ...":
+// keywords and symbols in double quotes, string literals with escaped quotes.
+func describeToken(t Token) string {
+	if t.Kind == EOF {
+		return "<EOF>"
+	}
+	raw := t.Raw
+	raw = strings.ReplaceAll(raw, `\`, `\\`)
+	raw = strings.ReplaceAll(raw, `'`, `\'`)
+	raw = strings.ReplaceAll(raw, `"`, `\"`)
+	raw = strings.ReplaceAll(raw, "\n", `\n`)
+	return `"` + raw + `"`
+}

@@ -1,0 +1,58 @@
+package parser
+
+import (
+	"fmt"
+
+	"eddy/engine/ast"
+)
+
+// TokenKind classifies a token.
+type TokenKind uint8
+
+// Token kinds. Keywords are Ident tokens: whether a word is a keyword is
+// decided by the parser from its upper-cased text.
+const (
+	EOF      TokenKind = iota
+	Ident              // unquoted word: letters, digits, '_' and '$'
+	QIdent             // `back-quoted` identifier; Text is unescaped
+	String             // 'literal'; Text is unescaped
+	UString            // U&'literal'; Text is unescaped (\XXXX and \+XXXXXX resolved)
+	Binary             // X'0AFF'; Text holds the hex digits
+	Integer            // 123
+	Decimal            // 1.5, .5, 1.
+	Float              // 1e3, 1.5E-2
+	Hint               // /*+ ... */; Text is what is between /*+ and */
+	Comment            // -- ... or /* ... */ (only from a Lexer with KeepComments)
+	Op                 // operator or punctuation; Text is the symbol
+	Param              // ? (dynamic parameter)
+)
+
+var tokenKindNames = [...]string{
+	EOF: "EOF", Ident: "identifier", QIdent: "quoted identifier", String: "string", UString: "unicode string",
+	Binary: "binary string", Integer: "integer", Decimal: "decimal", Float: "approximate number",
+	Hint: "hint", Comment: "comment", Op: "operator", Param: "?",
+}
+
+func (k TokenKind) String() string {
+	if int(k) < len(tokenKindNames) {
+		return tokenKindNames[k]
+	}
+	return fmt.Sprintf("TokenKind(%d)", uint8(k))
+}
+
+// Token is one lexical token. Raw is the token's source text; End is the
+// byte offset just past it.
+type Token struct {
+	Kind  TokenKind
+	Text  string // value: unescaped for strings and identifiers, the word for Ident
+	Raw   string
+	Pos   ast.Pos
+	End   int
+	Upper string // Ident only: Text upper-cased, for keyword tests
+}
+
+// Is reports whether the token is the keyword kw (given upper-case).
+func (t Token) Is(kw string) bool { return t.Kind == Ident && t.Upper == kw }
+
+// IsOp reports whether the token is the operator or punctuation op.
+func (t Token) IsOp(op string) bool { return t.Kind == Op && t.Text == op }
