@@ -1,9 +1,117 @@
 package parser
 
-import "eddy/engine/types"
+import (
+	"fmt"
 
-// parseDataType reads a data type at the current token.
+	"eddy/engine/types"
+)
+
+// parseDataType reads a data type at the current token. The type grammar
+// lives in engine/types (types.ParsePrefix, the same reader that reads type
+// strings back from catalogs); the parser hands it the text at the current
+// token and moves past the tokens it consumed. Parameters out of Flink's
+// ranges are errors with the messages of Flink's logical type classes.
 func (p *Parser) parseDataType() *types.Type {
+	t := p.tok()
+	if t.Kind != Ident || !isTypeWord(t.Upper) {
+		// Flink's parser would read a user-defined type name here and fail
+		// later; an unknown word is reported where it stands.
+		p.fail()
+	}
+	start := t.Pos.Offset
+	typ, n, err := types.ParsePrefix(p.src[start:])
+	if err != nil {
+		off := start
+		if pe, ok := err.(*types.ParseError); ok {
+			off += pe.Offset
+		}
+		p.failAtOffset(off)
+	}
+	end := start + n
+	for p.tok().Kind != EOF && p.tok().Pos.Offset < end {
+		if p.tok().End > end {
+			p.fail()
+		}
+		p.next()
+	}
+	if msg := checkType(typ); msg != "" {
+		p.errorf(t.Pos, "%s", msg)
+	}
+	return typ
+}
+
+// failAtOffset fails at the first token starting at or after off.
+func (p *Parser) failAtOffset(off int) {
+	for p.tok().Kind != EOF && p.tok().End <= off {
+		p.next()
+	}
 	p.fail()
-	return nil
+}
+
+// isTypeWord reports whether a word can start a data type.
+func isTypeWord(w string) bool {
+	switch w {
+	case "CHAR", "CHARACTER", "VARCHAR", "STRING", "BOOLEAN", "BINARY", "VARBINARY", "BYTES", "DECIMAL",
+		"DEC", "NUMERIC", "TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT", "FLOAT", "REAL", "DOUBLE", "DATE",
+		"TIME", "TIMESTAMP", "TIMESTAMP_LTZ", "INTERVAL", "ARRAY", "MULTISET", "MAP", "ROW", "RAW", "NULL":
+		return true
+	}
+	return false
+}
+
+// checkType returns Flink's message for a parameter out of range, or "".
+func checkType(t *types.Type) string {
+	if t == nil {
+		return ""
+	}
+	between := func(what string, v, lo, hi int) string {
+		if v < lo || v > hi {
+			return fmt.Sprintf("%s must be between %d and %d (both inclusive).", what, lo, hi)
+		}
+		return ""
+	}
+	var msg string
+	switch t.Kind {
+	case types.Char:
+		msg = between("Character string length", t.Length, 1, types.MaxLength)
+	case types.VarChar:
+		msg = between("Variable character string length", t.Length, 1, types.MaxLength)
+	case types.Binary:
+		msg = between("Binary string length", t.Length, 1, types.MaxLength)
+	case types.VarBinary:
+		msg = between("Variable binary string length", t.Length, 1, types.MaxLength)
+	case types.Decimal:
+		msg = between("Decimal precision", t.Prec, 1, types.MaxDecimalPrecision)
+		if msg == "" && (t.Scale < 0 || t.Scale > t.Prec) {
+			msg = fmt.Sprintf("Decimal scale must be between 0 and the precision %d (both inclusive).", t.Prec)
+		}
+	case types.Time:
+		msg = between("Time precision", t.Prec, 0, types.MaxTimePrecision)
+	case types.Timestamp:
+		msg = between("Timestamp precision", t.Prec, 0, types.MaxTimePrecision)
+	case types.TimestampLTZ:
+		msg = between("Timestamp with local time zone precision", t.Prec, 0, types.MaxTimePrecision)
+	case types.TimestampTZ:
+		msg = between("Timestamp with time zone precision", t.Prec, 0, types.MaxTimePrecision)
+	case types.IntervalYearMonth:
+		msg = between("Year precision of year-month intervals", t.Prec, 1, 4)
+	case types.IntervalDayTime:
+		msg = between("Day precision of day-time intervals", t.Prec, 1, 6)
+		if msg == "" {
+			msg = between("Fractional precision of day-time intervals", t.Scale, 0, 9)
+		}
+	case types.Array, types.Multiset:
+		msg = checkType(t.Elem)
+	case types.Map:
+		if msg = checkType(t.Elem); msg == "" {
+			msg = checkType(t.Val)
+		}
+	case types.Row:
+		for _, f := range t.Fields {
+			if msg = checkType(f.Type); msg != "" {
+				break
+			}
+		}
+	}
+	return msg
 }

@@ -14,7 +14,9 @@ func (p *Parser) parseIdent() *ast.Ident {
 		p.next()
 		return &ast.Ident{Pos: t.Pos, Name: t.Text}
 	}
-	p.expect("<IDENTIFIER>")
+	for _, k := range identifierKinds {
+		p.expect(k)
+	}
 	p.fail()
 	return nil
 }

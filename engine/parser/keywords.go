@@ -7,27 +7,101 @@ func IsReserved(upper string) bool {
 	return ok
 }
 
-// reserved is Calcite's reserved word list as Flink's parser configures it
-// (Parser.tdd: Calcite's reserved words minus nonReservedKeywords).
-var reserved = map[string]struct{}{}
-
-func init() {
-	for _, w := range reservedWords {
-		reserved[w] = struct{}{}
+// keywordText interns the upper-case text of reserved and common
+// non-reserved keywords, so that lexing them allocates nothing.
+var keywordText = func() map[string]string {
+	m := make(map[string]string, len(reserved)+len(commonWords))
+	for w := range reserved {
+		m[w] = w
 	}
+	for _, w := range commonWords {
+		m[w] = w
+	}
+	return m
+}()
+
+// commonWords are frequent non-reserved keywords.
+var commonWords = []string{
+	"ASC", "DESC", "NULLS", "FIRST", "LAST", "TEMPORARY", "VIEW", "DATABASE", "CATALOG", "IF", "OPTIONS",
+	"MAP", "DESCRIPTOR", "TUMBLE", "HOP", "SESSION", "CUMULATE", "KEY", "ENFORCED", "METADATA", "VIRTUAL",
+	"PARTITIONED", "OVERWRITE", "UNBOUNDED", "PRECEDING", "FOLLOWING", "ORDINALITY", "ZONE", "JSON",
+	"CATALOGS", "DATABASES", "TABLES", "VIEWS", "FUNCTIONS", "MODULES", "COLUMNS", "JAR", "JARS", "LOAD",
+	"UNLOAD", "ADD", "REMOVE", "RENAME", "MODIFY", "AFTER", "COMMENT", "WATERMARK", "STRING", "BYTES",
+	"TIMESTAMP_LTZ", "EXTENDED", "PLACING", "SECONDS", "MINUTES", "HOURS", "DAYS", "MONTHS", "YEARS",
+	"QUARTER", "WEEK", "INCLUDING", "EXCLUDING", "OVERWRITING", "CASCADE", "RESTRICT", "TRY_CAST",
+	"ILIKE", "IGNORE", "RESPECT", "DISTRIBUTED", "BUCKETS", "HELP", "QUIT", "EXIT", "CLEAR", "STATEMENT",
 }
 
-var reservedWords = []string{
-	"ALL", "ALTER", "AND", "ANY", "ARRAY", "AS", "ASYMMETRIC", "AT", "BETWEEN", "BIGINT", "BINARY",
-	"BOOLEAN", "BOTH", "BY", "CALL", "CASE", "CAST", "CHAR", "CHARACTER", "CREATE", "CROSS", "CUBE",
-	"CURRENT", "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "DATE", "DAY", "DECIMAL", "DEFAULT",
-	"DELETE", "DESCRIBE", "DISTINCT", "DOUBLE", "DROP", "ELSE", "END", "ESCAPE", "EXCEPT", "EXISTS",
-	"EXTRACT", "FALSE", "FETCH", "FILTER", "FLOAT", "FOR", "FROM", "FULL", "FUNCTION", "GROUP",
-	"GROUPING", "HAVING", "HOUR", "IN", "INNER", "INSERT", "INT", "INTEGER", "INTERSECT", "INTERVAL",
-	"INTO", "IS", "JOIN", "LATERAL", "LEFT", "LIKE", "LIMIT", "LOCALTIME", "LOCALTIMESTAMP", "MATCH_RECOGNIZE",
-	"MINUTE", "MOD", "MONTH", "MULTISET", "NATURAL", "NOT", "NULL", "OFFSET", "ON", "OR", "ORDER",
-	"OUTER", "OVER", "PARTITION", "RANGE", "RIGHT", "ROLLUP", "ROW", "ROWS", "SECOND", "SELECT",
-	"SET", "SMALLINT", "SOME", "SYMMETRIC", "SYSTEM", "SYSTEM_TIME", "TABLE", "THEN", "TIME", "TIMESTAMP",
-	"TINYINT", "TO", "TRUE", "UNION", "UNKNOWN", "UPDATE", "USER", "USING", "VALUE", "VALUES",
-	"VARCHAR", "WHEN", "WHERE", "WINDOW", "WITH", "YEAR",
+// reserved holds the reserved words of Flink's parser: Calcite's reserved
+// words (the SQL:2016 reserved list plus Calcite's own) and the keywords
+// Flink adds in Parser.tdd, minus Parser.tdd's nonReservedKeywords (so MAP,
+// DESCRIPTOR, TUMBLE, HOP, SESSION, TEMPORARY, VIEW, DATABASE, CATALOG stay
+// usable as names, while STRING, BYTES, WATERMARK, COMMENT do not).
+var reserved = map[string]struct{}{
+	"ABS": {}, "ALL": {}, "ALLOCATE": {}, "ALTER": {}, "AND": {}, "ANY": {}, "ARE": {}, "ARRAY": {},
+	"ARRAY_MAX_CARDINALITY": {}, "AS": {}, "ASENSITIVE": {}, "ASYMMETRIC": {}, "AT": {}, "ATOMIC": {},
+	"AUTHORIZATION": {}, "AVG": {}, "BEGIN": {}, "BEGIN_FRAME": {}, "BEGIN_PARTITION": {},
+	"BETWEEN": {}, "BIGINT": {}, "BINARY": {}, "BLOB": {}, "BOOLEAN": {}, "BOTH": {}, "BUCKETS": {},
+	"BY": {}, "BYTES": {}, "CALL": {}, "CALLED": {}, "CARDINALITY": {}, "CASCADED": {}, "CASE": {},
+	"CAST": {}, "CATALOGS": {}, "CEIL": {}, "CEILING": {}, "CHAR": {}, "CHARACTER": {},
+	"CHARACTER_LENGTH": {}, "CHAR_LENGTH": {}, "CHECK": {}, "CLASSIFIER": {}, "CLOB": {}, "CLOSE": {},
+	"COALESCE": {}, "COLLATE": {}, "COLLECT": {}, "COLUMN": {}, "COMMENT": {}, "COMMIT": {},
+	"CONDITION": {}, "CONNECT": {}, "CONNECTIONS": {}, "CONSTRAINT": {}, "CONTAINS": {},
+	"CONTINUOUS": {}, "CONVERT": {}, "CORR": {}, "CORRESPONDING": {}, "COUNT": {}, "COVAR_POP": {},
+	"COVAR_SAMP": {}, "CREATE": {}, "CROSS": {}, "CUBE": {}, "CUME_DIST": {}, "CURRENT": {},
+	"CURRENT_CATALOG": {}, "CURRENT_DATE": {}, "CURRENT_DEFAULT_TRANSFORM_GROUP": {},
+	"CURRENT_PATH": {}, "CURRENT_ROLE": {}, "CURRENT_ROW": {}, "CURRENT_SCHEMA": {},
+	"CURRENT_TIME": {}, "CURRENT_TIMESTAMP": {}, "CURRENT_TRANSFORM_GROUP_FOR_TYPE": {},
+	"CURRENT_USER": {}, "CURSOR": {}, "CYCLE": {}, "DATABASES": {}, "DATE": {}, "DAY": {},
+	"DEALLOCATE": {}, "DEC": {}, "DECIMAL": {}, "DECLARE": {}, "DEFAULT": {}, "DEFINE": {},
+	"DELETE": {}, "DENSE_RANK": {}, "DEREF": {}, "DESCRIBE": {}, "DETERMINISTIC": {}, "DISALLOW": {},
+	"DISCONNECT": {}, "DISTINCT": {}, "DISTRIBUTED": {}, "DISTRIBUTION": {}, "DOUBLE": {}, "DROP": {},
+	"DYNAMIC": {}, "EACH": {}, "ELEMENT": {}, "ELSE": {}, "EMPTY": {}, "END": {}, "END_FRAME": {},
+	"END_PARTITION": {}, "EQUALS": {}, "ESCAPE": {}, "EVERY": {}, "EXCEPT": {}, "EXEC": {},
+	"EXECUTE": {}, "EXISTS": {}, "EXP": {}, "EXPLAIN": {}, "EXTEND": {}, "EXTENDED": {},
+	"EXTERNAL": {}, "EXTRACT": {}, "FALSE": {}, "FETCH": {}, "FILTER": {}, "FIRST_VALUE": {},
+	"FLOAT": {}, "FLOOR": {}, "FOR": {}, "FOREIGN": {}, "FRAME_ROW": {}, "FREE": {}, "FRESHNESS": {},
+	"FROM": {}, "FULL": {}, "FUNCTION": {}, "FUNCTIONS": {}, "FUSION": {}, "GET": {}, "GLOBAL": {},
+	"GRANT": {}, "GROUP": {}, "GROUPING": {}, "GROUPS": {}, "HASH": {}, "HAVING": {}, "HOLD": {},
+	"HOUR": {}, "IDENTITY": {}, "IMPORT": {}, "IN": {}, "INDICATOR": {}, "INITIAL": {}, "INNER": {},
+	"INOUT": {}, "INSENSITIVE": {}, "INSERT": {}, "INT": {}, "INTEGER": {}, "INTERSECT": {},
+	"INTERSECTION": {}, "INTERVAL": {}, "INTO": {}, "IS": {}, "JOIN": {}, "JSON_ARRAY": {},
+	"JSON_ARRAYAGG": {}, "JSON_EXISTS": {}, "JSON_OBJECT": {}, "JSON_OBJECTAGG": {}, "JSON_QUERY": {},
+	"JSON_VALUE": {}, "LAG": {}, "LANGUAGE": {}, "LARGE": {}, "LAST_VALUE": {}, "LATERAL": {},
+	"LEAD": {}, "LEADING": {}, "LEFT": {}, "LIKE": {}, "LIKE_REGEX": {}, "LIMIT": {}, "LN": {},
+	"LOCAL": {}, "LOCALTIME": {}, "LOCALTIMESTAMP": {}, "LOWER": {}, "MATCH": {}, "MATCHES": {},
+	"MATCH_NUMBER": {}, "MATCH_RECOGNIZE": {}, "MATERIALIZED": {}, "MAX": {}, "MEASURES": {},
+	"MEMBER": {}, "MERGE": {}, "METHOD": {}, "MIN": {}, "MINUS": {}, "MINUTE": {}, "MOD": {},
+	"MODELS": {}, "MODIFIES": {}, "MODIFY": {}, "MODULE": {}, "MODULES": {}, "MONTH": {},
+	"MULTISET": {}, "NATIONAL": {}, "NATURAL": {}, "NCHAR": {}, "NCLOB": {}, "NEW": {}, "NEXT": {},
+	"NO": {}, "NONE": {}, "NORMALIZE": {}, "NOT": {}, "NTH_VALUE": {}, "NTILE": {}, "NULL": {},
+	"NULLIF": {}, "NUMERIC": {}, "OCCURRENCES_REGEX": {}, "OCTET_LENGTH": {}, "OF": {}, "OFFSET": {},
+	"OLD": {}, "OMIT": {}, "ON": {}, "ONE": {}, "ONLY": {}, "OPEN": {}, "OR": {}, "ORDER": {},
+	"OUT": {}, "OUTER": {}, "OVER": {}, "OVERLAPS": {}, "OVERLAY": {}, "PARAMETER": {},
+	"PARTITION": {}, "PATTERN": {}, "PER": {}, "PERCENT": {}, "PERCENTILE_CONT": {},
+	"PERCENTILE_DISC": {}, "PERCENT_RANK": {}, "PERIOD": {}, "PERMUTE": {}, "PORTION": {},
+	"POSITION": {}, "POSITION_REGEX": {}, "POWER": {}, "PRECEDES": {}, "PRECISION": {}, "PREPARE": {},
+	"PREV": {}, "PRIMARY": {}, "PROCEDURE": {}, "PROCEDURES": {}, "QUALIFY": {}, "RANGE": {},
+	"RANK": {}, "RAW": {}, "READS": {}, "REAL": {}, "RECURSIVE": {}, "REF": {}, "REFERENCES": {},
+	"REFERENCING": {}, "REFRESH": {}, "REFRESH_MODE": {}, "REGR_AVGX": {}, "REGR_AVGY": {},
+	"REGR_COUNT": {}, "REGR_INTERCEPT": {}, "REGR_R2": {}, "REGR_SLOPE": {}, "REGR_SXX": {},
+	"REGR_SXY": {}, "REGR_SYY": {}, "RELEASE": {}, "RENAME": {}, "RESET": {}, "RESULT": {},
+	"RESUME": {}, "RETURN": {}, "RETURNS": {}, "REVOKE": {}, "RIGHT": {}, "ROLLBACK": {},
+	"ROLLUP": {}, "ROW": {}, "ROWS": {}, "ROW_NUMBER": {}, "RUNNING": {}, "SAVEPOINT": {},
+	"SCALA": {}, "SCOPE": {}, "SCROLL": {}, "SEARCH": {}, "SECOND": {}, "SEEK": {}, "SELECT": {},
+	"SENSITIVE": {}, "SESSION_USER": {}, "SET": {}, "SHOW": {}, "SIMILAR": {}, "SKIP": {},
+	"SMALLINT": {}, "SOME": {}, "SPECIFIC": {}, "SPECIFICTYPE": {}, "SQL": {}, "SQLEXCEPTION": {},
+	"SQLSTATE": {}, "SQLWARNING": {}, "SQRT": {}, "START": {}, "STATIC": {}, "STDDEV_POP": {},
+	"STDDEV_SAMP": {}, "STREAM": {}, "STRING": {}, "STRUCTURED": {}, "SUBMULTISET": {}, "SUBSET": {},
+	"SUBSTRING": {}, "SUBSTRING_REGEX": {}, "SUCCEEDS": {}, "SUM": {}, "SUSPEND": {}, "SYMMETRIC": {},
+	"SYSTEM": {}, "SYSTEM_TIME": {}, "SYSTEM_USER": {}, "TABLE": {}, "TABLES": {}, "TABLESAMPLE": {},
+	"THEN": {}, "TIME": {}, "TIMESTAMP": {}, "TIMESTAMP_LTZ": {}, "TIMEZONE_HOUR": {},
+	"TIMEZONE_MINUTE": {}, "TINYINT": {}, "TO": {}, "TRAILING": {}, "TRANSLATE": {},
+	"TRANSLATE_REGEX": {}, "TRANSLATION": {}, "TREAT": {}, "TRIGGER": {}, "TRIM": {},
+	"TRIM_ARRAY": {}, "TRUE": {}, "TRUNCATE": {}, "UESCAPE": {}, "UNION": {}, "UNIQUE": {},
+	"UNKNOWN": {}, "UNNEST": {}, "UPDATE": {}, "UPPER": {}, "UPSERT": {}, "USE": {}, "USER": {},
+	"USING": {}, "VALUE": {}, "VALUES": {}, "VALUE_OF": {}, "VARBINARY": {}, "VARCHAR": {},
+	"VARYING": {}, "VAR_POP": {}, "VAR_SAMP": {}, "VERSIONING": {}, "VIEWS": {}, "WATERMARK": {},
+	"WATERMARKS": {}, "WHEN": {}, "WHENEVER": {}, "WHERE": {}, "WIDTH_BUCKET": {}, "WINDOW": {},
+	"WITH": {}, "WITHIN": {}, "WITHOUT": {}, "YEAR": {},
 }

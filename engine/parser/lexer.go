@@ -32,7 +32,7 @@ func NewLexer(src string) *Lexer {
 // token.
 func Tokenize(src string) ([]Token, error) {
 	l := NewLexer(src)
-	toks := make([]Token, 0, len(src)/4+1)
+	toks := make([]Token, 0, len(src)/4+8)
 	for {
 		t, err := l.Next()
 		if err != nil {
@@ -157,14 +157,15 @@ func (l *Lexer) Next() (Token, error) {
 				i += size
 			}
 			word := l.src[l.off:i]
-			l.advance(len(word))
-			return Token{Kind: Ident, Text: word, Raw: word, Upper: strings.ToUpper(word), Pos: start, End: l.off}, nil
+			// Words hold no newline: advance by bytes, counting characters.
+			l.off = i
+			l.col += utf8.RuneCountInString(word)
+			return Token{Kind: Ident, Text: word, Raw: word, Upper: upperWord(word), Pos: start, End: l.off}, nil
 		}
-		for _, op := range operators {
-			if strings.HasPrefix(l.src[l.off:], op) {
-				l.advance(len(op))
-				return Token{Kind: Op, Text: op, Raw: op, Pos: start, End: l.off}, nil
-			}
+		if op := matchOperator(l.src[l.off:]); op != "" {
+			l.off += len(op)
+			l.col += len(op)
+			return Token{Kind: Op, Text: op, Raw: op, Pos: start, End: l.off}, nil
 		}
 		l.advance(size)
 		return Token{}, lexError(start, false, "Lexical error at line %d, column %d.  Encountered: %s", start.Line, start.Col, describeRune(r))
@@ -178,10 +179,54 @@ func describeRune(r rune) string {
 	return strconv.QuoteRune(r) + " (" + strconv.Itoa(int(r)) + "), after : \"\""
 }
 
-// operators, longest first so that "<=" wins over "<".
-var operators = []string{
-	"<>", "<=", ">=", "!=", "||", "->", "=>", "::",
-	"(", ")", "[", "]", "{", "}", ",", ";", ".", "+", "-", "*", "/", "%", "=", "<", ">", ":", "^", "|", "&", "~", "!", "@", "#",
+// matchOperator returns the operator or punctuation at the start of s
+// (the longest one: "<=" wins over "<"), or "".
+func matchOperator(s string) string {
+	c := s[0]
+	if len(s) > 1 {
+		two := s[:2]
+		switch two {
+		case "<>", "<=", ">=", "!=", "||", "->", "=>", "::":
+			return two
+		}
+	}
+	switch c {
+	case '(', ')', '[', ']', '{', '}', ',', ';', '.', '+', '-', '*', '/', '%', '=', '<', '>', ':', '^', '|', '&', '~', '!', '@', '#':
+		return s[:1]
+	}
+	return ""
+}
+
+// upperWord returns w upper-cased, without allocating when w is already
+// upper-case or is a reserved word in any case.
+func upperWord(w string) string {
+	lower := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			return strings.ToUpper(w)
+		}
+		if c >= 'a' && c <= 'z' {
+			lower = true
+		}
+	}
+	if !lower {
+		return w
+	}
+	if len(w) <= 32 {
+		var buf [32]byte
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			buf[i] = c
+		}
+		if k, ok := keywordText[string(buf[:len(w)])]; ok {
+			return k
+		}
+	}
+	return strings.ToUpper(w)
 }
 
 // quoted reads a '...' literal after a prefix of skip bytes (X, U&, N).
@@ -215,13 +260,9 @@ func (l *Lexer) quoted(start ast.Pos, skip int, kind TokenKind) (Token, error) {
 				return Token{}, &Error{Pos: start, Msg: "Binary literal string must contain only characters '0' - '9', 'A' - 'F'"}
 			}
 		}
-	case UString:
-		s, err := unescapeUnicode(text, '\\')
-		if err != nil {
-			return Token{}, &Error{Pos: start, Msg: err.Error()}
-		}
-		tok.Text = s
 	}
+	// U&'...' keeps its escapes: the parser resolves them once it knows
+	// whether a UESCAPE clause names another escape character.
 	return tok, nil
 }
 

@@ -19,6 +19,8 @@ type Parser struct {
 	toks  []Token
 	i     int // index of the current token
 	depth int
+	// params counts the dynamic parameters '?' read so far.
+	params int
 
 	// expected collects what was tried at the furthest token reached, for
 	// the "Was expecting one of:" part of an error.
@@ -33,9 +35,27 @@ func newParser(src string) (*Parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Hints are tokens the grammar reads where Flink allows them; the rest
-	// are dropped.
-	return &Parser{src: src, toks: toks, expectedAt: -1}, nil
+	return &Parser{src: src, toks: keepHints(toks), expectedAt: -1}, nil
+}
+
+// keepHints drops hint tokens from places where Flink allows no hint: a
+// hint stays only right after SELECT or after a name (a table, or the
+// target of INSERT); elsewhere /*+ ... */ is a comment.
+func keepHints(toks []Token) []Token {
+	out := toks[:0]
+	for _, t := range toks {
+		if t.Kind == Hint {
+			if len(out) == 0 {
+				continue
+			}
+			prev := out[len(out)-1]
+			if !(prev.Is("SELECT") || prev.Kind == Ident || prev.Kind == QIdent || prev.Kind == Hint) {
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // Parse parses one statement. A trailing ';' is allowed.
@@ -114,6 +134,22 @@ func (p *Parser) expect(s string) {
 	}
 }
 
+// expectQuoted records the keyword or symbol s, double-quoted; it builds
+// the quoted text only when the list needs it.
+func (p *Parser) expectQuoted(s string) {
+	if p.i < p.expectedAt {
+		return
+	}
+	if p.i == p.expectedAt {
+		for _, e := range p.expected {
+			if len(e) == len(s)+2 && e[1:len(e)-1] == s {
+				return
+			}
+		}
+	}
+	p.expect(`"` + s + `"`)
+}
+
 // isKeyword reports whether the current token is one of the keywords.
 func (p *Parser) isKeyword(kws ...string) bool {
 	t := p.tok()
@@ -131,7 +167,7 @@ func (p *Parser) acceptKeyword(kws ...string) bool {
 	for n, kw := range kws {
 		if !p.peek(n).Is(kw) {
 			if n == 0 {
-				p.expect(`"` + kw + `"`)
+				p.expectQuoted(kw)
 			}
 			return false
 		}
@@ -162,7 +198,7 @@ func (p *Parser) acceptOp(op string) bool {
 		p.next()
 		return true
 	}
-	p.expect(`"` + op + `"`)
+	p.expectQuoted(op)
 	return false
 }
 

@@ -12,19 +12,19 @@ type TokenKind uint8
 // Token kinds. Keywords are Ident tokens: whether a word is a keyword is
 // decided by the parser from its upper-cased text.
 const (
-	EOF      TokenKind = iota
-	Ident              // unquoted word: letters, digits, '_' and '$'
-	QIdent             // `back-quoted` identifier; Text is unescaped
-	String             // 'literal'; Text is unescaped
-	UString            // U&'literal'; Text is unescaped (\XXXX and \+XXXXXX resolved)
-	Binary             // X'0AFF'; Text holds the hex digits
-	Integer            // 123
-	Decimal            // 1.5, .5, 1.
-	Float              // 1e3, 1.5E-2
-	Hint               // /*+ ... */; Text is what is between /*+ and */
-	Comment            // -- ... or /* ... */ (only from a Lexer with KeepComments)
-	Op                 // operator or punctuation; Text is the symbol
-	Param              // ? (dynamic parameter)
+	EOF     TokenKind = iota
+	Ident             // unquoted word: letters, digits, '_' and '$'
+	QIdent            // `back-quoted` identifier; Text is unescaped
+	String            // 'literal'; Text is unescaped
+	UString           // U&'literal'; Text is unescaped (\XXXX and \+XXXXXX resolved)
+	Binary            // X'0AFF'; Text holds the hex digits
+	Integer           // 123
+	Decimal           // 1.5, .5, 1.
+	Float             // 1e3, 1.5E-2
+	Hint              // /*+ ... */; Text is what is between /*+ and */
+	Comment           // -- ... or /* ... */ (only from a Lexer with KeepComments)
+	Op                // operator or punctuation; Text is the symbol
+	Param             // ? (dynamic parameter)
 )
 
 var tokenKindNames = [...]string{

@@ -1,0 +1,392 @@
+package memory
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"sync"
+
+	"eddy/catalogs"
+)
+
+// Type is the catalog type this package serves.
+const Type = "generic_in_memory"
+
+type database struct {
+	def       *catalogs.CatalogDatabase
+	tables    map[string]catalogs.BaseTable
+	functions map[string]*catalogs.CatalogFunction
+}
+
+// Catalog is a generic_in_memory catalog. Values are deep-copied on the
+// way in and out, so callers can never change what is stored.
+type Catalog struct {
+	name      string
+	defaultDB string
+	mu        sync.RWMutex
+	dbs       map[string]*database
+}
+
+var (
+	_ catalogs.Catalog = (*Catalog)(nil)
+	_ catalogs.Typed   = (*Catalog)(nil)
+	_ catalogs.Mover   = (*Catalog)(nil)
+)
+
+// New returns an empty catalog holding only its default database.
+func New(name, defaultDatabase string) *Catalog {
+	c := &Catalog{name: name, defaultDB: defaultDatabase, dbs: map[string]*database{}}
+	c.dbs[defaultDatabase] = newDatabase(&catalogs.CatalogDatabase{})
+	return c
+}
+
+func newDatabase(def *catalogs.CatalogDatabase) *database {
+	return &database{def: def.Copy(), tables: map[string]catalogs.BaseTable{}, functions: map[string]*catalogs.CatalogFunction{}}
+}
+
+// Factory makes generic_in_memory catalogs; its only option is
+// default-database.
+type Factory struct{}
+
+// Type returns generic_in_memory.
+func (Factory) Type() string { return Type }
+
+// Create makes an empty catalog.
+func (Factory) Create(name string, options map[string]string) (catalogs.Catalog, error) {
+	for k := range options {
+		if k != catalogs.OptionDefaultDatabase {
+			return nil, catalogs.ClassErrorf(catalogs.ErrInvalidOption, "ValidationException",
+				"Unsupported options found for catalog '%s' of type '%s'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s",
+				name, Type, k, catalogs.OptionDefaultDatabase)
+		}
+	}
+	return New(name, catalogs.DefaultDatabaseOf(options)), nil
+}
+
+// Type returns generic_in_memory.
+func (c *Catalog) Type() string { return Type }
+
+// DefaultDatabase returns the default database name.
+func (c *Catalog) DefaultDatabase() string { return c.defaultDB }
+
+// Close does nothing; contents live as long as the value.
+func (c *Catalog) Close() error { return nil }
+
+// ListDatabases returns the database names, sorted.
+func (c *Catalog) ListDatabases(context.Context) ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return slices.Sorted(maps.Keys(c.dbs)), nil
+}
+
+// GetDatabase returns a copy of a database definition.
+func (c *Catalog) GetDatabase(_ context.Context, name string) (*catalogs.CatalogDatabase, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	db, ok := c.dbs[name]
+	if !ok {
+		return nil, catalogs.DatabaseNotExist(c.name, name)
+	}
+	return db.def.Copy(), nil
+}
+
+// DatabaseExists reports whether a database exists.
+func (c *Catalog) DatabaseExists(_ context.Context, name string) (bool, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	_, ok := c.dbs[name]
+	return ok, nil
+}
+
+// CreateDatabase adds a database.
+func (c *Catalog) CreateDatabase(_ context.Context, name string, db *catalogs.CatalogDatabase, ignoreIfExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.dbs[name]; ok {
+		if ignoreIfExists {
+			return nil
+		}
+		return catalogs.DatabaseAlreadyExist(c.name, name)
+	}
+	if db == nil {
+		db = &catalogs.CatalogDatabase{}
+	}
+	c.dbs[name] = newDatabase(db)
+	return nil
+}
+
+// DropDatabase removes a database; a non-empty one only with cascade.
+func (c *Catalog) DropDatabase(_ context.Context, name string, ignoreIfNotExists, cascade bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, ok := c.dbs[name]
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return catalogs.DatabaseNotExist(c.name, name)
+	}
+	if !cascade && (len(db.tables) > 0 || len(db.functions) > 0) {
+		return catalogs.DatabaseNotEmpty(c.name, name)
+	}
+	delete(c.dbs, name)
+	return nil
+}
+
+// AlterDatabase replaces a database definition.
+func (c *Catalog) AlterDatabase(_ context.Context, name string, def *catalogs.CatalogDatabase, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, ok := c.dbs[name]
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return catalogs.DatabaseNotExist(c.name, name)
+	}
+	if def == nil {
+		def = &catalogs.CatalogDatabase{}
+	}
+	db.def = def.Copy()
+	return nil
+}
+
+func (c *Catalog) db(name string) (*database, error) {
+	db, ok := c.dbs[name]
+	if !ok {
+		return nil, catalogs.DatabaseNotExist(c.name, name)
+	}
+	return db, nil
+}
+
+// ListTables returns the names of tables and views, sorted.
+func (c *Catalog) ListTables(_ context.Context, database string) ([]string, error) {
+	return c.listTables(database, false)
+}
+
+// ListViews returns the names of views, sorted.
+func (c *Catalog) ListViews(_ context.Context, database string) ([]string, error) {
+	return c.listTables(database, true)
+}
+
+func (c *Catalog) listTables(database string, viewsOnly bool) ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	db, err := c.db(database)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for n, t := range db.tables {
+		if !viewsOnly || t.TableKind() == catalogs.KindView {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// GetTable returns a copy of a table or view.
+func (c *Catalog) GetTable(_ context.Context, path catalogs.ObjectPath) (catalogs.BaseTable, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	db, ok := c.dbs[path.Database]
+	if !ok {
+		return nil, catalogs.TableNotExist(c.name, path)
+	}
+	t, ok := db.tables[path.Object]
+	if !ok {
+		return nil, catalogs.TableNotExist(c.name, path)
+	}
+	return t.CopyBase(), nil
+}
+
+// TableExists reports whether a table or view exists.
+func (c *Catalog) TableExists(_ context.Context, path catalogs.ObjectPath) (bool, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	db, ok := c.dbs[path.Database]
+	if !ok {
+		return false, nil
+	}
+	_, ok = db.tables[path.Object]
+	return ok, nil
+}
+
+// CreateTable adds a table or view.
+func (c *Catalog) CreateTable(_ context.Context, path catalogs.ObjectPath, t catalogs.BaseTable, ignoreIfExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, err := c.db(path.Database)
+	if err != nil {
+		return err
+	}
+	if _, ok := db.tables[path.Object]; ok {
+		if ignoreIfExists {
+			return nil
+		}
+		return catalogs.TableAlreadyExist(c.name, path)
+	}
+	db.tables[path.Object] = t.CopyBase()
+	return nil
+}
+
+// DropTable removes a table or view.
+func (c *Catalog) DropTable(_ context.Context, path catalogs.ObjectPath, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, ok := c.dbs[path.Database]
+	if ok {
+		if _, ok = db.tables[path.Object]; ok {
+			delete(db.tables, path.Object)
+			return nil
+		}
+	}
+	if ignoreIfNotExists {
+		return nil
+	}
+	return catalogs.TableNotExist(c.name, path)
+}
+
+// AlterTable replaces a table or view with one of the same kind.
+func (c *Catalog) AlterTable(_ context.Context, path catalogs.ObjectPath, t catalogs.BaseTable, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, ok := c.dbs[path.Database]
+	var old catalogs.BaseTable
+	if ok {
+		old, ok = db.tables[path.Object]
+	}
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return catalogs.TableNotExist(c.name, path)
+	}
+	if old.TableKind() != t.TableKind() {
+		return catalogs.Errorf(catalogs.ErrUnsupported, "Table types don't match. Existing table is '%s' and new table is '%s'.",
+			old.TableKind(), t.TableKind())
+	}
+	db.tables[path.Object] = t.CopyBase()
+	return nil
+}
+
+// RenameTable renames a table or view within its database.
+func (c *Catalog) RenameTable(_ context.Context, path catalogs.ObjectPath, newName string, ignoreIfNotExists bool) error {
+	return c.move(path, catalogs.ObjectPath{Database: path.Database, Object: newName}, ignoreIfNotExists)
+}
+
+// MoveTable moves a table or view to another database of the catalog.
+func (c *Catalog) MoveTable(_ context.Context, from, to catalogs.ObjectPath) error {
+	return c.move(from, to, false)
+}
+
+func (c *Catalog) move(from, to catalogs.ObjectPath, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	src, ok := c.dbs[from.Database]
+	var t catalogs.BaseTable
+	if ok {
+		t, ok = src.tables[from.Object]
+	}
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return catalogs.TableNotExist(c.name, from)
+	}
+	dst, err := c.db(to.Database)
+	if err != nil {
+		return err
+	}
+	if _, ok := dst.tables[to.Object]; ok {
+		return catalogs.TableAlreadyExist(c.name, to)
+	}
+	delete(src.tables, from.Object)
+	dst.tables[to.Object] = t
+	return nil
+}
+
+// ListFunctions returns the function names of a database, sorted.
+func (c *Catalog) ListFunctions(_ context.Context, database string) ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	db, err := c.db(database)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Sorted(maps.Keys(db.functions)), nil
+}
+
+// GetFunction returns a copy of a function.
+func (c *Catalog) GetFunction(_ context.Context, path catalogs.ObjectPath) (*catalogs.CatalogFunction, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if db, ok := c.dbs[path.Database]; ok {
+		if fn, ok := db.functions[path.Object]; ok {
+			return fn.Copy(), nil
+		}
+	}
+	return nil, catalogs.FunctionNotExist(c.name, path)
+}
+
+// FunctionExists reports whether a function exists.
+func (c *Catalog) FunctionExists(_ context.Context, path catalogs.ObjectPath) (bool, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if db, ok := c.dbs[path.Database]; ok {
+		_, ok := db.functions[path.Object]
+		return ok, nil
+	}
+	return false, nil
+}
+
+// CreateFunction adds a function.
+func (c *Catalog) CreateFunction(_ context.Context, path catalogs.ObjectPath, fn *catalogs.CatalogFunction, ignoreIfExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, err := c.db(path.Database)
+	if err != nil {
+		return err
+	}
+	if _, ok := db.functions[path.Object]; ok {
+		if ignoreIfExists {
+			return nil
+		}
+		return catalogs.FunctionAlreadyExist(c.name, path)
+	}
+	db.functions[path.Object] = fn.Copy()
+	return nil
+}
+
+// AlterFunction replaces a function.
+func (c *Catalog) AlterFunction(_ context.Context, path catalogs.ObjectPath, fn *catalogs.CatalogFunction, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if db, ok := c.dbs[path.Database]; ok {
+		if _, ok := db.functions[path.Object]; ok {
+			db.functions[path.Object] = fn.Copy()
+			return nil
+		}
+	}
+	if ignoreIfNotExists {
+		return nil
+	}
+	return catalogs.FunctionNotExist(c.name, path)
+}
+
+// DropFunction removes a function.
+func (c *Catalog) DropFunction(_ context.Context, path catalogs.ObjectPath, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if db, ok := c.dbs[path.Database]; ok {
+		if _, ok := db.functions[path.Object]; ok {
+			delete(db.functions, path.Object)
+			return nil
+		}
+	}
+	if ignoreIfNotExists {
+		return nil
+	}
+	return catalogs.FunctionNotExist(c.name, path)
+}

@@ -1,0 +1,13 @@
+// Package sqlite implements eddy's store: one SQLite file (WAL mode, a busy
+// timeout with a bounded retry, BEGIN IMMEDIATE for every read-modify-write,
+// a schema version with migrations, file mode 0600) that keeps the catalog
+// definitions made with CREATE CATALOG (the Store is a catalogs.CatalogStore)
+// and the contents of persistent catalogs of type "sqlite" (the Store is the
+// catalogs.Factory for that type). Databases, tables, views and functions
+// are stored one row per object, keyed by catalog name, so several catalogs
+// share one file; every DDL call is one transaction. All SQL uses
+// parameters: names are data, never SQL.
+//
+// It imports catalogs, engine/types and github.com/mattn/go-sqlite3; no
+// engine package may import it (main wires it).
+package sqlite

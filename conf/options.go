@@ -1,0 +1,245 @@
+package conf
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OptionType is the type of a session option's value.
+type OptionType uint8
+
+// Option value types.
+const (
+	TypeString OptionType = iota
+	TypeBool
+	TypeInt
+	TypeEnum
+	TypeDuration
+	TypeZone
+)
+
+// Option describes one session option key that eddy interprets.
+type Option struct {
+	Key     string
+	Type    OptionType
+	Default string   // "" when the option has no default
+	Values  []string // TypeEnum: the allowed values, as Flink spells them
+	// EnumClass is the Java enum Flink parses the value into; when set, a
+	// bad value fails as Flink's Enum.valueOf does
+	// ("No enum constant <class>.<VALUE>").
+	EnumClass string
+	// Fallback is an older key whose value applies when Key is not set.
+	Fallback    string
+	Description string
+}
+
+// ValueError reports a value an option does not accept. Class is the Flink
+// exception class the client shows.
+type ValueError struct {
+	Exception string
+	Msg       string
+}
+
+func (e *ValueError) Error() string { return e.Msg }
+
+// Class returns Flink's exception class for the error.
+func (e *ValueError) Class() string { return e.Exception }
+
+// Validate checks a value against the option's type and returns it in its
+// normal form (as typed, except booleans, which Flink lower-cases).
+func (o *Option) Validate(value string) (string, error) {
+	switch o.Type {
+	case TypeBool:
+		switch strings.ToLower(value) {
+		case "true", "false":
+			return strings.ToLower(value), nil
+		}
+		return "", o.parseError(value)
+	case TypeInt:
+		if _, err := strconv.ParseInt(strings.TrimSpace(value), 10, 32); err != nil {
+			return "", o.parseError(value)
+		}
+		return value, nil
+	case TypeEnum:
+		for _, v := range o.Values {
+			if strings.EqualFold(v, value) {
+				return value, nil
+			}
+		}
+		if o.EnumClass != "" {
+			return "", &ValueError{Exception: "IllegalArgumentException",
+				Msg: fmt.Sprintf("No enum constant %s.%s", o.EnumClass, strings.ToUpper(value))}
+		}
+		return "", &ValueError{Exception: "IllegalArgumentException",
+			Msg: fmt.Sprintf("Could not parse value '%s' for key '%s'. Expected one of: [%s]", value, o.Key, strings.Join(o.Values, ", "))}
+	case TypeDuration:
+		if _, err := ParseDuration(value); err != nil {
+			return "", o.parseError(value)
+		}
+		return value, nil
+	case TypeZone:
+		if _, err := LoadZone(value); err != nil {
+			return "", &ValueError{Exception: "ValidationException",
+				Msg: fmt.Sprintf("Invalid time zone '%s' for key '%s': %v", value, o.Key, err)}
+		}
+		return value, nil
+	}
+	return value, nil
+}
+
+func (o *Option) parseError(value string) error {
+	return &ValueError{Exception: "IllegalArgumentException",
+		Msg: fmt.Sprintf("Could not parse value '%s' for key '%s'.", value, o.Key)}
+}
+
+// ParseDuration reads Flink's duration syntax: a number and an optional unit
+// (ms, s, sec, min, m, h, d; no unit means milliseconds).
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("invalid duration %q", s)
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	units := map[string]time.Duration{
+		"": time.Millisecond, "ms": time.Millisecond, "milli": time.Millisecond, "millis": time.Millisecond,
+		"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
+		"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+		"h": time.Hour, "hour": time.Hour, "hours": time.Hour,
+		"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+	}
+	u, ok := units[strings.TrimSpace(s[i:])]
+	if !ok {
+		return 0, fmt.Errorf("invalid duration unit %q", s[i:])
+	}
+	return time.Duration(n) * u, nil
+}
+
+// LoadZone resolves a table.local-time-zone value: "default" is the
+// machine's zone; otherwise an IANA name, "UTC", or an offset "GMT+08:00".
+func LoadZone(name string) (*time.Location, error) {
+	switch {
+	case name == "" || strings.EqualFold(name, "default"):
+		return time.Local, nil
+	case strings.HasPrefix(name, "GMT+") || strings.HasPrefix(name, "GMT-") ||
+		strings.HasPrefix(name, "UTC+") || strings.HasPrefix(name, "UTC-"):
+		sign := 1
+		if name[3] == '-' {
+			sign = -1
+		}
+		hm := strings.SplitN(name[4:], ":", 2)
+		h, err := strconv.Atoi(hm[0])
+		if err != nil || h > 18 {
+			return nil, fmt.Errorf("invalid offset %q", name)
+		}
+		m := 0
+		if len(hm) == 2 {
+			if m, err = strconv.Atoi(hm[1]); err != nil || m > 59 {
+				return nil, fmt.Errorf("invalid offset %q", name)
+			}
+		}
+		return time.FixedZone(name, sign*(h*3600+m*60)), nil
+	}
+	return time.LoadLocation(name)
+}
+
+// Registry is the set of session options eddy knows. It is immutable.
+type Registry struct {
+	byKey map[string]*Option
+}
+
+// Lookup returns the option registered under key.
+func (r *Registry) Lookup(key string) (*Option, bool) {
+	o, ok := r.byKey[key]
+	return o, ok
+}
+
+// Keys returns the registered keys, sorted.
+func (r *Registry) Keys() []string {
+	keys := make([]string, 0, len(r.byKey))
+	for k := range r.byKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Validate checks a value for key. Keys eddy does not know are accepted
+// unchanged, as Flink accepts any key in SET.
+func (r *Registry) Validate(key, value string) (string, error) {
+	if o, ok := r.byKey[key]; ok {
+		return o.Validate(value)
+	}
+	return value, nil
+}
+
+// Option keys eddy reads.
+const (
+	RuntimeMode        = "execution.runtime-mode"
+	ResultMode         = "sql-client.execution.result-mode"
+	MaxColumnWidth     = "table.display.max-column-width"
+	MaxColumnWidthOld  = "sql-client.display.max-column-width"
+	PrintTimeCost      = "sql-client.display.print-time-cost"
+	ShowLineNumbers    = "sql-client.display.show-line-numbers"
+	ColorSchema        = "sql-client.display.color-schema"
+	Verbose            = "sql-client.verbose"
+	DMLSync            = "table.dml-sync"
+	LocalTimeZone      = "table.local-time-zone"
+	LegacyCast         = "table.exec.legacy-cast-behaviour"
+	SQLDialect         = "table.sql-dialect"
+	Parallelism        = "parallelism.default"
+	PipelineName       = "pipeline.name"
+	AggPhaseStrategy   = "table.optimizer.agg-phase-strategy"
+	StateTTL           = "table.exec.state.ttl"
+	CheckpointInterval = "execution.checkpointing.interval"
+	SpillMemory        = "eddy.exec.memory-budget"
+)
+
+// Options returns the registry of the options eddy interprets, with Flink's
+// defaults.
+func Options() *Registry {
+	opts := []*Option{
+		{Key: RuntimeMode, Type: TypeEnum, Default: "streaming", Values: []string{"streaming", "batch", "automatic"},
+			Description: "Runtime mode: streaming shows the changelog, batch the final result."},
+		{Key: ResultMode, Type: TypeEnum, Default: "table", Values: []string{"table", "tableau", "changelog"},
+			Description: "How query results are shown."},
+		{Key: MaxColumnWidth, Type: TypeInt, Default: "30", Fallback: MaxColumnWidthOld,
+			Description: "Maximum width of a column in query results."},
+		{Key: MaxColumnWidthOld, Type: TypeInt, Default: "30",
+			Description: "Deprecated name of table.display.max-column-width."},
+		{Key: PrintTimeCost, Type: TypeBool, Default: "true", Description: "Print the time a query took."},
+		{Key: ShowLineNumbers, Type: TypeBool, Default: "false", Description: "Show line numbers when editing."},
+		{Key: ColorSchema, Type: TypeString, Default: "DEFAULT", Description: "Syntax highlighting colours."},
+		{Key: Verbose, Type: TypeBool, Default: "false", Description: "Print error details."},
+		{Key: DMLSync, Type: TypeBool, Default: "false", Description: "Wait for INSERT statements to finish."},
+		{Key: LocalTimeZone, Type: TypeZone, Default: "default", Description: "Zone of TIMESTAMP_LTZ values."},
+		{Key: LegacyCast, Type: TypeEnum, Default: "DISABLED", Values: []string{"ENABLED", "DISABLED"},
+			EnumClass:   "org.apache.flink.table.api.config.ExecutionConfigOptions.LegacyCastBehaviour",
+			Description: "CAST returns NULL on failure when ENABLED."},
+		{Key: SQLDialect, Type: TypeEnum, Default: "default", Values: []string{"default", "hive"},
+			EnumClass: "org.apache.flink.table.api.SqlDialect", Description: "SQL dialect."},
+		{Key: Parallelism, Type: TypeInt, Default: "1", Description: "Default parallelism."},
+		{Key: PipelineName, Type: TypeString, Description: "Name of submitted jobs."},
+		{Key: AggPhaseStrategy, Type: TypeEnum, Default: "AUTO", Values: []string{"AUTO", "ONE_PHASE", "TWO_PHASE"},
+			EnumClass:   "org.apache.flink.table.api.config.OptimizerConfigOptions.AggregatePhaseStrategy",
+			Description: "Aggregation strategy."},
+		{Key: StateTTL, Type: TypeDuration, Default: "0 ms", Description: "Idle state retention."},
+		{Key: CheckpointInterval, Type: TypeDuration, Description: "Checkpoint interval."},
+		{Key: SpillMemory, Type: TypeString, Default: "256mb",
+			Description: "Memory a sort or aggregation may hold before spilling to disk."},
+	}
+	r := &Registry{byKey: make(map[string]*Option, len(opts))}
+	for _, o := range opts {
+		r.byKey[o.Key] = o
+	}
+	return r
+}

@@ -1,0 +1,318 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"eddy/catalogs"
+	"eddy/engine/ast"
+)
+
+func (s *Session) execShow(ctx context.Context, st *ast.Show) (*Result, error) {
+	like := likeFilter(st.Like)
+	switch st.Kind {
+	case ast.ShowCatalogs:
+		names, err := s.cat.ListCatalogs(ctx, like)
+		if err != nil {
+			return nil, err
+		}
+		return nameList("catalog name", names), nil
+	case ast.ShowDatabases:
+		catalog := s.cat.CurrentCatalog()
+		if st.From != nil {
+			catalog = st.From.Parts[0].Name
+		}
+		names, err := s.cat.ListDatabases(ctx, catalog, like)
+		if err != nil {
+			return nil, err
+		}
+		return nameList("database name", names), nil
+	case ast.ShowTables, ast.ShowViews:
+		catalog, database, err := s.showNamespace(st)
+		if err != nil {
+			return nil, err
+		}
+		if st.Kind == ast.ShowViews {
+			names, err := s.cat.ListViews(ctx, catalog, database, like)
+			if err != nil {
+				return nil, err
+			}
+			return nameList("view name", names), nil
+		}
+		names, err := s.cat.ListTables(ctx, catalog, database, like)
+		if err != nil {
+			return nil, err
+		}
+		return nameList("table name", names), nil
+	case ast.ShowUserFunctions, ast.ShowFunctions:
+		catalog, database, err := s.showNamespace(st)
+		if err != nil {
+			return nil, err
+		}
+		names, err := s.cat.ListUserFunctions(ctx, catalog, database, like)
+		if err != nil {
+			return nil, err
+		}
+		if st.Kind == ast.ShowFunctions {
+			names = append(names, s.builtinFunctionNames()...)
+			names = like.Filter(names)
+			slices.Sort(names)
+		}
+		return nameList("function name", names), nil
+	case ast.ShowProcedures:
+		catalog, database, err := s.showNamespace(st)
+		if err != nil {
+			return nil, err
+		}
+		if ok, err := s.cat.DatabaseExists(ctx, catalog, database); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, Errorf("ValidationException", "Fail to show procedures because the Database `%s` to show from/in does not exist in Catalog `%s`.", database, catalog)
+		}
+		return nameList("procedure name", nil), nil
+	case ast.ShowColumns:
+		return s.describeTable(ctx, st.From, like)
+	case ast.ShowModules, ast.ShowFullModules:
+		return s.modules.list(st.Kind == ast.ShowFullModules), nil
+	case ast.ShowJars:
+		return nameList("jars", s.jars), nil
+	case ast.ShowJobs:
+		// The local engine runs statements to completion in the session:
+		// no job outlives its statement.
+		return StringTable([]string{"job id", "job name", "status", "start time"}, nil), nil
+	}
+	return nil, unsupported(st)
+}
+
+// showNamespace resolves the FROM/IN part of SHOW TABLES, VIEWS, FUNCTIONS
+// and PROCEDURES: none (the current database), db, or catalog.db.
+func (s *Session) showNamespace(st *ast.Show) (catalog, database string, err error) {
+	if st.From == nil {
+		catalog, database = s.cat.CurrentCatalog(), s.cat.CurrentDatabase()
+		if catalog == "" || database == "" {
+			_, err = s.cat.Qualify("x")
+		}
+		return catalog, database, err
+	}
+	return s.cat.QualifyDatabase(st.From.Names()...)
+}
+
+func (s *Session) execShowCurrent(st *ast.ShowCurrent) (*Result, error) {
+	if st.Database {
+		return nameList("current database name", []string{s.cat.CurrentDatabase()}), nil
+	}
+	return nameList("current catalog name", []string{s.cat.CurrentCatalog()}), nil
+}
+
+func (s *Session) execShowCreate(ctx context.Context, st *ast.ShowCreate) (*Result, error) {
+	switch st.Kind {
+	case ast.ObjectCatalog:
+		return s.showCreateCatalog(ctx, st.Name.Parts[0].Name)
+	case ast.ObjectTable, ast.ObjectView:
+		id, err := s.cat.Qualify(st.Name.Names()...)
+		if err != nil {
+			return nil, err
+		}
+		e, err := s.cat.GetTable(ctx, id)
+		word := "TABLE"
+		if st.Kind == ast.ObjectView {
+			word = "VIEW"
+		}
+		if errors.Is(err, catalogs.ErrTableNotExist) {
+			noun := "Table"
+			if st.Kind == ast.ObjectView {
+				noun = "View"
+			}
+			return nil, Errorf("ValidationException", "Could not execute SHOW CREATE %s. %s with identifier %s does not exist.", word, noun, id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := e.Table.(type) {
+		case *catalogs.CatalogTable:
+			if st.Kind == ast.ObjectView {
+				return nil, Errorf("TableException", "SHOW CREATE VIEW is only supported for views, but %s is a table. Please use SHOW CREATE TABLE instead.", id)
+			}
+			return StringTable([]string{"result"}, [][]any{{showCreateTable(id, t, e.Temporary)}}), nil
+		case *catalogs.CatalogView:
+			if st.Kind == ast.ObjectTable {
+				return nil, Errorf("TableException", "SHOW CREATE TABLE is only supported for tables, but %s is a view. Please use SHOW CREATE VIEW instead.", id)
+			}
+			return StringTable([]string{"result"}, [][]any{{showCreateView(id, t, e.Temporary)}}), nil
+		}
+	}
+	return nil, unsupported(st)
+}
+
+// showCreateTable prints Flink's ShowCreateUtil.buildShowCreateTableRow layout.
+func showCreateTable(id catalogs.Identifier, t *catalogs.CatalogTable, temporary bool) string {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if temporary {
+		b.WriteString("TEMPORARY ")
+	}
+	fmt.Fprintf(&b, "TABLE %s (\n", id)
+	var lines []string
+	for _, c := range t.Schema.Columns {
+		lines = append(lines, "  "+columnDDL(c))
+	}
+	for _, w := range t.Schema.Watermarks {
+		lines = append(lines, fmt.Sprintf("  WATERMARK FOR %s AS %s", quoteIdent(w.RowtimeColumn), w.Expr))
+	}
+	if pk := t.Schema.PrimaryKey; pk != nil {
+		lines = append(lines, fmt.Sprintf("  CONSTRAINT %s PRIMARY KEY (%s) NOT ENFORCED", quoteIdent(pk.Name), quoteIdents(pk.Columns)))
+	}
+	b.WriteString(strings.Join(lines, ",\n"))
+	b.WriteString("\n)\n")
+	if t.Comment != "" {
+		fmt.Fprintf(&b, "COMMENT %s\n", quoteString(t.Comment))
+	}
+	if d := t.Distribution; d != nil {
+		b.WriteString(distributionDDL(d))
+		b.WriteByte('\n')
+	}
+	if len(t.PartitionKeys) > 0 {
+		fmt.Fprintf(&b, "PARTITIONED BY (%s)\n", quoteIdents(t.PartitionKeys))
+	}
+	writeOptions(&b, t.Options)
+	return b.String()
+}
+
+// distributionDDL prints a DISTRIBUTED clause as Flink's TableDistribution.asSerializableString does.
+func distributionDDL(d *catalogs.Distribution) string {
+	var b strings.Builder
+	if len(d.Keys) == 0 {
+		fmt.Fprintf(&b, "DISTRIBUTED INTO %d BUCKETS", d.Buckets)
+		return b.String()
+	}
+	b.WriteString("DISTRIBUTED BY ")
+	if d.Kind != catalogs.DistUnknown {
+		b.WriteString(d.Kind.String())
+	}
+	fmt.Fprintf(&b, "(%s)", quoteIdents(d.Keys))
+	if d.Buckets > 0 {
+		fmt.Fprintf(&b, " INTO %d BUCKETS", d.Buckets)
+	}
+	return b.String()
+}
+
+// columnDDL prints one column as SHOW CREATE TABLE does (Column.asSerializableString).
+func columnDDL(c catalogs.Column) string {
+	var b strings.Builder
+	b.WriteString(quoteIdent(c.Name))
+	switch c.Kind {
+	case catalogs.Computed:
+		b.WriteString(" AS ")
+		b.WriteString(c.Expr)
+	default:
+		b.WriteByte(' ')
+		b.WriteString(c.Type.SerializableString())
+		if c.Kind == catalogs.Metadata {
+			b.WriteByte(' ')
+			b.WriteString(metadataExtras(c))
+		}
+	}
+	if c.Comment != "" {
+		b.WriteString(" COMMENT ")
+		b.WriteString(quoteString(c.Comment))
+	}
+	return b.String()
+}
+
+func metadataExtras(c catalogs.Column) string {
+	s := "METADATA"
+	if c.MetadataKey != "" {
+		s += " FROM " + quoteString(c.MetadataKey)
+	}
+	if c.Virtual {
+		s += " VIRTUAL"
+	}
+	return s
+}
+
+func quoteIdents(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quoteIdent(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// showCreateView prints Flink's ShowCreateUtil.buildShowCreateViewRow layout.
+func showCreateView(id catalogs.Identifier, v *catalogs.CatalogView, temporary bool) string {
+	var b strings.Builder
+	b.WriteString("CREATE ")
+	if temporary {
+		b.WriteString("TEMPORARY ")
+	}
+	fmt.Fprintf(&b, "VIEW %s (\n", id)
+	cols := make([]string, len(v.Columns))
+	for i, c := range v.Columns {
+		cols[i] = "  " + quoteIdent(c.Name)
+	}
+	b.WriteString(strings.Join(cols, ",\n"))
+	b.WriteString("\n)\n")
+	if v.Comment != "" {
+		fmt.Fprintf(&b, "COMMENT %s\n", quoteString(v.Comment))
+	}
+	fmt.Fprintf(&b, "AS %s\n", v.ExpandedQuery)
+	return b.String()
+}
+
+func (s *Session) execDescribe(ctx context.Context, st *ast.Describe) (*Result, error) {
+	switch st.Kind {
+	case ast.ObjectCatalog:
+		return s.describeCatalog(ctx, st.Name.Parts[0].Name, st.Extended)
+	case ast.ObjectTable, ast.ObjectView:
+		return s.describeTable(ctx, st.Name, nil)
+	}
+	return nil, unsupported(st)
+}
+
+// describeTable answers DESCRIBE and SHOW COLUMNS (Flink's
+// ShowColumnsOperation): name, type, null, key, extras, watermark, and
+// comment when some column has one.
+func (s *Session) describeTable(ctx context.Context, name *ast.ObjectName, like *catalogs.LikeFilter) (*Result, error) {
+	id, err := s.cat.Qualify(name.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.cat.GetTable(ctx, id)
+	if errors.Is(err, catalogs.ErrTableNotExist) {
+		return nil, Errorf("ValidationException", "Tables or views with the identifier '%s' doesn't exist.", id.SummaryString())
+	}
+	if err != nil {
+		return nil, err
+	}
+	cols, err := s.resolveColumns(e.Table)
+	if err != nil {
+		return nil, err
+	}
+	hasComment := slices.ContainsFunc(cols, func(c resolvedColumn) bool { return c.Comment != "" })
+	header := []string{"name", "type", "null", "key", "extras", "watermark"}
+	if hasComment {
+		header = append(header, "comment")
+	}
+	var rows [][]any
+	for _, c := range cols {
+		if !like.Match(c.Name) {
+			continue
+		}
+		row := []any{c.Name, c.Type.WithNullable(true).String(), strings.ToUpper(fmt.Sprint(c.Type.Nullable())),
+			c.Key, c.Extras, c.Watermark}
+		if hasComment {
+			row = append(row, c.Comment)
+		}
+		rows = append(rows, row)
+	}
+	return StringTable(header, rows), nil
+}
+
+// builtinFunctionNames lists the functions of the core module for SHOW FUNCTIONS.
+func (s *Session) builtinFunctionNames() []string {
+	return slices.Sorted(maps.Keys(map[string]bool{}))
+}

@@ -1,0 +1,686 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"eddy/catalogs"
+	"eddy/engine/ast"
+	"eddy/engine/parser"
+	"eddy/engine/types"
+)
+
+// alterPrefix starts every schema-change error, as Flink's AlterSchemaConverter does.
+const alterPrefix = "Failed to execute ALTER TABLE statement.\n"
+
+func (s *Session) execCreateTable(ctx context.Context, st *ast.CreateTable) (*Result, error) {
+	if st.Query != nil || st.Replace {
+		return nil, unsupported(st)
+	}
+	id, err := s.cat.Qualify(st.Name.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.tableFromDDL(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	if st.Temporary {
+		return success(s.cat.CreateTemporaryTable(ctx, id, t, st.IfNotExists))
+	}
+	return success(s.cat.CreateTable(ctx, id, t, st.IfNotExists))
+}
+
+// tableFromDDL converts CREATE TABLE into a catalog table, merging a LIKE
+// source table as Flink's MergeTableLikeUtil does.
+func (s *Session) tableFromDDL(ctx context.Context, st *ast.CreateTable) (*catalogs.CatalogTable, error) {
+	b := &schemaBuilder{s: s}
+	t := &catalogs.CatalogTable{Options: properties(st.Options)}
+	if st.Comment != nil {
+		t.Comment = *st.Comment
+	}
+	var like *likeMerge
+	if st.Like != nil {
+		var err error
+		if like, err = s.likeSource(ctx, st.Like); err != nil {
+			return nil, err
+		}
+		like.apply(b, t)
+	}
+	for _, def := range st.Columns {
+		if b.index(def.Name.Name) >= 0 {
+			if like != nil {
+				return nil, Errorf("ValidationException", "A column named '%s' already exists in the base table.", def.Name.Name)
+			}
+			return nil, Errorf("ValidationException", "A column with the same name `%s` has been defined at %s.", def.Name.Name, def.Pos)
+		}
+		c, err := b.column(def)
+		if err != nil {
+			return nil, err
+		}
+		b.cols = append(b.cols, c)
+	}
+	var pkDefs []*ast.TableConstraint
+	for _, def := range st.Columns {
+		if def.PrimaryKey != nil {
+			pk := *def.PrimaryKey
+			pk.Columns = []*ast.Ident{def.Name}
+			pkDefs = append(pkDefs, &pk)
+		}
+	}
+	pkDefs = append(pkDefs, st.Constraints...)
+	if len(pkDefs) > 1 {
+		return nil, Errorf("SqlValidateException", "Duplicate primary key definition")
+	}
+	if len(pkDefs) == 1 {
+		if b.pk != nil {
+			return nil, Errorf("ValidationException", "The base table already has a primary key. You might want to specify EXCLUDING CONSTRAINTS.")
+		}
+		if err := b.setPrimaryKey(pkDefs[0]); err != nil {
+			return nil, err
+		}
+	}
+	if len(st.Watermarks) > 1 {
+		return nil, Errorf("SqlValidateException", "Multiple WATERMARK statements is not supported yet.")
+	}
+	for _, w := range st.Watermarks {
+		if len(b.wm) > 0 {
+			return nil, Errorf("ValidationException", "There already exists a watermark spec for column '%s' in the base table. You might want to specify EXCLUDING WATERMARKS or OVERWRITING WATERMARKS.", b.wm[0].RowtimeColumn)
+		}
+		if err := b.setWatermark(w); err != nil {
+			return nil, err
+		}
+	}
+	if st.PartitionBy != nil {
+		if len(t.PartitionKeys) > 0 {
+			return nil, Errorf("ValidationException", "The base table already has partitions defined. You might want to specify EXCLUDING PARTITIONS.")
+		}
+		t.PartitionKeys = nil
+		for _, p := range st.PartitionBy {
+			t.PartitionKeys = append(t.PartitionKeys, p.Name)
+		}
+	}
+	if st.Distribution != nil {
+		d, err := distribution(st.Distribution)
+		if err != nil {
+			return nil, err
+		}
+		t.Distribution = d
+	}
+	t.Schema = catalogs.Schema{Columns: b.cols, PrimaryKey: b.pk, Watermarks: b.wm}
+	if err := b.check(t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func distribution(d *ast.Distribution) (*catalogs.Distribution, error) {
+	out := &catalogs.Distribution{Buckets: d.Buckets}
+	switch d.Kind {
+	case "HASH":
+		out.Kind = catalogs.DistHash
+	case "RANGE":
+		out.Kind = catalogs.DistRange
+	}
+	for _, c := range d.Columns {
+		out.Keys = append(out.Keys, c.Name)
+	}
+	return out, nil
+}
+
+// schemaBuilder accumulates a table schema, validating every expression
+// against the columns it may reference.
+type schemaBuilder struct {
+	s    *Session
+	cols []catalogs.Column
+	pk   *catalogs.PrimaryKey
+	wm   []catalogs.WatermarkSpec
+}
+
+func (b *schemaBuilder) index(name string) int {
+	return slices.IndexFunc(b.cols, func(c catalogs.Column) bool { return c.Name == name })
+}
+
+// column converts one column definition; a computed column is validated
+// against the physical and metadata columns defined so far and after it,
+// which is done again in check once all are known.
+func (b *schemaBuilder) column(def *ast.ColumnDef) (catalogs.Column, error) {
+	c := catalogs.Column{Name: def.Name.Name}
+	if def.Comment != nil {
+		c.Comment = *def.Comment
+	}
+	switch def.Kind {
+	case ast.PhysicalColumn:
+		c.Kind = catalogs.Physical
+		c.Type = def.Type
+	case ast.MetadataColumn:
+		c.Kind = catalogs.Metadata
+		c.Type = def.Type
+		if def.MetadataKey != nil {
+			c.MetadataKey = *def.MetadataKey
+		}
+		c.Virtual = def.Virtual
+	case ast.ComputedColumn:
+		c.Kind = catalogs.Computed
+		c.Expr = ast.String(def.Expr)
+	}
+	return c, nil
+}
+
+func (b *schemaBuilder) setPrimaryKey(pk *ast.TableConstraint) error {
+	if pk.Unique {
+		return Errorf("SqlValidateException", "UNIQUE constraint is not supported yet")
+	}
+	if pk.Enforcement == ast.Enforced {
+		return Errorf("SqlValidateException", "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode")
+	}
+	out := &catalogs.PrimaryKey{}
+	for _, c := range pk.Columns {
+		out.Columns = append(out.Columns, c.Name)
+	}
+	if pk.Name != nil {
+		out.Name = pk.Name.Name
+	} else {
+		out.Name = "PK_" + strings.Join(out.Columns, "_")
+	}
+	b.pk = out
+	return nil
+}
+
+func (b *schemaBuilder) setWatermark(w *ast.Watermark) error {
+	if len(w.Column.Parts) != 1 {
+		return Errorf("ValidationException", "Watermark strategy on nested column is not supported yet.")
+	}
+	b.wm = []catalogs.WatermarkSpec{{RowtimeColumn: w.Column.Parts[0].Name, Expr: ast.String(w.Expr)}}
+	return nil
+}
+
+// check resolves the finished schema as Flink's DefaultSchemaResolver does:
+// computed columns and watermark expressions are validated and typed,
+// primary-key columns exist, are physical and become NOT NULL, the rowtime
+// column exists and has a timestamp type of precision 0 to 3, partition
+// keys exist.
+func (b *schemaBuilder) check(t *catalogs.CatalogTable) error {
+	sch := &t.Schema
+	var base []catalogs.Column
+	for _, c := range sch.Columns {
+		if c.Kind != catalogs.Computed {
+			base = append(base, c)
+		}
+	}
+	for i := range sch.Columns {
+		c := &sch.Columns[i]
+		if c.Kind != catalogs.Computed {
+			continue
+		}
+		e, err := parser.ParseExpr(c.Expr)
+		if err != nil {
+			return err
+		}
+		text, typ, err := b.s.typeExpr(base, e)
+		if err != nil {
+			return err
+		}
+		c.Expr, c.Type = text, typ
+	}
+	if pk := sch.PrimaryKey; pk != nil {
+		for _, name := range pk.Columns {
+			i := slices.IndexFunc(sch.Columns, func(c catalogs.Column) bool { return c.Name == name })
+			if i < 0 {
+				return Errorf("ValidationException", "Invalid primary key '%s'. Column '%s' does not exist.", pk.Name, name)
+			}
+			c := &sch.Columns[i]
+			if c.Kind != catalogs.Physical {
+				return Errorf("ValidationException", "Invalid primary key '%s'. Column '%s' is not a physical column.", pk.Name, name)
+			}
+			c.Type = c.Type.WithNullable(false)
+		}
+	}
+	for i, w := range sch.Watermarks {
+		col := slices.IndexFunc(sch.Columns, func(c catalogs.Column) bool { return c.Name == w.RowtimeColumn })
+		if col < 0 {
+			return Errorf("ValidationException", "Invalid column name '%s' for rowtime attribute in watermark declaration. Available columns are: %s", w.RowtimeColumn, columnNameList(sch.Columns))
+		}
+		rt := sch.Columns[col].Type
+		if rt == nil || rt.Kind != types.Timestamp && rt.Kind != types.TimestampLTZ || rt.Prec > 3 {
+			return Errorf("ValidationException", "Invalid data type of time field for watermark definition. The field must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the time field type is %s", typeString(rt))
+		}
+		e, err := parser.ParseExpr(w.Expr)
+		if err != nil {
+			return err
+		}
+		text, typ, err := b.s.typeExpr(sch.Columns, e)
+		if err != nil {
+			return err
+		}
+		if typ.Kind != types.Timestamp && typ.Kind != types.TimestampLTZ || typ.Prec > 3 {
+			return Errorf("ValidationException", "Invalid data type of expression for watermark definition. The field must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the watermark expression type is %s", typ.WithNullable(true).String())
+		}
+		sch.Watermarks[i].Expr = text
+	}
+	for _, k := range t.PartitionKeys {
+		if sch.Column(k) == nil {
+			return Errorf("ValidationException", "Partition column '%s' not defined in the table schema. Available columns: %s", k, columnNameList(sch.Columns))
+		}
+	}
+	if d := t.Distribution; d != nil {
+		for _, k := range d.Keys {
+			if sch.Column(k) == nil {
+				return Errorf("ValidationException", "Invalid bucket key '%s'. A bucket key for a distribution must reference a physical column in the schema. Available columns are: %s", k, columnNameList(sch.Columns))
+			}
+		}
+	}
+	return nil
+}
+
+func typeString(t *types.Type) string {
+	if t == nil {
+		return "<unknown>"
+	}
+	return t.WithNullable(true).String()
+}
+
+func columnNameList(cols []catalogs.Column) string {
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = "'" + c.Name + "'"
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// likeMerge is the part of a LIKE source table that CREATE TABLE ... LIKE
+// takes over, after applying the INCLUDING/EXCLUDING/OVERWRITING options.
+type likeMerge struct {
+	src        *catalogs.CatalogTable
+	strategies map[string]string // feature -> INCLUDING, EXCLUDING or OVERWRITING
+}
+
+// likeSource reads the LIKE source and the merge strategies. Defaults are
+// Flink's: INCLUDING ALL, OVERWRITING OPTIONS.
+func (s *Session) likeSource(ctx context.Context, like *ast.TableLike) (*likeMerge, error) {
+	id, err := s.cat.Qualify(like.Source.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.cat.GetTable(ctx, id)
+	if errors.Is(err, catalogs.ErrTableNotExist) {
+		return nil, Errorf("ValidationException", "Source table '%s' of the LIKE clause not found in the catalog, at %s", id.SummaryString(), like.Source.Position())
+	}
+	if err != nil {
+		return nil, err
+	}
+	src, ok := e.Table.(*catalogs.CatalogTable)
+	if !ok {
+		return nil, Errorf("ValidationException", "Source table '%s' of the LIKE clause can not be a VIEW, at %s", id.SummaryString(), like.Source.Position())
+	}
+	m := &likeMerge{src: src, strategies: map[string]string{
+		"CONSTRAINTS": "INCLUDING", "DISTRIBUTION": "INCLUDING", "GENERATED": "INCLUDING", "METADATA": "INCLUDING",
+		"OPTIONS": "OVERWRITING", "PARTITIONS": "INCLUDING", "WATERMARKS": "INCLUDING",
+	}}
+	for _, o := range like.Options {
+		if o.Feature == "ALL" {
+			for k := range m.strategies {
+				m.strategies[k] = o.Strategy
+			}
+			continue
+		}
+		m.strategies[o.Feature] = o.Strategy
+	}
+	return m, nil
+}
+
+// apply copies what the strategies keep from the source into the builder
+// and the table; the new definition's parts are added by the caller.
+func (m *likeMerge) apply(b *schemaBuilder, t *catalogs.CatalogTable) {
+	src := m.src.Copy()
+	for _, c := range src.Schema.Columns {
+		switch {
+		case c.Kind == catalogs.Computed && m.strategies["GENERATED"] == "EXCLUDING":
+		case c.Kind == catalogs.Metadata && m.strategies["METADATA"] == "EXCLUDING":
+		default:
+			b.cols = append(b.cols, c)
+		}
+	}
+	if m.strategies["CONSTRAINTS"] != "EXCLUDING" {
+		b.pk = src.Schema.PrimaryKey
+	}
+	if m.strategies["WATERMARKS"] != "EXCLUDING" {
+		b.wm = src.Schema.Watermarks
+	}
+	if m.strategies["PARTITIONS"] != "EXCLUDING" {
+		t.PartitionKeys = src.PartitionKeys
+	}
+	if m.strategies["DISTRIBUTION"] != "EXCLUDING" && t.Distribution == nil {
+		t.Distribution = src.Distribution
+	}
+	if m.strategies["OPTIONS"] != "EXCLUDING" {
+		merged := maps.Clone(src.Options)
+		if merged == nil {
+			merged = map[string]string{}
+		}
+		for k, v := range t.Options {
+			merged[k] = v
+		}
+		t.Options = merged
+	}
+}
+
+func (s *Session) execDropTable(ctx context.Context, st *ast.DropTable) (*Result, error) {
+	id, err := s.cat.Qualify(st.Name.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	if st.Temporary {
+		return success(s.cat.DropTemporaryTable(id, st.IfExists))
+	}
+	return success(s.cat.DropTable(ctx, id, st.IfExists))
+}
+
+func (s *Session) execAlterTable(ctx context.Context, st *ast.AlterTable) (*Result, error) {
+	id, err := s.cat.Qualify(st.Name.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	if rn, ok := st.Action.(*ast.RenameTable); ok {
+		to, err := s.cat.Qualify(rn.NewName.Names()...)
+		if err != nil {
+			return nil, err
+		}
+		return success(s.cat.RenameTable(ctx, id, to, st.IfExists))
+	}
+	e, err := s.cat.GetTable(ctx, id)
+	if err != nil || e.Temporary {
+		if st.IfExists && (err == nil || errors.Is(err, catalogs.ErrTableNotExist)) {
+			return Success(), nil
+		}
+		if err == nil || errors.Is(err, catalogs.ErrTableNotExist) {
+			return nil, Errorf("ValidationException", "Table %s doesn't exist or is a temporary table.", id)
+		}
+		return nil, err
+	}
+	old, ok := e.Table.(*catalogs.CatalogTable)
+	if !ok {
+		return nil, Errorf("ValidationException", "ALTER TABLE for a view is not allowed")
+	}
+	t := old.Copy()
+	switch a := st.Action.(type) {
+	case *ast.SetTableOptions:
+		if t.Options == nil {
+			t.Options = map[string]string{}
+		}
+		for k, v := range properties(a.Options) {
+			t.Options[k] = v
+		}
+	case *ast.ResetTableOptions:
+		if len(a.Keys) == 0 {
+			return nil, Errorf("ValidationException", "ALTER TABLE RESET does not support empty key")
+		}
+		for _, k := range a.Keys {
+			if k == "connector" {
+				return nil, Errorf("ValidationException", "ALTER TABLE RESET does not support changing 'connector'")
+			}
+			delete(t.Options, k)
+		}
+	case *ast.AlterSchema:
+		if err := s.alterSchema(t, a); err != nil {
+			return nil, err
+		}
+	case *ast.DropSchema:
+		if err := s.dropSchema(t, a); err != nil {
+			return nil, err
+		}
+	case *ast.RenameColumn:
+		if err := s.renameColumn(t, a); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, unsupported(st)
+	}
+	return success(s.cat.AlterTable(ctx, id, t, false))
+}
+
+// alterSchema applies ALTER TABLE ADD|MODIFY (Flink's AlterSchemaConverter).
+func (s *Session) alterSchema(t *catalogs.CatalogTable, a *ast.AlterSchema) error {
+	b := &schemaBuilder{s: s, cols: slices.Clone(t.Schema.Columns), pk: t.Schema.PrimaryKey, wm: t.Schema.Watermarks}
+	seen := map[string]bool{}
+	for _, item := range a.Items {
+		switch it := item.(type) {
+		case *ast.ColumnDef:
+			name := it.Name.Name
+			if seen[name] {
+				return Errorf("ValidationException", "%sEncounter duplicate column `%s`.", alterPrefix, name)
+			}
+			seen[name] = true
+			c, err := b.column(it)
+			if err != nil {
+				return err
+			}
+			at := b.index(name)
+			if a.Modify {
+				if at < 0 {
+					return Errorf("ValidationException", "%sTry to modify a column `%s` which does not exist in the table.", alterPrefix, name)
+				}
+				if it.Comment == nil {
+					c.Comment = b.cols[at].Comment
+				}
+				b.cols[at] = c
+			} else {
+				if at >= 0 {
+					return Errorf("ValidationException", "%sColumn `%s` already exists in the table.", alterPrefix, name)
+				}
+				b.cols = append(b.cols, c)
+				at = len(b.cols) - 1
+			}
+			if it.Placement != nil {
+				col := b.cols[at]
+				b.cols = slices.Delete(b.cols, at, at+1)
+				switch {
+				case it.Placement.First:
+					b.cols = slices.Insert(b.cols, 0, col)
+				default:
+					ref := b.index(it.Placement.After.Name)
+					if ref < 0 {
+						return Errorf("ValidationException", "%sReferenced column `%s` by 'AFTER' does not exist in the table.", alterPrefix, it.Placement.After.Name)
+					}
+					b.cols = slices.Insert(b.cols, ref+1, col)
+				}
+			}
+			if it.PrimaryKey != nil {
+				pk := *it.PrimaryKey
+				pk.Columns = []*ast.Ident{it.Name}
+				if err := s.alterPrimaryKey(b, &pk, a.Modify); err != nil {
+					return err
+				}
+			}
+		case *ast.TableConstraint:
+			if err := s.alterPrimaryKey(b, it, a.Modify); err != nil {
+				return err
+			}
+		case *ast.Watermark:
+			if a.Modify && len(b.wm) == 0 {
+				return Errorf("ValidationException", "%sThe base table does not define any watermark. You might want to add a new one.", alterPrefix)
+			}
+			if !a.Modify && len(b.wm) > 0 {
+				return Errorf("ValidationException", "%sThe base table has already defined the watermark strategy `%s` AS %s. You might want to drop it before adding a new one.", alterPrefix, b.wm[0].RowtimeColumn, b.wm[0].Expr)
+			}
+			if err := b.setWatermark(it); err != nil {
+				return err
+			}
+		case *ast.Distribution:
+			if a.Modify && t.Distribution == nil {
+				return Errorf("ValidationException", "Table %s does not have a distribution to modify.", "")
+			}
+			d, err := distribution(it)
+			if err != nil {
+				return err
+			}
+			t.Distribution = d
+		default:
+			return Errorf("ValidationException", "%sUnsupported schema change %T.", alterPrefix, item)
+		}
+	}
+	return b.finish(t)
+}
+
+func (s *Session) alterPrimaryKey(b *schemaBuilder, pk *ast.TableConstraint, modify bool) error {
+	if modify && b.pk == nil {
+		return Errorf("ValidationException", "%sThe base table does not define any primary key constraint. You might want to add a new one.", alterPrefix)
+	}
+	if !modify && b.pk != nil {
+		return Errorf("ValidationException", "%sThe base table has already defined the primary key constraint [`%s`]. You might want to drop it before adding a new one.", alterPrefix, strings.Join(b.pk.Columns, "`, `"))
+	}
+	return b.setPrimaryKey(pk)
+}
+
+// finish re-resolves the altered schema; a failure is reported with the
+// ALTER TABLE prefix, as Flink wraps the resolver's error.
+func (b *schemaBuilder) finish(t *catalogs.CatalogTable) error {
+	t.Schema = catalogs.Schema{Columns: b.cols, PrimaryKey: b.pk, Watermarks: b.wm}
+	if err := b.check(t); err != nil {
+		var e *Error
+		if errors.As(err, &e) && !strings.HasPrefix(e.Message, alterPrefix) {
+			return Errorf(e.Class, "%s%s", alterPrefix, e.Message)
+		}
+		return err
+	}
+	return nil
+}
+
+// references maps each column to the computed columns whose expression
+// names it.
+func references(cols []catalogs.Column) map[string][]string {
+	refs := map[string][]string{}
+	for _, c := range cols {
+		if c.Kind != catalogs.Computed {
+			continue
+		}
+		for _, r := range exprColumns(c.Expr) {
+			refs[r] = append(refs[r], c.Name)
+		}
+	}
+	return refs
+}
+
+// exprColumns lists the column names an expression's text refers to.
+func exprColumns(text string) []string {
+	e, err := parser.ParseExpr(text)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Identifier); ok && len(id.Parts) > 0 {
+			out = append(out, id.Parts[len(id.Parts)-1].Name)
+		}
+		return true
+	})
+	return out
+}
+
+// checkReferences is Flink's ReferencesManager.checkReferences: a column
+// another part of the schema depends on cannot be dropped or renamed.
+func checkReferences(t *catalogs.CatalogTable, name string, dropping map[string]bool) error {
+	if t.Schema.Column(name) == nil {
+		return Errorf("ValidationException", "%sThe column `%s` does not exist in the base table.", alterPrefix, name)
+	}
+	var users []string
+	for _, u := range references(t.Schema.Columns)[name] {
+		if !dropping[u] {
+			users = append(users, quoteIdent(u))
+		}
+	}
+	if len(users) > 0 {
+		slices.Sort(users)
+		return Errorf("ValidationException", "%sThe column %s is referenced by computed column %s.", alterPrefix, quoteIdent(name), strings.Join(users, ", "))
+	}
+	if slices.Contains(t.PartitionKeys, name) {
+		return Errorf("ValidationException", "%sThe column `%s` is used as the partition keys.", alterPrefix, name)
+	}
+	for _, w := range t.Schema.Watermarks {
+		if w.RowtimeColumn == name || slices.Contains(exprColumns(w.Expr), name) {
+			return Errorf("ValidationException", "%sThe column `%s` is referenced by watermark expression.", alterPrefix, name)
+		}
+	}
+	return nil
+}
+
+func (s *Session) dropSchema(t *catalogs.CatalogTable, a *ast.DropSchema) error {
+	b := &schemaBuilder{s: s, cols: slices.Clone(t.Schema.Columns), pk: t.Schema.PrimaryKey, wm: t.Schema.Watermarks}
+	switch a.Kind {
+	case ast.DropColumns:
+		dropping := map[string]bool{}
+		for _, c := range a.Columns {
+			if len(c.Parts) != 1 {
+				return Errorf("ValidationException", "%sAlter nested row type %s is not supported yet.", alterPrefix, ast.String(c))
+			}
+			name := c.Parts[0].Name
+			if dropping[name] {
+				return Errorf("ValidationException", "%sDuplicate column `%s`.", alterPrefix, name)
+			}
+			dropping[name] = true
+		}
+		for _, c := range a.Columns {
+			name := c.Parts[0].Name
+			if err := checkReferences(t, name, dropping); err != nil {
+				return err
+			}
+			if b.pk != nil && slices.Contains(b.pk.Columns, name) {
+				return Errorf("ValidationException", "%sThe column %s is used as the primary key.", alterPrefix, quoteIdent(name))
+			}
+		}
+		b.cols = slices.DeleteFunc(b.cols, func(c catalogs.Column) bool { return dropping[c.Name] })
+	case ast.DropPrimaryKey, ast.DropConstraint:
+		if b.pk == nil {
+			return Errorf("ValidationException", "%sThe base table does not define any primary key.", alterPrefix)
+		}
+		if a.Constraint != nil && a.Constraint.Name != b.pk.Name {
+			return Errorf("ValidationException", "%sThe base table does not define a primary key constraint named '%s'. Available constraint name: ['%s'].", alterPrefix, a.Constraint.Name, b.pk.Name)
+		}
+		b.pk = nil
+	case ast.DropWatermark:
+		if len(b.wm) == 0 {
+			return Errorf("ValidationException", "%sThe base table does not define any watermark strategy.", alterPrefix)
+		}
+		b.wm = nil
+	case ast.DropDistribution:
+		if t.Distribution == nil {
+			return Errorf("ValidationException", "Table does not have a distribution to drop.")
+		}
+		t.Distribution = nil
+	default:
+		return Errorf("ValidationException", "%sUnsupported drop.", alterPrefix)
+	}
+	return b.finish(t)
+}
+
+func (s *Session) renameColumn(t *catalogs.CatalogTable, a *ast.RenameColumn) error {
+	if len(a.Column.Parts) != 1 {
+		return Errorf("ValidationException", "%sAlter nested row type %s is not supported yet.", alterPrefix, ast.String(a.Column))
+	}
+	oldName, newName := a.Column.Parts[0].Name, a.NewName.Name
+	if err := checkReferences(t, oldName, nil); err != nil {
+		return err
+	}
+	if t.Schema.Column(newName) != nil {
+		return Errorf("ValidationException", "%sThe column `%s` already existed in table schema.", alterPrefix, newName)
+	}
+	b := &schemaBuilder{s: s, cols: slices.Clone(t.Schema.Columns), pk: t.Schema.PrimaryKey, wm: t.Schema.Watermarks}
+	b.cols[b.index(oldName)].Name = newName
+	if b.pk != nil {
+		pk := &catalogs.PrimaryKey{Name: b.pk.Name}
+		for _, c := range b.pk.Columns {
+			if c == oldName {
+				c = newName
+			}
+			pk.Columns = append(pk.Columns, c)
+		}
+		b.pk = pk
+	}
+	return b.finish(t)
+}
+
+var _ = fmt.Sprintf

@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+
+	"eddy/catalogs"
+	"eddy/conf"
+	"eddy/engine/ast"
+	"eddy/engine/parser"
+)
+
+// SessionConfig is what a Session is built from.
+type SessionConfig struct {
+	// Catalogs is the session's catalog manager, with its catalogs
+	// registered and a current catalog and database set.
+	Catalogs *catalogs.Manager
+	// Options is the base configuration (YAML configuration, -D flags):
+	// SET overrides it and RESET returns to it.
+	Options map[string]string
+	// Registry validates option values; nil means conf.Options().
+	Registry *conf.Registry
+}
+
+// Session executes statements one at a time against its catalogs and
+// configuration. It is the library entry point: the shell, the tests and
+// any Go program drive eddy through it.
+type Session struct {
+	mu   sync.Mutex
+	cat  *catalogs.Manager
+	conf *config
+
+	modules *modules
+	jars    []string
+
+	// stmtSet collects INSERTs between BEGIN STATEMENT SET and END.
+	stmtSet *statementSet
+}
+
+// NewSession returns a session over cfg.Catalogs. A bad base option value
+// is an error.
+func NewSession(cfg SessionConfig) (*Session, error) {
+	if cfg.Catalogs == nil {
+		return nil, fmt.Errorf("engine: a session needs a catalog manager")
+	}
+	reg := cfg.Registry
+	if reg == nil {
+		reg = conf.Options()
+	}
+	c, err := newConfig(reg, cfg.Options)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{cat: cfg.Catalogs, conf: c, modules: newModules()}, nil
+}
+
+// Catalogs returns the session's catalog manager.
+func (s *Session) Catalogs() *catalogs.Manager { return s.cat }
+
+// Prompt returns the current catalog and database.
+func (s *Session) Prompt() (catalog, database string) {
+	return s.cat.CurrentCatalog(), s.cat.CurrentDatabase()
+}
+
+// Option returns the effective value of a session option: what SET
+// changed, else the base configuration, else the option's default.
+func (s *Session) Option(key string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conf.get(key)
+}
+
+// Execute parses and runs one statement (a trailing ';' is allowed).
+// Every failure is returned as an *Error. A failed statement changes
+// nothing.
+func (s *Session) Execute(ctx context.Context, sql string) (res *Result, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			res = nil
+			err = &Error{Class: "InternalError", Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
+		}
+	}()
+	stmt, err := parser.Parse(sql)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	res, err = s.execute(ctx, stmt)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	return res, nil
+}
+
+// ExecuteStatement runs an already parsed statement.
+func (s *Session) ExecuteStatement(ctx context.Context, stmt ast.Statement) (res *Result, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			res = nil
+			err = &Error{Class: "InternalError", Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
+		}
+	}()
+	res, err = s.execute(ctx, stmt)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	return res, nil
+}
+
+// Close releases the session's catalogs.
+func (s *Session) Close() error { return s.cat.Close() }

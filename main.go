@@ -1,0 +1,279 @@
+// Command eddy is a Flink-SQL-compatible SQL shell: it runs Flink SQL on an
+// embedded engine and keeps catalogs in a SQLite store. main only wires:
+// flags and configuration, the store and the catalogs, the session, the
+// shell.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"golang.org/x/term"
+
+	"eddy/conf"
+	"eddy/repl"
+	"eddy/repl/render"
+)
+
+// version is the release shown by --version and the banner.
+const version = "0.1.0"
+
+// Exit statuses: 1 for a failed statement, 2 for a usage error.
+const (
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// options are the parsed command line.
+type options struct {
+	file      string   // -f
+	inits     []string // -i, in order
+	exec      string   // -e
+	hasExec   bool
+	config    string // --config
+	store     string // --store
+	defines   []string
+	keepGoing bool
+	gateway   string
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+const usage = `Usage: eddy [flags]
+
+eddy is a Flink SQL shell. It reads statements from the terminal, from piped
+standard input, from a file (-f) or from the command line (-e).
+
+Flags:
+  -f FILE           run the statements in FILE and exit
+  -i FILE           run the statements in FILE first, then go on (repeatable)
+  -e SQL            run the statements in SQL and exit
+  --config FILE     YAML configuration (default $XDG_CONFIG_HOME/eddy/config.yaml
+                    when it exists; env EDDY_CONFIG)
+  --store FILE      SQLite store of catalogs and tables (env EDDY_STORE; default
+                    $XDG_DATA_HOME/eddy/eddy.db)
+  -D key=value      set a session option, as SET does (repeatable)
+  --keep-going      run the rest of a script after a failed statement
+  --version         print the version and exit
+  --help            print this help and exit
+
+Exit status: 0 when every statement succeeded, 1 when one failed, 2 for bad
+flags or unreadable files.
+`
+
+func parseFlags(args []string, stderr io.Writer) (*options, int, bool) {
+	o := &options{}
+	fs := flag.NewFlagSet("eddy", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var inits, defines listFlag
+	fs.StringVar(&o.file, "f", "", "")
+	fs.Var(&inits, "i", "")
+	fs.Func("e", "", func(s string) error { o.exec, o.hasExec = s, true; return nil })
+	fs.StringVar(&o.config, "config", "", "")
+	fs.StringVar(&o.store, "store", "", "")
+	fs.Var(&defines, "D", "")
+	fs.BoolVar(&o.keepGoing, "keep-going", false, "")
+	fs.StringVar(&o.gateway, "gateway", "", "")
+	showVersion := fs.Bool("version", false, "")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	if err := fs.Parse(splitDefines(args)); err != nil {
+		fmt.Fprintf(stderr, "eddy: %v (see eddy --help)\n", err)
+		return nil, exitUsage, true
+	}
+	o.inits, o.defines = inits, defines
+	switch {
+	case *help:
+		fmt.Fprint(os.Stdout, usage)
+		return nil, 0, true
+	case *showVersion:
+		fmt.Fprintf(os.Stdout, "%s %s\n", render.Name, version)
+		return nil, 0, true
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "eddy: unexpected argument %q (see eddy --help)\n", fs.Arg(0))
+		return nil, exitUsage, true
+	case o.gateway != "":
+		fmt.Fprintf(stderr, "eddy: --gateway is not supported yet: statements run on the embedded engine\n")
+		return nil, exitUsage, true
+	case o.file != "" && o.hasExec:
+		fmt.Fprintf(stderr, "eddy: -f and -e cannot be used together\n")
+		return nil, exitUsage, true
+	}
+	for _, d := range o.defines {
+		if k, _, ok := strings.Cut(d, "="); !ok || strings.TrimSpace(k) == "" {
+			fmt.Fprintf(stderr, "eddy: -D %q: want key=value\n", d)
+			return nil, exitUsage, true
+		}
+	}
+	return o, 0, false
+}
+
+// splitDefines lets -Dkey=value stand for -D key=value, as Java users type it.
+func splitDefines(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if strings.HasPrefix(a, "-D") && len(a) > 2 && a[2] != '=' {
+			out = append(out, "-D", a[2:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
+	o, code, done := parseFlags(args, stderr)
+	if done {
+		return code
+	}
+	// Read every input file first: an unreadable one is a usage error
+	// before anything runs.
+	inits := make([]string, len(o.inits))
+	for i, path := range o.inits {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "eddy: -i: %v\n", err)
+			return exitUsage
+		}
+		inits[i] = string(data)
+	}
+	var in io.Reader = stdin
+	if o.file != "" {
+		f, err := os.Open(o.file)
+		if err != nil {
+			fmt.Fprintf(stderr, "eddy: -f: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		in = f
+	}
+	cfg, err := loadConfig(o.config)
+	if err != nil {
+		fmt.Fprintf(stderr, "eddy: %v\n", err)
+		return exitUsage
+	}
+	ctx := context.Background()
+	sess, closeSession, err := openSession(ctx, cfg, storePath(o.store, cfg), defines(o.defines))
+	if err != nil {
+		fmt.Fprintf(stderr, "eddy: %v\n", err)
+		return exitFailure
+	}
+	defer closeSession()
+
+	interactive := o.file == "" && !o.hasExec && term.IsTerminal(int(stdin.Fd()))
+	sh := repl.New(sess, repl.Config{
+		In: in, Out: stdout, Err: stderr,
+		Interactive: interactive,
+		KeepGoing:   o.keepGoing,
+		HistoryFile: historyPath(),
+		Color:       interactive && wantColor(stdout),
+		Version:     version,
+	})
+	defer func() {
+		// The shell recovers panics of single statements; this is the last
+		// guard, so that no Go panic text reaches the user.
+		if r := recover(); r != nil {
+			render.Error(stderr, render.Internal(r, debug.Stack()), render.Options{})
+			code = exitFailure
+		}
+	}()
+	for _, text := range inits {
+		if c := sh.RunScript(ctx, text); c != 0 || sh.Exited() {
+			return c
+		}
+	}
+	if o.hasExec {
+		return sh.RunScript(ctx, o.exec)
+	}
+	return sh.Run(ctx)
+}
+
+// defines turns -D key=value flags into session options.
+func defines(ds []string) map[string]string {
+	m := make(map[string]string, len(ds))
+	for _, d := range ds {
+		k, v, _ := strings.Cut(d, "=")
+		m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return m
+}
+
+// loadConfig reads --config, else $EDDY_CONFIG, else the XDG default when
+// that file exists. A file named explicitly must exist.
+func loadConfig(flagPath string) (*conf.Config, error) {
+	path := flagPath
+	if path == "" {
+		path = os.Getenv("EDDY_CONFIG")
+	}
+	if path == "" {
+		path = filepath.Join(xdgDir("XDG_CONFIG_HOME", ".config"), "eddy", "config.yaml")
+		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	return conf.Load(path)
+}
+
+// storePath picks the store: --store, $EDDY_STORE, the configuration's
+// store (relative to the configuration file), the XDG data directory.
+func storePath(flagPath string, cfg *conf.Config) string {
+	switch {
+	case flagPath != "":
+		return flagPath
+	case os.Getenv("EDDY_STORE") != "":
+		return os.Getenv("EDDY_STORE")
+	case cfg != nil && cfg.Store != "":
+		if filepath.IsAbs(cfg.Store) || cfg.File == "" {
+			return cfg.Store
+		}
+		return filepath.Join(filepath.Dir(cfg.File), cfg.Store)
+	}
+	return filepath.Join(xdgDir("XDG_DATA_HOME", filepath.Join(".local", "share")), "eddy", "eddy.db")
+}
+
+// historyPath is $XDG_STATE_HOME/eddy/history.
+func historyPath() string {
+	return filepath.Join(xdgDir("XDG_STATE_HOME", filepath.Join(".local", "state")), "eddy", "history")
+}
+
+// xdgDir returns $env, or ~/fallback when it is unset or not absolute.
+func xdgDir(env, fallback string) string {
+	if d := os.Getenv(env); filepath.IsAbs(d) {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = "."
+	}
+	return filepath.Join(home, fallback)
+}
+
+// wantColor reports whether answers may be coloured: a terminal that is not
+// dumb, and no NO_COLOR.
+func wantColor(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return false
+	}
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	return os.Getenv("TERM") != "dumb"
+}

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// binary is the eddy executable built once for the process-level tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "eddy-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "eddy")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building eddy:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env returns an environment whose home, XDG directories and eddy
+// variables point into a fresh temporary directory, so no test reads or
+// writes the machine's own configuration, store or history.
+func env(t *testing.T) (vars []string, home string) {
+	t.Helper()
+	home = t.TempDir()
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "HOME", k == "NO_COLOR", strings.HasPrefix(k, "XDG_"), strings.HasPrefix(k, "EDDY_"):
+			continue
+		}
+		vars = append(vars, kv)
+	}
+	vars = append(vars,
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_DATA_HOME="+filepath.Join(home, "data"),
+		"XDG_STATE_HOME="+filepath.Join(home, "state"),
+	)
+	return vars, home
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// eddy runs the binary with input on stdin.
+func eddy(t *testing.T, input string, args ...string) result {
+	t.Helper()
+	vars, _ := env(t)
+	return eddyEnv(t, vars, input, args...)
+}
+
+func eddyEnv(t *testing.T, vars []string, input string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = vars
+	cmd.Stdin = strings.NewReader(input)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running eddy: %v", err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func store(t *testing.T) string { return filepath.Join(t.TempDir(), "store.db") }
+
+func TestPipedSet(t *testing.T) {
+	r := eddy(t, "SET 'a.b' = 'c';\nSET;\n", "--store", store(t))
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if !strings.HasPrefix(r.stdout, "[INFO] Execute statement succeeded.\n") {
+		t.Errorf("no success line first:\n%s", r.stdout)
+	}
+	found := false
+	for _, line := range strings.Split(r.stdout, "\n") {
+		cells := strings.Fields(strings.ReplaceAll(line, "|", " "))
+		if len(cells) == 2 && cells[0] == "a.b" && cells[1] == "c" && strings.HasPrefix(line, "|") {
+			found = true
+		}
+	}
+	if !found || !strings.Contains(r.stdout, "|   key |") && !strings.Contains(r.stdout, " key |") {
+		t.Errorf("SET; does not list a.b = c in a table:\n%s", r.stdout)
+	}
+	if r.stderr != "" {
+		t.Errorf("stderr: %q", r.stderr)
+	}
+}
+
+func TestPipedFailureStops(t *testing.T) {
+	st := store(t)
+	r := eddy(t, "SET 'a' = 'b';\nTHIS IS NOT SQL;\nSET 'c' = 'd';\n", "--store", st)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1", r.code)
+	}
+	if !strings.HasPrefix(r.stderr, "[ERROR] Could not execute SQL statement. Reason:\n") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	if n := strings.Count(r.stdout, "[INFO] Execute statement succeeded."); n != 1 {
+		t.Errorf("%d statements ran before stopping, want 1:\n%s", n, r.stdout)
+	}
+	r = eddy(t, "SET 'a' = 'b';\nTHIS IS NOT SQL;\nSET 'c' = 'd'", "--store", st, "--keep-going")
+	if r.code != 1 {
+		t.Errorf("--keep-going: exit %d, want 1", r.code)
+	}
+	if n := strings.Count(r.stdout, "[INFO] Execute statement succeeded."); n != 2 {
+		t.Errorf("--keep-going ran %d statements, want 2:\n%s", n, r.stdout)
+	}
+}
+
+func TestExecAndInit(t *testing.T) {
+	st := store(t)
+	r := eddy(t, "", "--store", st, "-e", "SET 'x.y' = 'z'; SET")
+	if r.code != 0 || !strings.Contains(r.stdout, "x.y") {
+		t.Errorf("-e: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	dir := t.TempDir()
+	init := filepath.Join(dir, "init.sql")
+	if err := os.WriteFile(init, []byte("SET 'from.init' = 'yes';\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = eddy(t, "SET;\n", "--store", st, "-i", init)
+	if r.code != 0 || !strings.Contains(r.stdout, "from.init") {
+		t.Errorf("-i then stdin: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	script := filepath.Join(dir, "script.sql")
+	if err := os.WriteFile(script, []byte("\uFEFFSET 'from.file' = 'yes';\nSET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = eddy(t, "SET 'never' = 'read';\n", "--store", st, "-f", script)
+	if r.code != 0 || !strings.Contains(r.stdout, "from.file") || strings.Contains(r.stdout, "never") {
+		t.Errorf("-f: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestDefines(t *testing.T) {
+	r := eddy(t, "SET;\n", "--store", store(t), "-D", "my.key=my value", "-Dother.key=2")
+	if r.code != 0 || !strings.Contains(r.stdout, "my value") || !strings.Contains(r.stdout, "other.key") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.sql")
+	for _, args := range [][]string{
+		{"--no-such-flag"},
+		{"-f", missing},
+		{"-i", missing},
+		{"--config", missing},
+		{"--gateway", "http://localhost:8083"},
+		{"stray-argument"},
+		{"-D", "novalue"},
+	} {
+		r := eddy(t, "", args...)
+		if r.code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, r.code)
+		}
+		if lines := strings.Count(r.stderr, "\n"); lines != 1 || !strings.HasPrefix(r.stderr, "eddy: ") {
+			t.Errorf("%q: want a one-line error, got %q", args, r.stderr)
+		}
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	if r := eddy(t, "", "--version"); r.code != 0 || r.stdout != "eddy "+version+"\n" {
+		t.Errorf("--version: %d %q", r.code, r.stdout)
+	}
+	if r := eddy(t, "", "--help"); r.code != 0 || !strings.Contains(r.stdout, "--keep-going") {
+		t.Errorf("--help: %d %q", r.code, r.stdout)
+	}
+}
+
+func TestConfigFile(t *testing.T) {
+	vars, home := env(t)
+	dir := filepath.Join(home, "config", "eddy")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	yaml := "store: ./from-config.db\nconfiguration:\n  from.yaml: here\n"
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := eddyEnv(t, vars, "SET;\n")
+	if r.code != 0 || !strings.Contains(r.stdout, "from.yaml") {
+		t.Errorf("default config not read: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "from-config.db")); err != nil {
+		t.Errorf("store not created beside the configuration: %v", err)
+	}
+}
+
+// TestStartupTime measures `eddy -e 'SET;'`, the answer a script waits for.
+func TestStartupTime(t *testing.T) {
+	vars, _ := env(t)
+	st := store(t)
+	eddyEnv(t, vars, "", "--store", st, "-e", "SET;") // create the store
+	best := time.Hour
+	for range 5 {
+		start := time.Now()
+		if r := eddyEnv(t, vars, "", "--store", st, "-e", "SET;"); r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		best = min(best, time.Since(start))
+	}
+	t.Logf("eddy -e 'SET;': %v (best of 5)", best)
+	if best > time.Second {
+		t.Errorf("eddy -e 'SET;' took %v", best)
+	}
+}

@@ -1,0 +1,124 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"io"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"eddy/engine/parser"
+	"eddy/repl/render"
+)
+
+// Client commands: answered by the shell, never sent to the engine.
+const (
+	cmdHelp  = "HELP"
+	cmdQuit  = "QUIT"
+	cmdExit  = "EXIT"
+	cmdClear = "CLEAR"
+)
+
+// clientCommand returns the client command stmt is (HELP, QUIT, EXIT or
+// CLEAR, in any case, comments allowed around it), or "". It looks at the
+// lexer's tokens only.
+func clientCommand(stmt string) string {
+	toks, err := parser.Tokenize(stmt)
+	if err != nil || len(toks) != 2 || toks[0].Kind != parser.Ident {
+		return ""
+	}
+	switch toks[0].Upper {
+	case cmdHelp, cmdQuit, cmdExit, cmdClear:
+		return toks[0].Upper
+	}
+	return ""
+}
+
+// clearScreen moves the cursor home and erases the screen.
+const clearScreen = "\x1b[H\x1b[2J"
+
+// exec runs one statement and writes its answer: results to out, errors to
+// errw. A panic below it is recovered and reported as an InternalError.
+func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, interactive bool) (tag render.Tag) {
+	started := time.Now()
+	opt := render.Options{Interactive: interactive, Color: sh.cfg.Color}
+	defer func() {
+		if r := recover(); r != nil {
+			flushWriter(out)
+			tag = render.Error(errw, render.Internal(r, debug.Stack()), opt)
+		}
+	}()
+	switch clientCommand(stmt) {
+	case cmdHelp:
+		return render.HelpAnswer(out)
+	case cmdQuit, cmdExit:
+		sh.exited = true
+		return render.Quit(out, opt)
+	case cmdClear:
+		if interactive {
+			io.WriteString(out, clearScreen)
+		}
+		return render.TagOK
+	}
+	res, err := sh.sess.Execute(ctx, stmt)
+	opt = sh.options(interactive, started)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			err = render.Cancelled()
+		}
+		return render.Error(errw, err, opt)
+	}
+	tag, err = render.Result(ctx, out, res, opt)
+	if err != nil {
+		flushWriter(out)
+		tag = render.Max(tag, render.Error(errw, err, opt))
+	}
+	return tag
+}
+
+// options returns the session's display options for one statement.
+func (sh *Shell) options(interactive bool, started time.Time) render.Options {
+	opt := sh.sess.DisplayOptions()
+	opt.Interactive = interactive
+	opt.Color = sh.cfg.Color
+	opt.Started = started
+	return opt
+}
+
+func flushWriter(w io.Writer) {
+	if f, ok := w.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
+}
+
+// historyEntries turns the lines of finished statements into history
+// entries (the history file holds one entry per line). The lines are joined
+// with blanks into one entry unless that would change the statements — a --
+// comment would swallow what follows, a literal or comment holding a line
+// break would change — and then each line is an entry of its own.
+func historyEntries(text string) []string {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	if !strings.Contains(text, "\n") {
+		return []string{text}
+	}
+	lines := strings.Split(text, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	l := parser.NewLexer(text)
+	l.KeepComments = true
+	for {
+		tok, err := l.Next()
+		if err != nil || strings.Contains(tok.Raw, "\n") ||
+			tok.Kind == parser.Comment && strings.HasPrefix(tok.Raw, "--") {
+			return lines
+		}
+		if tok.Kind == parser.EOF {
+			return []string{strings.Join(lines, " ")}
+		}
+	}
+}

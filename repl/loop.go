@@ -1,0 +1,121 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"eddy/engine/parser"
+	"eddy/repl/render"
+)
+
+// runLines is the loop: read a line, let parser.Split cut the complete
+// statements out of what has been read, run each, keep the unfinished rest.
+// At the end of piped input an unfinished rest that is not blank runs as a
+// last statement.
+func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool) int {
+	w := sh.newWriters(interactive)
+	defer w.flush()
+	failed := false
+	var buf strings.Builder
+	for !sh.exited {
+		prompt := ""
+		if interactive {
+			prompt = sh.prompt(buf.Len() == 0)
+		}
+		line, err := src.ReadLine(prompt)
+		if errors.Is(err, errInterrupt) {
+			buf.Reset() // Ctrl-C drops the statement being typed
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			fmt.Fprintf(w.err, "%s: %v\n", render.Name, err)
+			return 1
+		}
+		if interactive && buf.Len() == 0 && isBareQuit(line) {
+			sh.exited = true
+			break
+		}
+		buf.WriteString(line)
+		buf.WriteByte('\n')
+		text := buf.String()
+		stmts, rest := parser.Split(text)
+		if len(stmts) > 0 {
+			for _, e := range historyEntries(strings.TrimSuffix(text, rest)) {
+				src.SaveHistory(e)
+			}
+		}
+		// Keep the unfinished rest, comments included: they belong to the
+		// next statement, whose error positions count their lines.
+		buf.Reset()
+		if strings.TrimSpace(rest) != "" {
+			buf.WriteString(rest)
+		}
+		for _, p := range stmts {
+			if !sh.runOne(ctx, p.Text, w, interactive) {
+				failed = true
+				if !interactive && !sh.cfg.KeepGoing {
+					return 1
+				}
+			}
+			if sh.exited {
+				break
+			}
+		}
+	}
+	if !interactive && !sh.exited && !parser.IsBlank(buf.String()) {
+		if !sh.runOne(ctx, strings.TrimSpace(buf.String()), w, false) {
+			failed = true
+		}
+	}
+	if failed && !interactive {
+		return 1
+	}
+	return 0
+}
+
+// runOne runs a statement, prints its answer and the blank line after it,
+// and reports whether it succeeded.
+func (sh *Shell) runOne(ctx context.Context, stmt string, w writers, interactive bool) bool {
+	var tag render.Tag
+	if interactive {
+		tag = sh.execInterruptible(ctx, stmt, w)
+	} else {
+		tag = sh.exec(ctx, stmt, w.out, w.err, false)
+	}
+	if tag == render.TagError {
+		w.out.Flush()
+		w.err.WriteString("\n")
+	} else {
+		w.out.WriteString("\n")
+	}
+	w.flush()
+	return tag != render.TagError
+}
+
+// isBareQuit accepts "quit" and "exit" typed alone at the prompt, without
+// the ';' the statements need.
+func isBareQuit(line string) bool {
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "quit", "exit":
+		return true
+	}
+	return false
+}
+
+// prompt returns the prompt for the next line: the current catalog and
+// database on a new statement, a continuation mark inside one.
+func (sh *Shell) prompt(fresh bool) string {
+	cat, db := sh.sess.Prompt()
+	p := cat + "." + db + "> "
+	if fresh {
+		return p
+	}
+	n := len([]rune(p)) - len("-> ")
+	return strings.Repeat(" ", max(n, 0)) + "-> "
+}

@@ -1,0 +1,11 @@
+// Package render turns engine results and errors into the console text of
+// the Flink SQL client: tableau tables (+---+ borders, right-aligned cells,
+// "N rows in set"), the streaming changelog view with its op column,
+// "[INFO] ..." acknowledgements and "[ERROR] ... Reason:" blocks, and the
+// tag (ok, info, warning, error) that tells how the client colours an
+// answer. Every console string lives in messages.go.
+//
+// render knows nothing of the loop that reads statements: it writes to an
+// io.Writer. It may import engine and engine/types only; it must not import
+// repl, conf, catalogs or any concrete engine package.
+package render

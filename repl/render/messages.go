@@ -1,0 +1,116 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Every console string eddy prints lives in this file. Where the Flink SQL
+// client has a message, the text is Flink's (CliStrings.java, CliClient.java,
+// CliTableauResultView.java, TableauStyle.java); where Flink names itself,
+// eddy's name stands in its place.
+
+// Name is the program's name as the console shows it.
+const Name = "eddy"
+
+const (
+	infoPrefix    = "[INFO] "
+	warningPrefix = "[WARNING] "
+	errorPrefix   = "[ERROR] "
+
+	// msgStatementSucceeded acknowledges a statement without rows
+	// (Flink: CliStrings.MESSAGE_EXECUTE_STATEMENT).
+	msgStatementSucceeded = "Execute statement succeeded."
+	// msgExecutionError heads every failed statement
+	// (CliStrings.MESSAGE_SQL_EXECUTION_ERROR).
+	msgExecutionError = "Could not execute SQL statement."
+	msgReason         = " Reason:"
+	// msgQuit answers QUIT and EXIT (CliStrings.MESSAGE_QUIT names the
+	// client: "Exiting Flink SQL CLI Client...").
+	msgQuit = "Exiting " + Name + "..."
+
+	msgEmptySet = "Empty set"
+
+	// msgCancelled is the error shown when Ctrl-C stops a statement that
+	// has no rows to count (an INSERT, a DDL statement).
+	msgCancelled = "The statement was cancelled."
+
+	// Query results in table or changelog mode need a full-screen view;
+	// piped input has none (CliClient / ResultMode checks).
+	msgNonInteractiveResultMode = "In non-interactive mode, it only supports to use TABLEAU as value of " +
+		"sql-client.execution.result-mode when execute query. Please add " +
+		"'SET sql-client.execution.result-mode=TABLEAU;' in the sql file."
+	msgBatchChangelog = "Results of batch queries can only be served in table or tableau mode."
+
+	// classSQLExecution is the class of the client's own errors.
+	classSQLExecution = "SqlExecutionException"
+	// classInternal reports a failure inside eddy itself (a recovered panic).
+	classInternal = "InternalError"
+
+	nullValue     = "<NULL>"
+	truncatedMark = "..."
+	opColumn      = "op"
+)
+
+// rowsInSet is the footer of a table: "1 row in set", "N rows in set".
+func rowsInSet(n int64) string { return fmt.Sprintf("%d %s in set", n, rowTerm(n)) }
+
+// receivedTotal ends a streaming result: "Received a total of N rows".
+func receivedTotal(n int64) string { return fmt.Sprintf("Received a total of %d %s", n, rowTerm(n)) }
+
+// queryTerminated ends a result stopped by Ctrl-C.
+func queryTerminated(n int64) string {
+	return fmt.Sprintf("Query terminated, received a total of %d %s", n, rowTerm(n))
+}
+
+// rowTerm follows Flink's rule `n > 1 ? "rows" : "row"`, so the client says
+// "0 row" and "1 row".
+func rowTerm(n int64) string {
+	if n > 1 {
+		return "rows"
+	}
+	return "row"
+}
+
+// timeCost is appended to query footers when sql-client.display.print-time-cost
+// is on: " (1.23 seconds)".
+func timeCost(seconds float64) string { return fmt.Sprintf(" (%.2f seconds)", seconds) }
+
+// Banner is the one line the interactive shell prints when it starts.
+func Banner(version string) string {
+	return fmt.Sprintf("%s %s, a Flink SQL shell. Enter HELP; for help, QUIT; or Ctrl-D to exit.", Name, version)
+}
+
+// helpCommands is the HELP table of Flink's client (misc.q), in its order.
+var helpCommands = [][2]string{
+	{"HELP", "Prints the available commands."},
+	{"QUIT/EXIT", "Quits the SQL CLI client."},
+	{"CLEAR", "Clears the current terminal."},
+	{"SET", `Sets a session configuration property. Syntax: "SET '<key>'='<value>';". Use "SET;" for listing all properties.`},
+	{"RESET", `Resets a session configuration property. Syntax: "RESET '<key>';". Use "RESET;" for reset all session properties.`},
+	{"INSERT INTO", "Inserts the results of a SQL SELECT query into a declared table sink."},
+	{"INSERT OVERWRITE", "Inserts the results of a SQL SELECT query into a declared table sink and overwrite existing data."},
+	// Flink: "Executes a SQL SELECT query on the Flink cluster."
+	{"SELECT", "Executes a SQL SELECT query on the " + Name + " engine."},
+	{"EXPLAIN", "Describes the execution plan of a query or table with the given name."},
+	{"BEGIN STATEMENT SET", `Begins a statement set. Syntax: "BEGIN STATEMENT SET;"`},
+	{"END", `Ends a statement set. Syntax: "END;"`},
+	{"ADD JAR", `Adds the specified jar file to the submitted jobs' classloader. Syntax: "ADD JAR '<path_to_filename>.jar'"`},
+	{"REMOVE JAR", `Removes the specified jar file from the submitted jobs' classloader. Syntax: "REMOVE JAR '<path_to_filename>.jar'"`},
+	{"SHOW JARS", "Shows the list of user-specified jar dependencies. This list is impacted by the --jar and --library startup options as well as the ADD/REMOVE JAR commands."},
+}
+
+// Help returns the answer to HELP, laid out as Flink's client lays it out
+// (command padded to 19 characters, two tabs, description), ending in a
+// newline.
+func Help() string {
+	var b strings.Builder
+	b.WriteString("The following commands are available:\n\n")
+	for _, c := range helpCommands {
+		fmt.Fprintf(&b, "%-19s\t\t%s\n", c[0], c[1])
+	}
+	b.WriteString("\nHint: Make sure that a statement ends with \";\" for finalizing (multi-line) statements.\n")
+	b.WriteString("You can also type any Flink SQL statement, please visit " +
+		"https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/overview/ for more details.\n")
+	return b.String()
+}

@@ -1,0 +1,235 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"eddy/engine"
+)
+
+// Result writes a statement's answer to w as the Flink SQL client shows it
+// and returns the answer's tag. An acknowledgement prints
+// "[INFO] Execute statement succeeded."; SHOW, DESCRIBE and SET listings
+// print a table sized by content, nothing cut, NULL as an empty cell; a
+// query prints the tableau view of its result mode. Rows are read with ctx:
+// when ctx is cancelled the answer ends with "Query terminated, received a
+// total of N rows" and no error.
+//
+// A non-nil error is the statement's own failure (a row that could not be
+// computed, a result mode the terminal cannot show). Result has written
+// what came before it; the caller reports the error with Error, on the
+// stream it uses for errors. Result always closes res.
+func Result(ctx context.Context, w io.Writer, res *engine.Result, opt Options) (Tag, error) {
+	if res == nil {
+		return Info(w, msgStatementSucceeded, opt), nil
+	}
+	defer res.Close()
+	switch res.Kind {
+	case engine.ResultSuccess:
+		return Info(w, msgStatementSucceeded, opt), nil
+	case engine.ResultInfo:
+		return Info(w, res.Message, opt), nil
+	}
+	if !res.IsQuery {
+		return TagOK, metadataTable(ctx, w, res, opt)
+	}
+	mode := opt.mode()
+	switch {
+	case !opt.Interactive && mode != ModeTableau:
+		return TagOK, clientError(msgNonInteractiveResultMode)
+	case mode == ModeChangelog && !res.Changelog:
+		return TagOK, clientError(msgBatchChangelog)
+	case mode == ModeTable:
+		return TagOK, materialized(ctx, w, res, opt)
+	case res.Changelog || mode == ModeChangelog:
+		return TagOK, streaming(ctx, w, res, opt)
+	}
+	return TagOK, batch(ctx, w, res, opt)
+}
+
+// Info writes "[INFO] msg" and returns TagInfo.
+func Info(w io.Writer, msg string, opt Options) Tag {
+	io.WriteString(w, colorize(infoPrefix+msg, TagInfo, opt.Color)+"\n")
+	return TagInfo
+}
+
+// Warning writes "[WARNING] msg" and returns TagWarning.
+func Warning(w io.Writer, msg string, opt Options) Tag {
+	io.WriteString(w, colorize(warningPrefix+msg, TagWarning, opt.Color)+"\n")
+	return TagWarning
+}
+
+// Quit writes the answer to QUIT and EXIT.
+func Quit(w io.Writer, opt Options) Tag { return Info(w, msgQuit, opt) }
+
+// HelpAnswer writes the answer to HELP; it is not coloured.
+func HelpAnswer(w io.Writer) Tag {
+	io.WriteString(w, Help())
+	return TagOK
+}
+
+func clientError(msg string) error { return &engine.Error{Class: classSQLExecution, Message: msg} }
+
+// cells turns a row into printed cells. nullText is what NULL prints as.
+func cells(cols []engine.Column, r engine.Row, nullText string, opt Options) []string {
+	out := make([]string, len(cols))
+	for i := range cols {
+		var v any
+		if i < len(r.Values) {
+			v = r.Values[i]
+		}
+		if v == nil {
+			out[i] = nullText
+			continue
+		}
+		out[i] = FormatValue(cols[i].Type, v, opt.Location)
+	}
+	return out
+}
+
+// collect reads every row. cancelled reports a cancelled ctx, which is not
+// an error of the statement.
+func collect(ctx context.Context, res *engine.Result) (rows []engine.Row, cancelled bool, err error) {
+	if res.Rows == nil {
+		return nil, false, nil
+	}
+	for {
+		r, ok, err := res.Rows.Next(ctx)
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return rows, true, nil
+			}
+			return rows, false, err
+		}
+		if !ok {
+			return rows, false, nil
+		}
+		rows = append(rows, r)
+	}
+}
+
+// metadataTable prints a SHOW / DESCRIBE / SET answer: widths from content,
+// never cut, NULL as an empty cell (CliClient prints these with
+// Integer.MAX_VALUE and printNullAsEmpty).
+func metadataTable(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
+	rows, cancelled, err := collect(ctx, res)
+	if err != nil {
+		return err
+	}
+	if cancelled {
+		io.WriteString(w, queryTerminated(int64(len(rows)))+"\n")
+		return nil
+	}
+	text := make([][]string, len(rows))
+	for i, r := range rows {
+		text[i] = cells(res.Columns, r, "", opt)
+	}
+	writeTable(w, columnNames(res.Columns), text, unlimited, "")
+	return nil
+}
+
+// batch prints a bounded query result in tableau mode: all rows first, then
+// a table sized by content and capped at the max column width
+// (CliTableauResultView.printBatchResults).
+func batch(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
+	rows, cancelled, err := collect(ctx, res)
+	if err != nil {
+		return err
+	}
+	if cancelled {
+		io.WriteString(w, queryTerminated(int64(len(rows)))+opt.elapsed()+"\n")
+		return nil
+	}
+	text := make([][]string, len(rows))
+	for i, r := range rows {
+		text[i] = cells(res.Columns, r, nullValue, opt)
+	}
+	writeTable(w, columnNames(res.Columns), text, opt.maxWidth(), opt.elapsed())
+	return nil
+}
+
+// materialized prints the final table of a query in table mode: the
+// changelog is applied (a -U or -D removes the row it retracts) and the
+// remaining rows are shown like a batch result. It stands in for Flink's
+// full-screen table view.
+func materialized(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
+	rows, cancelled, err := collect(ctx, res)
+	if err != nil {
+		return err
+	}
+	if cancelled {
+		io.WriteString(w, queryTerminated(int64(len(rows)))+opt.elapsed()+"\n")
+		return nil
+	}
+	var final [][]string
+	for _, r := range rows {
+		c := cells(res.Columns, r, nullValue, opt)
+		if r.Kind.IsAccumulate() {
+			final = append(final, c)
+			continue
+		}
+		for i := range final {
+			if equalCells(final[i], c) {
+				final = append(final[:i], final[i+1:]...)
+				break
+			}
+		}
+	}
+	writeTable(w, columnNames(res.Columns), final, opt.maxWidth(), opt.elapsed())
+	return nil
+}
+
+func equalCells(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// streaming prints a changelog as it arrives: the header at once, sized by
+// the column types, then every row with its kind in the op column, then
+// "Received a total of N rows" (CliTableauResultView.printStreamingResults).
+func streaming(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
+	names := append([]string{opColumn}, columnNames(res.Columns)...)
+	tb := &tableau{w: w, widths: widthsByType(res.Columns, opt.maxWidth())}
+	tb.border()
+	tb.row(names)
+	tb.border()
+	flush(w)
+	var n int64
+	for res.Rows != nil {
+		r, ok, err := res.Rows.Next(ctx)
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				io.WriteString(w, queryTerminated(n)+opt.elapsed()+"\n")
+				return nil
+			}
+			return err
+		}
+		if !ok {
+			break
+		}
+		tb.row(append([]string{r.Kind.String()}, cells(res.Columns, r, nullValue, opt)...))
+		flush(w)
+		n++
+	}
+	if n > 0 {
+		tb.border()
+	}
+	io.WriteString(w, receivedTotal(n)+opt.elapsed()+"\n")
+	return nil
+}
+
+// flush pushes rows out at once when w buffers them, so a person watching
+// an unbounded query sees each row as it arrives.
+func flush(w io.Writer) {
+	if f, ok := w.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
+}

@@ -1,0 +1,116 @@
+package repl
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"strings"
+
+	"eddy/engine"
+	"eddy/repl/render"
+)
+
+// Session is what the shell needs from the engine; *engine.Session (with
+// its display options) satisfies it, and tests use a fake.
+type Session interface {
+	// Execute runs one statement (no trailing ';').
+	Execute(ctx context.Context, sql string) (*engine.Result, error)
+	// Prompt returns the current catalog and database.
+	Prompt() (catalog, database string)
+	// DisplayOptions returns how results are shown, from the session's
+	// configuration (see OptionsFromConfig).
+	DisplayOptions() render.Options
+}
+
+// Config sets up a Shell.
+type Config struct {
+	In  io.Reader // statements; os.Stdin when nil
+	Out io.Writer // answers; os.Stdout when nil
+	Err io.Writer // errors when not interactive; os.Stderr when nil
+
+	// Interactive means a person at a terminal: readline with a prompt,
+	// history and the banner, errors on Out, Ctrl-C cancels the running
+	// statement, and query results may use the table and changelog views.
+	// Otherwise (piped input, -f, -e, -i) the input is read plainly, nothing
+	// is echoed, errors go to Err and the first failure stops the run.
+	Interactive bool
+	// KeepGoing runs the rest of a script after a failed statement; the
+	// exit status is still 1.
+	KeepGoing bool
+	// HistoryFile keeps interactive history across runs; "" keeps none.
+	HistoryFile string
+	// Color turns on the ANSI colours of the Flink client.
+	Color bool
+	// Version is shown in the banner.
+	Version string
+}
+
+// Shell reads statements, runs them and prints their answers.
+type Shell struct {
+	sess       Session
+	cfg        Config
+	exited     bool
+	interrupts chan os.Signal // SIGINT while interactive; nil otherwise
+}
+
+// New returns a shell over sess.
+func New(sess Session, cfg Config) *Shell {
+	if cfg.In == nil {
+		cfg.In = os.Stdin
+	}
+	if cfg.Out == nil {
+		cfg.Out = os.Stdout
+	}
+	if cfg.Err == nil {
+		cfg.Err = os.Stderr
+	}
+	return &Shell{sess: sess, cfg: cfg}
+}
+
+// Exited reports whether QUIT or EXIT has run: the caller should stop.
+func (sh *Shell) Exited() bool { return sh.exited }
+
+// Run reads statements from the configured input until it ends (or QUIT,
+// EXIT, Ctrl-D) and returns the exit status: 0 when every statement
+// succeeded, 1 when one failed. Interactive sessions always end with 0
+// unless the terminal fails.
+func (sh *Shell) Run(ctx context.Context) int {
+	if sh.cfg.Interactive {
+		return sh.runInteractive(ctx)
+	}
+	return sh.runLines(ctx, newPlainSource(sh.cfg.In), false)
+}
+
+// RunScript runs the statements of text non-interactively (for -e and -i
+// files), with Run's error policy, and returns the exit status.
+func (sh *Shell) RunScript(ctx context.Context, text string) int {
+	return sh.runLines(ctx, newPlainSource(strings.NewReader(text)), false)
+}
+
+// ExecStatement runs one statement text — a client command or SQL, without
+// its ';' — and writes its whole answer, results and errors alike, to w as
+// the interactive Flink SQL client shows it, without the blank line the
+// shell prints after each answer. It returns the answer's tag. QUIT and EXIT
+// answer and set Exited.
+func (sh *Shell) ExecStatement(ctx context.Context, stmt string, w io.Writer) render.Tag {
+	return sh.exec(ctx, stmt, w, w, true)
+}
+
+// writers returns the buffered answer and error streams of a run.
+type writers struct {
+	out, err *bufio.Writer
+}
+
+func (sh *Shell) newWriters(interactive bool) writers {
+	out := bufio.NewWriter(sh.cfg.Out)
+	if interactive {
+		return writers{out: out, err: out}
+	}
+	return writers{out: out, err: bufio.NewWriter(sh.cfg.Err)}
+}
+
+func (w writers) flush() {
+	w.out.Flush()
+	w.err.Flush()
+}
