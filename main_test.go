@@ -95,19 +95,34 @@ func TestPipedSet(t *testing.T) {
 	if !strings.HasPrefix(r.stdout, "[INFO] Execute statement succeeded.\n") {
 		t.Errorf("no success line first:\n%s", r.stdout)
 	}
-	found := false
-	for _, line := range strings.Split(r.stdout, "\n") {
-		cells := strings.Fields(strings.ReplaceAll(line, "|", " "))
-		if len(cells) == 2 && cells[0] == "a.b" && cells[1] == "c" && strings.HasPrefix(line, "|") {
-			found = true
-		}
-	}
-	if !found || !strings.Contains(r.stdout, "|   key |") && !strings.Contains(r.stdout, " key |") {
-		t.Errorf("SET; does not list a.b = c in a table:\n%s", r.stdout)
+	if !hasRow(r.stdout, "key", "value") || !hasRow(r.stdout, "a.b", "c") {
+		t.Errorf("SET; does not list a.b = c in a key/value table:\n%s", r.stdout)
 	}
 	if r.stderr != "" {
 		t.Errorf("stderr: %q", r.stderr)
 	}
+}
+
+// hasRow reports whether out holds a table row "| cell | cell |" with
+// exactly these cells.
+func hasRow(out string, cells ...string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "|") || !strings.HasSuffix(line, "|") {
+			continue
+		}
+		got := strings.Split(strings.Trim(line, "|"), "|")
+		if len(got) != len(cells) {
+			continue
+		}
+		match := true
+		for i := range got {
+			match = match && strings.TrimSpace(got[i]) == cells[i]
+		}
+		if match {
+			return true
+		}
+	}
+	return false
 }
 
 func TestPipedFailureStops(t *testing.T) {
@@ -228,5 +243,29 @@ func TestStartupTime(t *testing.T) {
 	t.Logf("eddy -e 'SET;': %v (best of 5)", best)
 	if best > time.Second {
 		t.Errorf("eddy -e 'SET;' took %v", best)
+	}
+}
+
+// TestReadmeExample runs the piped example of README.md and compares the
+// output with the text shown there, so the README shows real output.
+func TestReadmeExample(t *testing.T) {
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(data), "```console\n")
+	if !ok {
+		t.Fatal("README.md has no console example")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	command, want, _ := strings.Cut(block, "\n")
+	const prefix, suffix = `$ printf "`, `" | eddy --store "$(mktemp -u)"`
+	if !strings.HasPrefix(command, prefix) || !strings.HasSuffix(command, suffix) {
+		t.Fatalf("example command not in the form %s...%s: %s", prefix, suffix, command)
+	}
+	input := strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(command, prefix), suffix), `\n`, "\n")
+	r := eddy(t, input, "--store", store(t))
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("README example: exit %d, output:\n%s\nREADME shows:\n%s%s", r.code, r.stdout, want, r.stderr)
 	}
 }

@@ -13,6 +13,7 @@ type Kind struct {
 	class string // Flink's short exception class used unless the error overrides it
 }
 
+// Error returns the kind's description.
 func (k *Kind) Error() string { return k.name }
 
 // NewKind returns a new error kind for packages that implement catalogs
@@ -35,6 +36,7 @@ var (
 	ErrTableNotExist        = &Kind{"table does not exist", "TableNotExistException"}
 	ErrTableAlreadyExist    = &Kind{"table already exists", "TableAlreadyExistException"}
 	ErrTemporaryExists      = &Kind{"temporary object shadows permanent object", "ValidationException"}
+	ErrWrongKind            = &Kind{"object is a view where a table is expected, or the reverse", "ValidationException"}
 	ErrFunctionNotExist     = &Kind{"function does not exist", "FunctionNotExistException"}
 	ErrFunctionAlreadyExist = &Kind{"function already exists", "FunctionAlreadyExistException"}
 	ErrNoCurrentCatalog     = &Kind{"no current catalog", "ValidationException"}

@@ -236,9 +236,9 @@ func (m *Manager) permanentForAlter(ctx context.Context, id Identifier, kind Tab
 	}
 	if e.Table.TableKind() != kind {
 		if kind == KindView {
-			return TableEntry{}, false, validation(ErrTableNotExist, "ALTER VIEW for a table is not allowed")
+			return TableEntry{}, false, validation(ErrWrongKind, "ALTER VIEW for a table is not allowed")
 		}
-		return TableEntry{}, false, validation(ErrTableNotExist, "ALTER TABLE for a view is not allowed")
+		return TableEntry{}, false, validation(ErrWrongKind, "ALTER TABLE for a view is not allowed")
 	}
 	return e, true, nil
 }

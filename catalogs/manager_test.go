@@ -303,9 +303,9 @@ func TestAlterAndRename(t *testing.T) {
 	must(t, m.AlterTable(ctx, dc("t"), nt, false))
 	e, _ := m.GetTable(ctx, dc("t"))
 	equal(t, e.Table, catalogs.BaseTable(nt))
-	flinkErr(t, m.AlterTable(ctx, dc("v"), nt, false), catalogs.ErrTableNotExist, "ValidationException",
+	flinkErr(t, m.AlterTable(ctx, dc("v"), nt, false), catalogs.ErrWrongKind, "ValidationException",
 		"ALTER TABLE for a view is not allowed")
-	flinkErr(t, m.AlterView(ctx, dc("t"), view()), catalogs.ErrTableNotExist, "ValidationException",
+	flinkErr(t, m.AlterView(ctx, dc("t"), view()), catalogs.ErrWrongKind, "ValidationException",
 		"ALTER VIEW for a table is not allowed")
 	flinkErr(t, m.AlterView(ctx, dc("nv"), view()), catalogs.ErrTableNotExist, "ValidationException",
 		"View `default_catalog`.`default_database`.`nv` doesn't exist or is a temporary view.")
@@ -486,9 +486,9 @@ func TestEngineMessages(t *testing.T) {
 		"Could not execute SHOW CREATE TABLE. Table with identifier `default_catalog`.`default_database`.`non_exist` does not exist.")
 	flinkErr(t, catalogs.ShowCreateViewNotExist(i), catalogs.ErrTableNotExist, "ValidationException",
 		"Could not execute SHOW CREATE VIEW. View with identifier `default_catalog`.`default_database`.`non_exist` does not exist.")
-	flinkErr(t, catalogs.ShowCreateTableOnView(dc("v1")), catalogs.ErrTableNotExist, "TableException",
+	flinkErr(t, catalogs.ShowCreateTableOnView(dc("v1")), catalogs.ErrWrongKind, "TableException",
 		"SHOW CREATE TABLE is only supported for tables, but `default_catalog`.`default_database`.`v1` is a view. Please use SHOW CREATE VIEW instead.")
-	flinkErr(t, catalogs.ShowCreateViewOnTable(dc("orders2")), catalogs.ErrTableNotExist, "TableException",
+	flinkErr(t, catalogs.ShowCreateViewOnTable(dc("orders2")), catalogs.ErrWrongKind, "TableException",
 		"SHOW CREATE VIEW is only supported for views, but `default_catalog`.`default_database`.`orders2` is a table. Please use SHOW CREATE TABLE instead.")
 }
 
@@ -525,4 +525,13 @@ func TestCapabilities(t *testing.T) {
 	flinkErr(t, m.ReplaceView(ctx, id("ex", "default", "v"), view(), false), catalogs.ErrViewsUnsupported, "ValidationException",
 		"View DDL is not supported on examples catalog 'ex'")
 	must(t, m.DropTable(ctx, id("ex", "default", "t"), false))
+}
+
+func TestIsSensitiveOption(t *testing.T) {
+	for key, want := range map[string]bool{"password": true, "jdbc.Password": true, "client.secret.key": true,
+		"auth-TOKEN": true, "connector": false, "path": false, "passwd": false} {
+		if got := catalogs.IsSensitiveOption(key); got != want {
+			t.Errorf("IsSensitiveOption(%q) = %v", key, got)
+		}
+	}
 }

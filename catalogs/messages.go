@@ -26,13 +26,13 @@ func ShowCreateViewNotExist(id Identifier) *Error {
 
 // ShowCreateTableOnView is SHOW CREATE TABLE naming a view.
 func ShowCreateTableOnView(id Identifier) *Error {
-	return ClassErrorf(ErrTableNotExist, "TableException",
+	return ClassErrorf(ErrWrongKind, "TableException",
 		"SHOW CREATE TABLE is only supported for tables, but %s is a view. Please use SHOW CREATE VIEW instead.", id)
 }
 
 // ShowCreateViewOnTable is SHOW CREATE VIEW naming a table.
 func ShowCreateViewOnTable(id Identifier) *Error {
-	return ClassErrorf(ErrTableNotExist, "TableException",
+	return ClassErrorf(ErrWrongKind, "TableException",
 		"SHOW CREATE VIEW is only supported for views, but %s is a table. Please use SHOW CREATE TABLE instead.", id)
 }
 

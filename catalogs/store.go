@@ -3,6 +3,7 @@ package catalogs
 import (
 	"context"
 	"maps"
+	"strings"
 )
 
 // CatalogDescriptor is a catalog definition: its name, the options given
@@ -38,4 +39,12 @@ type CatalogStore interface {
 	ListCatalogs(ctx context.Context) ([]string, error)
 	// Contains reports whether a definition exists.
 	Contains(ctx context.Context, name string) (bool, error)
+}
+
+// IsSensitiveOption reports whether an option's value must be hidden in
+// SHOW CREATE output (printed as '****'): its key contains password,
+// secret or token, in any case.
+func IsSensitiveOption(key string) bool {
+	k := strings.ToLower(key)
+	return strings.Contains(k, "password") || strings.Contains(k, "secret") || strings.Contains(k, "token")
 }

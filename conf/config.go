@@ -93,6 +93,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error returns "file:line: message".
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)

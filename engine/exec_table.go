@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -185,7 +184,7 @@ func (b *schemaBuilder) setPrimaryKey(pk *ast.TableConstraint) error {
 	if pk.Name != nil {
 		out.Name = pk.Name.Name
 	} else {
-		out.Name = "PK_" + strings.Join(out.Columns, "_")
+		out.Name = defaultPKName(out.Columns)
 	}
 	b.pk = out
 	return nil
@@ -683,4 +682,6 @@ func (s *Session) renameColumn(t *catalogs.CatalogTable, a *ast.RenameColumn) er
 	return b.finish(t)
 }
 
-var _ = fmt.Sprintf
+// defaultPKName is Flink's default constraint name: PK_ and the key
+// columns joined by '_' (Schema.Builder.primaryKey).
+func defaultPKName(cols []string) string { return "PK_" + strings.Join(cols, "_") }

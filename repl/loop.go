@@ -41,8 +41,17 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 			sh.exited = true
 			break
 		}
+		if buf.Len() == 0 && strings.TrimSpace(line) == "" {
+			continue // blank lines between statements
+		}
 		buf.WriteString(line)
 		buf.WriteByte('\n')
+		if !strings.Contains(line, ";") {
+			// A statement ends at a ';' token, so only a line holding a ';'
+			// can end one; not splitting otherwise keeps long statements
+			// linear.
+			continue
+		}
 		text := buf.String()
 		stmts, rest := parser.Split(text)
 		if len(stmts) > 0 {

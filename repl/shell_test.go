@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"eddy/engine"
 	"eddy/engine/types"
@@ -393,3 +395,54 @@ func TestOptionsFromConfig(t *testing.T) {
 }
 
 var _ Session = (*fakeSession)(nil)
+
+// TestCtrlCCancelsStatement sends an interrupt while a statement runs at
+// the terminal: the statement's context ends, the shell reports it and
+// goes on.
+func TestCtrlCCancelsStatement(t *testing.T) {
+	sess := &blockingSession{fakeSession{opts: render.Options{ResultMode: render.ModeTableau}}}
+	var out bytes.Buffer
+	sh := New(sess, Config{Out: &out, Interactive: true})
+	sh.interrupts = make(chan os.Signal, 1)
+	sh.interrupts <- os.Interrupt // pressed before the statement: ignored
+	done := make(chan render.Tag)
+	w := sh.newWriters(true)
+	go func() { done <- sh.execInterruptible(context.Background(), "INSERT INTO t SELECT * FROM forever", w) }()
+	select {
+	case tag := <-done:
+		t.Fatalf("statement ended before Ctrl-C: %v", tag)
+	case <-time.After(50 * time.Millisecond):
+	}
+	sh.interrupts <- os.Interrupt
+	select {
+	case tag := <-done:
+		w.flush()
+		if tag != render.TagError || !strings.Contains(out.String(), "The statement was cancelled.") {
+			t.Errorf("after Ctrl-C: %v %q", tag, out.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ctrl-C did not cancel the statement")
+	}
+	if sh.Exited() {
+		t.Error("Ctrl-C ended the shell")
+	}
+}
+
+// TestLongStatement pipes one statement of many lines: it must arrive
+// whole, and reading it must not re-split the text on every line.
+func TestLongStatement(t *testing.T) {
+	var in strings.Builder
+	in.WriteString("INSERT INTO t VALUES\n")
+	const rows = 100000
+	for i := range rows {
+		in.WriteString("  (1, 'a;b'),\n")
+		_ = i
+	}
+	in.WriteString("  (2, 'end');\nSET 'after' = 'it';\n")
+	start := time.Now()
+	r := runPiped(t, in.String(), false)
+	if len(r.sess.got) != 2 || strings.Count(r.sess.got[0], "'a;b'") != rows || r.code != 0 {
+		t.Fatalf("exit %d, %d statements", r.code, len(r.sess.got))
+	}
+	t.Logf("%d-line statement read in %v", rows, time.Since(start))
+}

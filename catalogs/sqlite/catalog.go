@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -15,7 +16,8 @@ import (
 // Type is the catalog type this package serves.
 const Type = "sqlite"
 
-// OptionPath names another store file for a catalog's contents.
+// OptionPath names another store file for a catalog's contents; a relative
+// path is taken from the directory of the store that makes the catalog.
 const OptionPath = "path"
 
 // Catalog is a persistent catalog whose contents live in a store, keyed by
@@ -58,7 +60,12 @@ func (s *Store) Create(name string, options map[string]string) (catalogs.Catalog
 			return nil, catalogs.ClassErrorf(catalogs.ErrInvalidOption, "ValidationException",
 				"Option 'path' of catalog '%s' is empty.", name)
 		}
-		if p != s.path {
+		if !filepath.IsAbs(p) {
+			// Relative to the store, so every session finds the same file
+			// whatever its working directory.
+			p = filepath.Join(filepath.Dir(s.path), p)
+		}
+		if filepath.Clean(p) != filepath.Clean(s.path) {
 			other, err := OpenStore(p)
 			if err != nil {
 				return nil, err

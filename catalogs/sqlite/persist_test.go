@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -169,4 +170,25 @@ func TestPersistenceAcrossProcesses(t *testing.T) {
 	if again := describeAll(t, newManager(t, s3)); again != got {
 		t.Fatalf("second reopen differs:\n%s", again)
 	}
+}
+
+// A CREATE CATALOG that fails leaves nothing behind in the store.
+func TestCreateCatalogFailureStoresNothing(t *testing.T) {
+	s := openTestStore(t)
+	m := newManager(t, s)
+	before := dumpStore(t, s)
+	err := m.CreateCatalog(ctx, catalogs.CatalogDescriptor{Name: "bad",
+		Options: map[string]string{"type": Type, "bogus": "1"}}, false)
+	if !errors.Is(err, catalogs.ErrInvalidOption) {
+		t.Fatalf("err = %v", err)
+	}
+	err = m.CreateCatalog(ctx, catalogs.CatalogDescriptor{Name: "bad",
+		Options: map[string]string{"type": "hive"}}, false)
+	if !errors.Is(err, catalogs.ErrUnsupportedType) || !strings.Contains(err.Error(), "generic_in_memory, sqlite") {
+		t.Fatalf("err = %v", err)
+	}
+	equal(t, dumpStore(t, s), before)
+	names, err := m.ListCatalogs(ctx, nil)
+	must(t, err)
+	equal(t, names, []string{"default_catalog"})
 }

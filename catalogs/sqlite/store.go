@@ -93,7 +93,6 @@ var (
 	ErrNewerSchema = catalogs.NewKind("store has a newer schema version", "CatalogException")
 )
 
-
 // OpenStore opens the store at path, creating the directory (0700) and the
 // file (0600) when missing and migrating an older layout. A file that is
 // not SQLite, a SQLite file that is not an eddy store, or a store of a newer
@@ -258,7 +257,15 @@ func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		}
 		backoff = min(backoff*2, time.Second)
 	}
-	return storeErr(err, "store %s stayed busy (locked by another eddy) after %d attempts", s.path, maxAttempts)
+	return busyErr(s.path, err)
+}
+
+// busyErr is the error after the bounded retries: it says what happened in
+// eddy's words and keeps SQLite's error as the cause.
+func busyErr(path string, cause error) error {
+	return &catalogs.Error{Kind: catalogs.ErrStore, Cause: cause, Msg: fmt.Sprintf(
+		"The store %s is busy: another eddy kept it locked for longer than %s. Try again.",
+		path, busyTimeout*maxAttempts)}
 }
 
 func (s *Store) writeOnce(ctx context.Context, fn func(tx *sql.Tx) error) error {
@@ -282,7 +289,7 @@ func (s *Store) read(ctx context.Context, fn func() error) error {
 		}
 		time.Sleep(time.Duration(attempt) * 20 * time.Millisecond)
 	}
-	return storeErr(err, "store %s stayed busy after %d attempts", s.path, maxAttempts)
+	return busyErr(s.path, err)
 }
 
 func isBusy(err error) bool {

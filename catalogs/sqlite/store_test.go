@@ -246,3 +246,36 @@ func dumpStore(t *testing.T, s *Store) string {
 	}
 	return out.String()
 }
+
+func TestOpenStoreReadOnlyFile(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("file permissions do not bind root")
+	}
+	path := filepath.Join(t.TempDir(), "eddy.db")
+	s, err := OpenStore(path)
+	must(t, err)
+	must(t, s.Close())
+	must(t, os.Chmod(path, 0o400))
+	before := snapshot(t, path)
+	if _, err := OpenStore(path); err == nil || !errors.Is(err, catalogs.ErrStore) {
+		t.Fatalf("err = %v, want a store error", err)
+	}
+	if !bytes.Equal(snapshot(t, path), before) {
+		t.Fatal("read-only store changed")
+	}
+}
+
+func TestRelativePathOptionIsNextToStore(t *testing.T) {
+	s := openTestStore(t)
+	c, err := s.Create("rel", map[string]string{"path": "rel.db"})
+	must(t, err)
+	must(t, c.Close())
+	if _, err := os.Stat(filepath.Join(filepath.Dir(s.Path()), "rel.db")); err != nil {
+		t.Fatalf("relative catalog file not next to the store: %v", err)
+	}
+	same, err := s.Create("same", map[string]string{"path": filepath.Base(s.Path())})
+	must(t, err)
+	if same.(*Catalog).own {
+		t.Fatal("a path naming the store itself opened a second handle")
+	}
+}

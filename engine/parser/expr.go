@@ -638,7 +638,12 @@ func (p *Parser) parseSmallInt() int {
 // parseNameOrCall reads a dotted name, `name.*`, or a function call.
 func (p *Parser) parseNameOrCall() ast.Expr {
 	first := p.tok()
-	parts := []*ast.Ident{p.parseAnyWord()}
+	// One allocation holds the identifier, its parts slice and the first
+	// part: names are the most frequent expressions.
+	a := &identAlloc{}
+	a.first = *p.parseAnyWord()
+	a.parts[0] = &a.first
+	parts := a.parts[:1]
 	for p.isOp(".") {
 		nt := p.peek(1)
 		if nt.IsOp("*") {
@@ -655,7 +660,14 @@ func (p *Parser) parseNameOrCall() ast.Expr {
 	if p.isOp("(") {
 		return p.parseFuncCall(&ast.ObjectName{Parts: parts})
 	}
-	return &ast.Identifier{Parts: parts}
+	a.id.Parts = parts
+	return &a.id
+}
+
+type identAlloc struct {
+	id    ast.Identifier
+	parts [3]*ast.Ident
+	first ast.Ident
 }
 
 // parseAnyWord reads the first word of a name, which may be a function

@@ -10,7 +10,7 @@ func (p *Parser) parseIdent() *ast.Ident {
 	case t.Kind == QIdent:
 		p.next()
 		return &ast.Ident{Pos: t.Pos, Name: t.Text, Quoted: true}
-	case t.Kind == Ident && !IsReserved(t.Upper):
+	case t.Kind == Ident && !t.Reserved:
 		p.next()
 		return &ast.Ident{Pos: t.Pos, Name: t.Text}
 	}
@@ -24,7 +24,7 @@ func (p *Parser) parseIdent() *ast.Ident {
 // isIdent reports whether the current token can start an identifier.
 func (p *Parser) isIdent() bool {
 	t := p.tok()
-	return t.Kind == QIdent || t.Kind == Ident && !IsReserved(t.Upper)
+	return t.Kind == QIdent || t.Kind == Ident && !t.Reserved
 }
 
 // parseObjectName reads a dotted name of 1 to 3 parts. Longer names are

@@ -20,6 +20,19 @@ var keywordText = func() map[string]string {
 	return m
 }()
 
+// quotedText interns the double-quoted form of keywords and symbols, as
+// "Was expecting one of:" lists them.
+var quotedText = func() map[string]string {
+	m := make(map[string]string, len(keywordText)+32)
+	for w := range keywordText {
+		m[w] = `"` + w + `"`
+	}
+	for _, op := range []string{"(", ")", "[", "]", ",", ";", ".", "=", "+", "-", "*", "/", "<", ">", "=>", "?"} {
+		m[op] = `"` + op + `"`
+	}
+	return m
+}()
+
 // commonWords are frequent non-reserved keywords.
 var commonWords = []string{
 	"ASC", "DESC", "NULLS", "FIRST", "LAST", "TEMPORARY", "VIEW", "DATABASE", "CATALOG", "IF", "OPTIONS",
@@ -30,6 +43,11 @@ var commonWords = []string{
 	"TIMESTAMP_LTZ", "EXTENDED", "PLACING", "SECONDS", "MINUTES", "HOURS", "DAYS", "MONTHS", "YEARS",
 	"QUARTER", "WEEK", "INCLUDING", "EXCLUDING", "OVERWRITING", "CASCADE", "RESTRICT", "TRY_CAST",
 	"ILIKE", "IGNORE", "RESPECT", "DISTRIBUTED", "BUCKETS", "HELP", "QUIT", "EXIT", "CLEAR", "STATEMENT",
+	"ANALYZE", "CENTURY", "CHANGELOG_MODE", "COMPACT", "COMPILE", "COMPUTE", "CONSTRAINTS", "DAYOFWEEK",
+	"DAYOFYEAR", "DECADE", "DOW", "DOY", "DRAIN", "EPOCH", "ESTIMATED_COST", "GENERATED", "ISODOW", "ISOYEAR",
+	"JAVA", "JOB", "JOBS", "JSON_EXECUTION_PLAN", "MICROSECOND", "MILLENNIUM", "MILLISECOND", "NANOSECOND",
+	"PARTITIONS", "PLAN", "PLAN_ADVICE", "PYTHON", "REPLACE", "SETS", "STATISTICS", "STOP", "SCALA",
+	"MODULE", "SYSTEM", "FUNCTION", "DATA", "SIZE", "SLIDE", "TIMECOL", "OFFSET", "STEP", "GAP",
 }
 
 // reserved holds the reserved words of Flink's parser: Calcite's reserved

@@ -12,10 +12,13 @@ import (
 // Lexer turns SQL text into tokens. A UTF-8 byte-order mark at the start is
 // skipped. The zero Lexer is not usable; use NewLexer.
 type Lexer struct {
-	src          string
-	off          int // next byte
-	line         int // line of src[off]
-	col          int // column of src[off], in characters
+	src   string
+	off   int    // next byte
+	line  int    // line of src[off]
+	col   int    // column of src[off], in characters
+	upper string // src with ASCII letters upper-cased, made on first use
+	// noUpper skips upper-casing words (Split needs no keywords).
+	noUpper      bool
 	KeepComments bool
 }
 
@@ -31,8 +34,12 @@ func NewLexer(src string) *Lexer {
 // Tokenize returns all tokens of src without comments, ending with an EOF
 // token.
 func Tokenize(src string) ([]Token, error) {
+	return tokenizeInto(make([]Token, 0, len(src)/4+8), src)
+}
+
+// tokenizeInto appends the tokens of src to toks.
+func tokenizeInto(toks []Token, src string) ([]Token, error) {
 	l := NewLexer(src)
-	toks := make([]Token, 0, len(src)/4+8)
 	for {
 		t, err := l.Next()
 		if err != nil {
@@ -146,6 +153,28 @@ func (l *Lexer) Next() (Token, error) {
 			l.advance(1)
 			return Token{Kind: Param, Text: "?", Raw: "?", Pos: start, End: l.off}, nil
 		}
+		if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$') {
+			// ASCII fast path for words.
+			i := l.off + 1
+			ascii := true
+			for i < len(l.src) {
+				b := l.src[i]
+				if b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '$' {
+					i++
+					continue
+				}
+				if b >= utf8.RuneSelf {
+					r, size := utf8.DecodeRuneInString(l.src[i:])
+					if isIdentPart(r) {
+						ascii = false
+						i += size
+						continue
+					}
+				}
+				break
+			}
+			return l.word(start, i, ascii), nil
+		}
 		r, size := utf8.DecodeRuneInString(l.src[l.off:])
 		if isIdentStart(r) {
 			i := l.off + size
@@ -156,11 +185,7 @@ func (l *Lexer) Next() (Token, error) {
 				}
 				i += size
 			}
-			word := l.src[l.off:i]
-			// Words hold no newline: advance by bytes, counting characters.
-			l.off = i
-			l.col += utf8.RuneCountInString(word)
-			return Token{Kind: Ident, Text: word, Raw: word, Upper: upperWord(word), Pos: start, End: l.off}, nil
+			return l.word(start, i, false), nil
 		}
 		if op := matchOperator(l.src[l.off:]); op != "" {
 			l.off += len(op)
@@ -170,6 +195,49 @@ func (l *Lexer) Next() (Token, error) {
 		l.advance(size)
 		return Token{}, lexError(start, false, "Lexical error at line %d, column %d.  Encountered: %s", start.Line, start.Col, describeRune(r))
 	}
+}
+
+// word returns the word token from the current offset to end.
+func (l *Lexer) word(start ast.Pos, end int, ascii bool) Token {
+	word := l.src[l.off:end]
+	var upper string
+	isRes := false
+	if l.noUpper {
+		l.col += utf8.RuneCountInString(word)
+	} else if ascii {
+		upper, isRes = upperASCIIWord(word)
+		l.col += len(word)
+	} else {
+		upper = strings.ToUpper(word)
+		_, isRes = reserved[upper]
+		l.col += utf8.RuneCountInString(word)
+	}
+	l.off = end
+	return Token{Kind: Ident, Text: word, Raw: word, Upper: upper, Reserved: isRes, Pos: start, End: end}
+}
+
+// upperASCIIWord upper-cases an ASCII word and reports whether it is
+// reserved. Keywords come back interned and words without lower-case
+// letters as themselves, so only lower-case names allocate.
+func upperASCIIWord(w string) (string, bool) {
+	if len(w) <= 32 {
+		var buf [32]byte
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			buf[i] = c
+		}
+		if k, ok := keywordText[string(buf[:len(w)])]; ok {
+			_, res := reserved[k]
+			return k, res
+		}
+		// Not a keyword: Upper only serves keyword tests, which compare
+		// upper-case words, so the word itself does (see Token.Is).
+		return w, false
+	}
+	return strings.ToUpper(w), false
 }
 
 func describeRune(r rune) string {
@@ -197,42 +265,25 @@ func matchOperator(s string) string {
 	return ""
 }
 
-// upperWord returns w upper-cased, without allocating when w is already
-// upper-case or is a reserved word in any case.
-func upperWord(w string) string {
-	lower := false
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if c >= utf8.RuneSelf {
-			return strings.ToUpper(w)
-		}
-		if c >= 'a' && c <= 'z' {
-			lower = true
-		}
-	}
-	if !lower {
-		return w
-	}
-	if len(w) <= 32 {
-		var buf [32]byte
-		for i := 0; i < len(w); i++ {
-			c := w[i]
-			if c >= 'a' && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			buf[i] = c
-		}
-		if k, ok := keywordText[string(buf[:len(w)])]; ok {
-			return k
-		}
-	}
-	return strings.ToUpper(w)
-}
-
 // quoted reads a '...' literal after a prefix of skip bytes (X, U&, N).
 func (l *Lexer) quoted(start ast.Pos, skip int, kind TokenKind) (Token, error) {
 	begin := l.off
 	i := l.off + skip + 1
+	if j := strings.IndexByte(l.src[i:], '\''); j >= 0 && (i+j+1 >= len(l.src) || l.src[i+j+1] != '\'') {
+		// No doubled quote: the value is a substring of the input.
+		end := i + j + 1
+		raw := l.src[begin:end]
+		l.advance(end - begin)
+		tok := Token{Kind: kind, Text: l.src[i : i+j], Raw: raw, Pos: start, End: l.off}
+		if kind == Binary {
+			for _, r := range tok.Text {
+				if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+					return Token{}, &Error{Pos: start, Msg: "Binary literal string must contain only characters '0' - '9', 'A' - 'F'"}
+				}
+			}
+		}
+		return tok, nil
+	}
 	var b strings.Builder
 	for {
 		j := strings.IndexByte(l.src[i:], '\'')
@@ -305,6 +356,12 @@ func unescapeUnicode(s string, esc byte) (string, error) {
 func (l *Lexer) backquoted(start ast.Pos) (Token, error) {
 	begin := l.off
 	i := l.off + 1
+	if j := strings.IndexByte(l.src[i:], '`'); j >= 0 && (i+j+1 >= len(l.src) || l.src[i+j+1] != '`') {
+		end := i + j + 1
+		raw := l.src[begin:end]
+		l.advance(end - begin)
+		return Token{Kind: QIdent, Text: l.src[i : i+j], Raw: raw, Pos: start, End: l.off}, nil
+	}
 	var b strings.Builder
 	for {
 		j := strings.IndexByte(l.src[i:], '`')

@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"eddy/engine/ast"
 )
@@ -21,6 +22,11 @@ type Parser struct {
 	depth int
 	// params counts the dynamic parameters '?' read so far.
 	params int
+	// track turns on the recording of expectations (see run).
+	track bool
+	// buf is the pooled slice holding toks.
+	buf         *[]Token
+	expectedBuf [24]string
 
 	// expected collects what was tried at the furthest token reached, for
 	// the "Was expecting one of:" part of an error.
@@ -31,11 +37,32 @@ type Parser struct {
 type bailout struct{ err *Error }
 
 func newParser(src string) (*Parser, error) {
-	toks, err := Tokenize(src)
+	buf := tokenBuffers.Get().(*[]Token)
+	toks, err := tokenizeInto((*buf)[:0], src)
 	if err != nil {
+		*buf = toks
+		tokenBuffers.Put(buf)
 		return nil, err
 	}
-	return &Parser{src: src, toks: keepHints(toks), expectedAt: -1}, nil
+	p := &Parser{src: src, toks: keepHints(toks), expectedAt: -1, buf: buf}
+	p.expected = p.expectedBuf[:0]
+	return p, nil
+}
+
+// tokenBuffers recycles token slices between parses, so that a warm parser
+// allocates nothing for its tokens. Trees never point into the slice.
+var tokenBuffers = sync.Pool{New: func() any { return new([]Token) }}
+
+// release returns the token slice for reuse; p must not be used after.
+func (p *Parser) release() {
+	if p.buf == nil {
+		return
+	}
+	if cap(p.toks) <= 1<<16 {
+		*p.buf = p.toks[:0]
+		tokenBuffers.Put(p.buf)
+	}
+	p.buf, p.toks = nil, nil
 }
 
 // keepHints drops hint tokens from places where Flink allows no hint: a
@@ -59,28 +86,55 @@ func keepHints(toks []Token) []Token {
 }
 
 // Parse parses one statement. A trailing ';' is allowed.
-func Parse(sql string) (stmt ast.Statement, err error) {
-	p, err := newParser(sql)
+func Parse(sql string) (ast.Statement, error) {
+	var stmt ast.Statement
+	err := run(sql, func(p *Parser) {
+		stmt = p.parseStatement()
+		p.acceptOp(";")
+		p.expectEOF()
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer p.recover(&err)
-	stmt = p.parseStatement()
-	p.acceptOp(";")
-	p.expectEOF()
 	return stmt, nil
 }
 
 // ParseExpr parses one scalar expression.
-func ParseExpr(sql string) (e ast.Expr, err error) {
-	p, err := newParser(sql)
+func ParseExpr(sql string) (ast.Expr, error) {
+	var e ast.Expr
+	err := run(sql, func(p *Parser) {
+		e = p.parseExpr()
+		p.expectEOF()
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer p.recover(&err)
-	e = p.parseExpr()
-	p.expectEOF()
 	return e, nil
+}
+
+// run lexes src and runs parse over it. The first run records no
+// expectations; only when it fails does a second run over the same tokens
+// collect what each token could have been, for the "Was expecting one of"
+// list. The grammar is deterministic, so both runs fail at the same place.
+func run(src string, parse func(p *Parser)) error {
+	p, err := newParser(src)
+	if err != nil {
+		return err
+	}
+	defer p.release()
+	if err := p.attempt(parse); err == nil {
+		return nil
+	}
+	p.reset(0)
+	p.depth, p.params, p.track = 0, 0, true
+	p.expectedAt, p.expected = -1, p.expected[:0]
+	return p.attempt(parse)
+}
+
+func (p *Parser) attempt(parse func(p *Parser)) (err error) {
+	defer p.recover(&err)
+	parse(p)
+	return nil
 }
 
 func (p *Parser) recover(err *error) {
@@ -120,6 +174,9 @@ func (p *Parser) reset(m int) { p.i = m }
 
 // expect records that s would have been accepted at the current token.
 func (p *Parser) expect(s string) {
+	if !p.track {
+		return
+	}
 	if p.i > p.expectedAt {
 		p.expectedAt = p.i
 		p.expected = p.expected[:0]
@@ -137,7 +194,7 @@ func (p *Parser) expect(s string) {
 // expectQuoted records the keyword or symbol s, double-quoted; it builds
 // the quoted text only when the list needs it.
 func (p *Parser) expectQuoted(s string) {
-	if p.i < p.expectedAt {
+	if !p.track || p.i < p.expectedAt {
 		return
 	}
 	if p.i == p.expectedAt {
@@ -147,14 +204,21 @@ func (p *Parser) expectQuoted(s string) {
 			}
 		}
 	}
+	if q, ok := quotedText[s]; ok {
+		p.expect(q)
+		return
+	}
 	p.expect(`"` + s + `"`)
 }
 
 // isKeyword reports whether the current token is one of the keywords.
 func (p *Parser) isKeyword(kws ...string) bool {
-	t := p.tok()
+	t := &p.toks[p.i]
+	if t.Kind != Ident {
+		return false
+	}
 	for _, kw := range kws {
-		if t.Is(kw) {
+		if t.Upper == kw {
 			return true
 		}
 	}
@@ -164,8 +228,12 @@ func (p *Parser) isKeyword(kws ...string) bool {
 // acceptKeyword consumes the keyword sequence kws if the input starts with
 // all of it, and reports whether it did.
 func (p *Parser) acceptKeyword(kws ...string) bool {
+	if t := &p.toks[p.i]; t.Kind != Ident || t.Upper != kws[0] {
+		p.expectQuoted(kws[0])
+		return false
+	}
 	for n, kw := range kws {
-		if !p.peek(n).Is(kw) {
+		if n+p.i >= len(p.toks) || !p.toks[p.i+n].Is(kw) {
 			if n == 0 {
 				p.expectQuoted(kw)
 			}
@@ -190,11 +258,14 @@ func (p *Parser) expectKeyword(kws ...string) Token {
 }
 
 // isOp reports whether the current token is the operator op.
-func (p *Parser) isOp(op string) bool { return p.tok().IsOp(op) }
+func (p *Parser) isOp(op string) bool {
+	t := &p.toks[p.i]
+	return t.Kind == Op && t.Text == op
+}
 
 // acceptOp consumes the operator op if it is the current token.
 func (p *Parser) acceptOp(op string) bool {
-	if p.tok().IsOp(op) {
+	if t := &p.toks[p.i]; t.Kind == Op && t.Text == op {
 		p.next()
 		return true
 	}

@@ -8,15 +8,16 @@ import (
 
 // ParseQuery parses one query (SELECT, WITH, VALUES, set operations,
 // parenthesised queries). A trailing ';' is allowed.
-func ParseQuery(sql string) (q ast.Query, err error) {
-	p, err := newParser(sql)
+func ParseQuery(sql string) (ast.Query, error) {
+	var q ast.Query
+	err := run(sql, func(p *Parser) {
+		q = p.parseQuery()
+		p.acceptOp(";")
+		p.expectEOF()
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer p.recover(&err)
-	q = p.parseQuery()
-	p.acceptOp(";")
-	p.expectEOF()
 	return q, nil
 }
 

@@ -19,6 +19,7 @@ type Piece struct {
 func Split(src string) (stmts []Piece, rest string) {
 	l := NewLexer(src)
 	l.KeepComments = true
+	l.noUpper = true
 	start := l.off // offset where the current statement starts
 	startLine := 1
 	for {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"strings"
 
 	"eddy/engine/ast"
 )
@@ -48,11 +49,25 @@ type Token struct {
 	Raw   string
 	Pos   ast.Pos
 	End   int
-	Upper string // Ident only: Text upper-cased, for keyword tests
+	// Upper is, for an Ident, the upper-cased text when the word is a
+	// keyword Flink knows; for other words it may keep the case as written.
+	// Compare it only with keywords (or use Is).
+	Upper string
+	// Reserved marks an Ident that is a reserved word (IsReserved(Upper)).
+	Reserved bool
 }
 
 // Is reports whether the token is the keyword kw (given upper-case).
-func (t Token) Is(kw string) bool { return t.Kind == Ident && t.Upper == kw }
+func (t Token) Is(kw string) bool {
+	if t.Kind != Ident {
+		return false
+	}
+	if t.Upper == kw {
+		return true
+	}
+	// A word the lexer does not know as a keyword keeps its case in Upper.
+	return len(t.Text) == len(kw) && t.Upper == t.Text && strings.EqualFold(t.Text, kw)
+}
 
 // IsOp reports whether the token is the operator or punctuation op.
 func (t Token) IsOp(op string) bool { return t.Kind == Op && t.Text == op }

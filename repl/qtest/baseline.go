@@ -31,6 +31,7 @@ type ListError struct {
 	Msg  string
 }
 
+// Error returns "path:line: message".
 func (e *ListError) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg) }
 
 // readList reads lines "<file> <record> [rest]"; blank lines and lines

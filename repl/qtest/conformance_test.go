@@ -85,9 +85,9 @@ func TestConformance(t *testing.T) {
 
 	regressions, newly := qtest.Check(base, tracked)
 	if len(newly) > 0 {
-		fmt.Printf("conformance: %d records pass that are not in the baseline:\n%s", len(newly), groupByFile(newly))
+		fmt.Printf("conformance baseline: %d records pass that are not in the baseline:\n%s", len(newly), groupByFile(newly))
 		if !*updateBaseline {
-			fmt.Printf("conformance: add them with: %s\n", updateCommand)
+			fmt.Printf("conformance baseline: add them with: %s\n", updateCommand)
 		}
 	}
 	if *updateBaseline {
@@ -98,7 +98,7 @@ func TestConformance(t *testing.T) {
 			if err := base.Updated(tracked).Write(baselinePath); err != nil {
 				t.Fatal(err)
 			}
-			fmt.Printf("conformance: %d records added to %s\n", len(newly), baselinePath)
+			fmt.Printf("conformance baseline: %d records added to %s\n", len(newly), baselinePath)
 		}
 	}
 	if err := qtest.WriteSummary(os.Stdout, runs); err != nil {

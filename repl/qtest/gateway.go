@@ -50,7 +50,8 @@ func classifyGateway(stmt string) gatewayKind {
 //     raw, ending in exactly one "\n", tag !ok;
 //   - a statement that submitted a job: "Job ID:\n", tag !info;
 //   - anything else: a tableau table with widths from the data, NULL as an
-//     empty cell, an `op` column only for SELECT in streaming mode, and the
+//     empty cell, an `op` column only for a statement starting with SELECT
+//     while the session is in streaming mode (streaming), and the
 //     `N rows in set` / `Empty set` footer, tag !ok. An acknowledgement is
 //     the one-column table `result` holding `OK`.
 //
@@ -58,7 +59,7 @@ func classifyGateway(stmt string) gatewayKind {
 // TIMESTAMP_LTZ in UTC: the harness converts rows with the UTC zone.
 //
 // It consumes and closes res.
-func RenderGateway(ctx context.Context, stmt string, res *engine.Result, err error) (string, Tag) {
+func RenderGateway(ctx context.Context, stmt string, res *engine.Result, err error, streaming bool) (string, Tag) {
 	if err != nil {
 		return gatewayError(err)
 	}
@@ -93,7 +94,7 @@ func RenderGateway(ctx context.Context, stmt string, res *engine.Result, err err
 		// may end in a newline of its own (the client shows one in the cell).
 		return strings.TrimRight(b.String(), "\n") + "\n", TagOK
 	}
-	withOp := kind == gwQuery && res.Changelog
+	withOp := kind == gwQuery && streaming
 	return tableau(res.Columns, rows, withOp), TagOK
 }
 

@@ -35,9 +35,9 @@ func flinkRecord(t *testing.T, file string, num int) qtest.Record {
 	return s.Records[num-1]
 }
 
-func render(t *testing.T, stmt string, res *engine.Result, err error) (string, qtest.Tag) {
+func renderGW(t *testing.T, stmt string, res *engine.Result, err error) (string, qtest.Tag) {
 	t.Helper()
-	return qtest.RenderGateway(context.Background(), stmt, res, err)
+	return qtest.RenderGateway(context.Background(), stmt, res, err, true)
 }
 
 func checkAgainst(t *testing.T, rec qtest.Record, block string, tag qtest.Tag) {
@@ -58,7 +58,7 @@ func intRows(kind types.RowKind, pairs ...any) []engine.Row {
 func TestGatewayAgainstFlinkFiles(t *testing.T) {
 	t.Run("acknowledgement", func(t *testing.T) {
 		rec := flinkRecord(t, "sql-gateway/begin_statement_set.q", 1)
-		block, tag := render(t, qtest.GatewayStatement(rec.SQL), engine.Success(), nil)
+		block, tag := renderGW(t, qtest.GatewayStatement(rec.SQL), engine.Success(), nil)
 		checkAgainst(t, rec, block, tag)
 	})
 	t.Run("streaming select", func(t *testing.T) {
@@ -71,12 +71,12 @@ func TestGatewayAgainstFlinkFiles(t *testing.T) {
 			Changelog: true,
 			Bounded:   true,
 		}
-		block, tag := render(t, qtest.GatewayStatement(rec.SQL), res, nil)
+		block, tag := renderGW(t, qtest.GatewayStatement(rec.SQL), res, nil)
 		checkAgainst(t, rec, block, tag)
 	})
 	t.Run("job", func(t *testing.T) {
 		rec := flinkRecord(t, "sql-gateway/begin_statement_set.q", 11)
-		block, tag := render(t, qtest.GatewayStatement(rec.SQL), engine.Info("Complete execution of the SQL update statement."), nil)
+		block, tag := renderGW(t, qtest.GatewayStatement(rec.SQL), engine.Info("Complete execution of the SQL update statement."), nil)
 		checkAgainst(t, rec, block, tag)
 	})
 	t.Run("set listing", func(t *testing.T) {
@@ -90,14 +90,14 @@ func TestGatewayAgainstFlinkFiles(t *testing.T) {
 			{"jobmanager.rpc.address", env.JobManagerAddress},
 			{"rest.port", env.RestPort},
 		})
-		block, tag := render(t, qtest.GatewayStatement(rec.SQL), res, nil)
+		block, tag := renderGW(t, qtest.GatewayStatement(rec.SQL), res, nil)
 		checkAgainst(t, rec, block, tag)
 	})
 	t.Run("parse error", func(t *testing.T) {
 		rec := flinkRecord(t, "sql-gateway/statement_set.q", 13)
 		err := &engine.Error{Class: "ParseException", Line: 1, Col: 1,
 			Message: "Encountered \"END\" at line 1, column 1.\nWas expecting one of:\n    \"INSERT\" ...\n    \"UPSERT\" ...\n    "}
-		block, tag := render(t, qtest.GatewayStatement(rec.SQL), nil, err)
+		block, tag := renderGW(t, qtest.GatewayStatement(rec.SQL), nil, err)
 		checkAgainst(t, rec, block, tag)
 	})
 	t.Run("show create", func(t *testing.T) {
@@ -106,7 +106,7 @@ func TestGatewayAgainstFlinkFiles(t *testing.T) {
 			"  `user` BIGINT NOT NULL,\n  `product` VARCHAR(32),\n  `amount` INT,\n  `ts` TIMESTAMP(3),\n" +
 			"  `ptime` AS PROCTIME(),\n  WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND,\n" +
 			"  CONSTRAINT `PK_user` PRIMARY KEY (`user`) NOT ENFORCED\n)\nWITH (\n  'connector' = 'datagen'\n)\n"
-		block, tag := render(t, qtest.GatewayStatement(rec.SQL), engine.StringTable([]string{"result"}, [][]any{{text}}), nil)
+		block, tag := renderGW(t, qtest.GatewayStatement(rec.SQL), engine.StringTable([]string{"result"}, [][]any{{text}}), nil)
 		checkAgainst(t, rec, block, tag)
 	})
 }
@@ -134,6 +134,10 @@ func TestGatewayRendering(t *testing.T) {
 			Columns: []engine.Column{{Name: "id", Type: types.New(types.BigInt)}, {Name: "ok", Type: types.New(types.Boolean)}}, Changelog: true,
 			Rows: engine.SliceRows([]engine.Row{{Kind: types.UpdateBefore, Values: []any{int64(2), true}}, {Kind: types.UpdateAfter, Values: []any{int64(12), false}}})}, nil,
 			"+----+----+-------+\n| op | id |    ok |\n+----+----+-------+\n| -U |  2 |  TRUE |\n| +U | 12 | FALSE |\n+----+----+-------+\n2 rows in set\n", qtest.TagOK},
+		{"no op in batch mode", "SELECT id", &engine.Result{Kind: engine.ResultRows,
+			Columns: []engine.Column{{Name: "id", Type: types.New(types.BigInt)}},
+			Rows:    engine.SliceRows([]engine.Row{{Values: []any{int64(2)}}})}, nil,
+			"+----+\n| id |\n+----+\n|  2 |\n+----+\n1 row in set\n", qtest.TagOK},
 		{"job id column", "INSERT INTO t VALUES (1)", engine.StringTable([]string{"job id"}, [][]any{{"abc"}}), nil, "Job ID:\n", qtest.TagInfo},
 		{"explain raw", "explain select 1", engine.StringTable([]string{"result"}, [][]any{{"== Plan ==\nValues\n\n"}}), nil,
 			"== Plan ==\nValues\n", qtest.TagOK},
@@ -145,7 +149,7 @@ func TestGatewayRendering(t *testing.T) {
 			"IllegalArgumentException: bad source\n", qtest.TagError},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, tag := render(t, c.stmt, c.res, c.err)
+			got, tag := qtest.RenderGateway(context.Background(), c.stmt, c.res, c.err, c.name != "no op in batch mode")
 			if got != c.want || tag != c.tag {
 				t.Errorf("got\n%s%s\nwant\n%s%s", got, tag, c.want, c.tag)
 			}

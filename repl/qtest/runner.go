@@ -23,6 +23,10 @@ type Target interface {
 	ExecClient(ctx context.Context, stmt string, w io.Writer) Tag
 	// Execute runs one statement through the engine (gateway dialect).
 	Execute(ctx context.Context, stmt string) (*engine.Result, error)
+	// Streaming reports whether the session's execution.runtime-mode is
+	// streaming: the gateway harness adds the op column to a SELECT
+	// answer only then.
+	Streaming() bool
 	// Close ends the session and releases its store.
 	Close() error
 }
@@ -34,7 +38,7 @@ type Target interface {
 type NewTargetFunc func(ctx context.Context, dir string, d Dialect) (Target, error)
 
 // DefaultTimeout bounds one statement when a Runner sets no Timeout.
-const DefaultTimeout = time.Minute
+const DefaultTimeout = 30 * time.Second
 
 // Runner runs scripts, each against a fresh Target.
 type Runner struct {
@@ -223,7 +227,7 @@ func (r *Runner) exec(ctx context.Context, target Target, d Dialect, rec Record)
 		if d == Gateway {
 			stmt := GatewayStatement(rec.SQL)
 			res, err := target.Execute(sctx, stmt)
-			b, t := RenderGateway(sctx, stmt, res, err)
+			b, t := RenderGateway(sctx, stmt, res, err, target.Streaming())
 			done <- answer{b, t}
 			return
 		}

@@ -38,10 +38,16 @@ func (s *toySession) run(stmt string) (*engine.Result, error) {
 	switch strings.ToUpper(word) {
 	case "SET":
 		k, v, _ := strings.Cut(arg, "=")
+		s.mu.Lock()
 		s.set[strings.Trim(strings.TrimSpace(k), "'")] = strings.Trim(strings.TrimSpace(v), "'")
+		s.mu.Unlock()
 		return engine.Success(), nil
 	case "ECHO":
 		return engine.StringTable([]string{"echo"}, [][]any{{arg}}), nil
+	case "SELECT":
+		res := engine.StringTable([]string{"v"}, [][]any{{arg}})
+		res.IsQuery = true
+		return res, nil
 	case "FAIL":
 		return nil, engine.Errorf("ValidationException", "%s", arg)
 	case "JOB":
@@ -88,6 +94,13 @@ func (s *toySession) ExecClient(ctx context.Context, stmt string, w io.Writer) q
 	row, _, _ := res.Rows.Next(ctx)
 	fmt.Fprintf(w, "%v   \n", row.Values[0])
 	return qtest.TagOK
+}
+
+// Streaming is true until SET 'execution.runtime-mode' = 'batch'.
+func (s *toySession) Streaming() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.set["execution.runtime-mode"] != "batch"
 }
 
 func (s *toySession) Close() error {
@@ -270,6 +283,36 @@ ECHO trailing ;
 +-----------+
 1 row in set
 !ok
+
+SELECT a;
+!output
++----+---+
+| op | v |
++----+---+
+| +I | a |
++----+---+
+1 row in set
+!ok
+
+SET 'execution.runtime-mode' = 'batch';
+!output
++--------+
+| result |
++--------+
+|     OK |
++--------+
+1 row in set
+!ok
+
+SELECT b;
+!output
++---+
+| v |
++---+
+| b |
++---+
+1 row in set
+!ok
 `
 
 func TestRunnerGateway(t *testing.T) {
@@ -283,7 +326,11 @@ func TestRunnerGateway(t *testing.T) {
 		t.Errorf("dialect %s / %v", res.Dialect, targets.dialects)
 	}
 	// #5: gateway answers keep trailing spaces (the value is "trailing "),
-	// so the expected right-aligned cell does not match.
+	// so the expected right-aligned cell does not match. #6-#8: the op
+	// column follows the session's runtime mode.
+	if len(res.Outcomes) != 8 {
+		t.Fatalf("%d outcomes", len(res.Outcomes))
+	}
 	for i, o := range res.Outcomes {
 		want := qtest.Passed
 		if i == 4 {

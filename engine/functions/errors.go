@@ -1,0 +1,78 @@
+package functions
+
+import (
+	"fmt"
+	"strings"
+
+	"eddy/engine/types"
+)
+
+// classValidator is the short class name of Calcite's validation errors.
+const classValidator = "SqlValidatorException"
+
+// ArgCountError is a call with a number of arguments no overload takes;
+// the text is Calcite's InvalidArgCount.
+type ArgCountError struct {
+	Func string
+	Want int // the fewest arguments the function takes
+}
+
+func (e *ArgCountError) Error() string {
+	return fmt.Sprintf("Invalid number of arguments to function '%s'. Was expecting %d arguments", e.Func, e.Want)
+}
+
+// Class returns the Flink exception class of the error.
+func (*ArgCountError) Class() string { return classValidator }
+
+// ArgTypeError is a call whose argument types fit none of the function's
+// overloads; the text is Calcite's CanNotApplyOp2Type.
+type ArgTypeError struct {
+	Func  string
+	Args  []*types.Type
+	Forms []string // the supported signatures
+}
+
+func (e *ArgTypeError) Error() string {
+	args := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = "<" + CalciteTypeString(a) + ">"
+	}
+	forms := make([]string, len(e.Forms))
+	for i, f := range e.Forms {
+		forms[i] = "'" + f + "'"
+	}
+	return fmt.Sprintf("Cannot apply '%s' to arguments of type '%s(%s)'. Supported form(s): %s",
+		e.Func, e.Func, strings.Join(args, ", "), strings.Join(forms, "\n"))
+}
+
+// Class returns the Flink exception class of the error.
+func (*ArgTypeError) Class() string { return classValidator }
+
+// NullIllegalError is an untyped NULL where a function needs to know the
+// argument's type (UPPER(NULL)); the text is Calcite's NullIllegal.
+type NullIllegalError struct{}
+
+func (*NullIllegalError) Error() string { return "Illegal use of 'NULL'" }
+
+// Class returns the Flink exception class of the error.
+func (*NullIllegalError) Class() string { return classValidator }
+
+// InvalidCallError is Flink's own type-inference failure, for functions
+// whose operands type-check but do not fit together (MAP_FROM_ARRAYS of
+// arrays of different lengths is a runtime matter; ARRAY_CONTAINS of an
+// element of the wrong type is this).
+type InvalidCallError struct {
+	Func string
+	Args []*types.Type
+}
+
+func (e *InvalidCallError) Error() string {
+	args := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = a.String()
+	}
+	return fmt.Sprintf("Invalid function call:\n%s(%s)", e.Func, strings.Join(args, ", "))
+}
+
+// Class returns the Flink exception class of the error.
+func (*InvalidCallError) Class() string { return "ValidationException" }

@@ -1,0 +1,191 @@
+package validate
+
+import (
+	"math/big"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"eddy/engine/ast"
+	"eddy/engine/types"
+)
+
+// Literal types follow Calcite's SqlLiteral rules, which Flink keeps:
+// 'abc' is CHAR(3) NOT NULL, 1 is INT NOT NULL (BIGINT beyond 32 bits),
+// 1.50 is DECIMAL(3, 2) NOT NULL (every written digit counts towards the
+// precision), 1e3 is DOUBLE NOT NULL, NULL has the NULL type, and datetime
+// literals take their precision from the fraction digits written.
+
+var (
+	dateRe      = regexp.MustCompile(`^\d{1,4}-\d{1,2}-\d{1,2}$`)
+	timeRe      = regexp.MustCompile(`^\d{1,2}:\d{1,2}(:\d{1,2}(\.(\d*))?)?$`)
+	timestampRe = regexp.MustCompile(`^\d{1,4}-\d{1,2}-\d{1,2} \d{1,2}:\d{1,2}(:\d{1,2}(\.(\d*))?)?$`)
+)
+
+func (v *Validator) literal(l *ast.Literal, negative bool) (*Typed, error) {
+	nn := func(t *types.Type) (*Typed, error) { return &Typed{Expr: l, Type: t.WithNullable(false)}, nil }
+	switch l.Kind {
+	case ast.LitInteger:
+		t, err := integerLiteralType(l, l.Value, negative)
+		if err != nil {
+			return nil, err
+		}
+		return nn(t)
+	case ast.LitDecimal:
+		s := l.Value
+		dot := strings.IndexByte(s, '.')
+		if dot == len(s)-1 {
+			t, err := integerLiteralType(l, s[:dot], negative)
+			if err != nil {
+				return nil, err
+			}
+			return nn(t)
+		}
+		prec, scale := len(s)-1, len(s)-dot-1
+		if prec > types.MaxDecimalPrecision {
+			return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", s)
+		}
+		return nn(types.NewDecimal(prec, scale))
+	case ast.LitFloat:
+		return nn(types.New(types.Double))
+	case ast.LitString:
+		return nn(types.NewChar(utf8.RuneCountInString(l.Value)))
+	case ast.LitBinary:
+		if len(l.Value)%2 != 0 {
+			return nil, errorf(l.Pos, ErrLiteral, "Binary literal string must contain an even number of hexits")
+		}
+		return nn(types.NewBinary(len(l.Value) / 2))
+	case ast.LitBool:
+		return nn(types.New(types.Boolean))
+	case ast.LitNull:
+		return &Typed{Expr: l, Type: types.New(types.Null)}, nil
+	case ast.LitUnknown:
+		return &Typed{Expr: l, Type: types.New(types.Boolean)}, nil
+	case ast.LitDate:
+		if !dateRe.MatchString(l.Value) {
+			return nil, illegalLiteral(l, "DATE", "yyyy-MM-dd")
+		}
+		return nn(types.New(types.Date))
+	case ast.LitTime:
+		m := timeRe.FindStringSubmatch(l.Value)
+		if m == nil {
+			return nil, illegalLiteral(l, "TIME", "HH:mm:ss")
+		}
+		return nn(types.NewTime(fractionPrecision(m[3])))
+	case ast.LitTimestamp, ast.LitTimestampLTZ:
+		m := timestampRe.FindStringSubmatch(l.Value)
+		if m == nil {
+			return nil, illegalLiteral(l, "TIMESTAMP", "yyyy-MM-dd HH:mm:ss")
+		}
+		p := fractionPrecision(m[3])
+		if l.Kind == ast.LitTimestampLTZ {
+			return nn(types.NewTimestampLTZ(p))
+		}
+		return nn(types.NewTimestamp(p))
+	}
+	return nil, errorf(l.Pos, ErrNotSupported, "Unsupported literal %s", ast.String(l))
+}
+
+func fractionPrecision(digits string) int { return min(len(digits), types.MaxTimePrecision) }
+
+func illegalLiteral(l *ast.Literal, typ, format string) *Error {
+	return errorf(l.Pos, ErrLiteral, "Illegal %s literal '%s': not in format '%s'", typ, l.Value, format)
+}
+
+var (
+	minInt32 = big.NewInt(-1 << 31)
+	maxInt32 = big.NewInt(1<<31 - 1)
+	minInt64 = new(big.Int).Lsh(big.NewInt(-1), 63)
+	maxInt64 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 63), big.NewInt(1))
+)
+
+// integerLiteralType types an integer literal (negated when it stands
+// under a unary minus): INT when it fits 32 bits, BIGINT when it fits 64,
+// DECIMAL(n, 0) up to 38 digits.
+func integerLiteralType(l *ast.Literal, digits string, negative bool) (*types.Type, error) {
+	n, ok := new(big.Int).SetString(digits, 10)
+	if !ok {
+		return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", digits)
+	}
+	if negative {
+		n.Neg(n)
+	}
+	switch {
+	case n.Cmp(minInt32) >= 0 && n.Cmp(maxInt32) <= 0:
+		return types.New(types.Int), nil
+	case n.Cmp(minInt64) >= 0 && n.Cmp(maxInt64) <= 0:
+		return types.New(types.BigInt), nil
+	}
+	d := len(strings.TrimLeft(digits, "0"))
+	if d > types.MaxDecimalPrecision {
+		return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", digits)
+	}
+	return types.NewDecimal(d, 0), nil
+}
+
+// intValue returns the value of an integer literal expression (possibly
+// negated), or nil.
+func intValue(e ast.Expr) *int64 {
+	neg := false
+	if u, ok := e.(*ast.UnaryExpr); ok && (u.Op == "-" || u.Op == "+") {
+		neg = u.Op == "-"
+		e = u.X
+	}
+	l, ok := e.(*ast.Literal)
+	if !ok || l.Kind != ast.LitInteger {
+		return nil
+	}
+	n, ok := new(big.Int).SetString(l.Value, 10)
+	if !ok || !n.IsInt64() {
+		return nil
+	}
+	x := n.Int64()
+	if neg {
+		x = -x
+	}
+	return &x
+}
+
+// intervalUnitOrder ranks the units of an interval qualifier.
+var intervalUnitOrder = map[ast.TimeUnit]int{"YEAR": 1, "MONTH": 2, "DAY": 3, "HOUR": 4, "MINUTE": 5, "SECOND": 6}
+
+// intervalFormats are the value formats of each qualifier (Calcite's
+// SqlIntervalQualifier): digits per field, the separators between them.
+var intervalFormats = map[string]*regexp.Regexp{
+	"YEAR":             regexp.MustCompile(`^[+-]?\d+$`),
+	"MONTH":            regexp.MustCompile(`^[+-]?\d+$`),
+	"DAY":              regexp.MustCompile(`^[+-]?\d+$`),
+	"HOUR":             regexp.MustCompile(`^[+-]?\d+$`),
+	"MINUTE":           regexp.MustCompile(`^[+-]?\d+$`),
+	"SECOND":           regexp.MustCompile(`^[+-]?\d+(\.\d*)?$`),
+	"YEAR TO MONTH":    regexp.MustCompile(`^[+-]?\d+-\d+$`),
+	"DAY TO HOUR":      regexp.MustCompile(`^[+-]?\d+ \d+$`),
+	"DAY TO MINUTE":    regexp.MustCompile(`^[+-]?\d+ \d+:\d+$`),
+	"DAY TO SECOND":    regexp.MustCompile(`^[+-]?\d+ \d+:\d+:\d+(\.\d*)?$`),
+	"HOUR TO MINUTE":   regexp.MustCompile(`^[+-]?\d+:\d+$`),
+	"HOUR TO SECOND":   regexp.MustCompile(`^[+-]?\d+:\d+:\d+(\.\d*)?$`),
+	"MINUTE TO SECOND": regexp.MustCompile(`^[+-]?\d+:\d+(\.\d*)?$`),
+}
+
+// interval types an INTERVAL literal. Flink's planner keeps two interval
+// types: year-month intervals are INTERVAL MONTH, day-time intervals
+// INTERVAL SECOND(3) (FlinkTypeFactory), NOT NULL as every literal.
+func (v *Validator) interval(l *ast.IntervalLit) (*Typed, error) {
+	q := l.Qualifier
+	key := string(q.Start)
+	if q.End != "" {
+		key += " TO " + string(q.End)
+	}
+	re := intervalFormats[key]
+	if re == nil || !re.MatchString(strings.TrimSpace(l.Value)) {
+		return nil, errorf(l.Pos, ErrLiteral, "Illegal interval literal format '%s' for INTERVAL %s", l.Value, key)
+	}
+	var t *types.Type
+	if intervalUnitOrder[q.Start] <= intervalUnitOrder["MONTH"] {
+		t = &types.Type{Kind: types.IntervalYearMonth, Res: types.ResMonth}
+	} else {
+		t = &types.Type{Kind: types.IntervalDayTime, Res: types.ResSecond, Prec: types.DefaultDayP, Scale: 3}
+	}
+	t.NotNull = true
+	return &Typed{Expr: l, Type: t}, nil
+}
