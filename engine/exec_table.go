@@ -10,7 +10,6 @@ import (
 	"eddy/catalogs"
 	"eddy/engine/ast"
 	"eddy/engine/parser"
-	"eddy/engine/types"
 )
 
 // alterPrefix starts every schema-change error, as Flink's AlterSchemaConverter does.
@@ -37,7 +36,7 @@ func (s *Session) execCreateTable(ctx context.Context, st *ast.CreateTable) (*Re
 // tableFromDDL converts CREATE TABLE into a catalog table, merging a LIKE
 // source table as Flink's MergeTableLikeUtil does.
 func (s *Session) tableFromDDL(ctx context.Context, st *ast.CreateTable) (*catalogs.CatalogTable, error) {
-	b := &schemaBuilder{s: s}
+	b := &schemaBuilder{s: s, source: s.sql}
 	t := &catalogs.CatalogTable{Options: properties(st.Options)}
 	if st.Comment != nil {
 		t.Comment = *st.Comment
@@ -138,6 +137,14 @@ type schemaBuilder struct {
 	cols []catalogs.Column
 	pk   *catalogs.PrimaryKey
 	wm   []catalogs.WatermarkSpec
+
+	// exprs holds the parsed expressions of columns and the watermark
+	// defined by the statement (keyed by column name; the watermark under
+	// its rowtime column in wmExpr), so that errors quote the text as the
+	// user wrote it; older columns are re-parsed from their stored text.
+	exprs  map[string]ast.Expr
+	wmExpr ast.Expr
+	source string
 }
 
 func (b *schemaBuilder) index(name string) int {
@@ -166,6 +173,10 @@ func (b *schemaBuilder) column(def *ast.ColumnDef) (catalogs.Column, error) {
 	case ast.ComputedColumn:
 		c.Kind = catalogs.Computed
 		c.Expr = ast.String(def.Expr)
+		if b.exprs == nil {
+			b.exprs = map[string]ast.Expr{}
+		}
+		b.exprs[c.Name] = def.Expr
 	}
 	return c, nil
 }
@@ -195,6 +206,7 @@ func (b *schemaBuilder) setWatermark(w *ast.Watermark) error {
 		return Errorf("ValidationException", "Watermark strategy on nested column is not supported yet.")
 	}
 	b.wm = []catalogs.WatermarkSpec{{RowtimeColumn: w.Column.Parts[0].Name, Expr: ast.String(w.Expr)}}
+	b.wmExpr = w.Expr
 	return nil
 }
 
@@ -205,27 +217,6 @@ func (b *schemaBuilder) setWatermark(w *ast.Watermark) error {
 // keys exist.
 func (b *schemaBuilder) check(t *catalogs.CatalogTable) error {
 	sch := &t.Schema
-	var base []catalogs.Column
-	for _, c := range sch.Columns {
-		if c.Kind != catalogs.Computed {
-			base = append(base, c)
-		}
-	}
-	for i := range sch.Columns {
-		c := &sch.Columns[i]
-		if c.Kind != catalogs.Computed {
-			continue
-		}
-		e, err := parser.ParseExpr(c.Expr)
-		if err != nil {
-			return err
-		}
-		text, typ, err := b.s.typeExpr(base, e)
-		if err != nil {
-			return err
-		}
-		c.Expr, c.Type = text, typ
-	}
 	if pk := sch.PrimaryKey; pk != nil {
 		for _, name := range pk.Columns {
 			i := slices.IndexFunc(sch.Columns, func(c catalogs.Column) bool { return c.Name == name })
@@ -239,25 +230,37 @@ func (b *schemaBuilder) check(t *catalogs.CatalogTable) error {
 			c.Type = c.Type.WithNullable(false)
 		}
 	}
+	for i := range sch.Columns {
+		c := &sch.Columns[i]
+		if c.Kind != catalogs.Computed {
+			continue
+		}
+		e, source := b.exprs[c.Name], b.source
+		if e == nil {
+			var err error
+			if e, err = parser.ParseExpr(c.Expr); err != nil {
+				return err
+			}
+			source = ""
+		}
+		text, typ, err := b.s.typeComputed(sch.Columns, e, source)
+		if err != nil {
+			return err
+		}
+		c.Expr, c.Type = text, typ
+	}
 	for i, w := range sch.Watermarks {
-		col := slices.IndexFunc(sch.Columns, func(c catalogs.Column) bool { return c.Name == w.RowtimeColumn })
-		if col < 0 {
-			return Errorf("ValidationException", "Invalid column name '%s' for rowtime attribute in watermark declaration. Available columns are: %s", w.RowtimeColumn, columnNameList(sch.Columns))
+		e, source := b.wmExpr, b.source
+		if e == nil {
+			var err error
+			if e, err = parser.ParseExpr(w.Expr); err != nil {
+				return err
+			}
+			source = ""
 		}
-		rt := sch.Columns[col].Type
-		if rt == nil || rt.Kind != types.Timestamp && rt.Kind != types.TimestampLTZ || rt.Prec > 3 {
-			return Errorf("ValidationException", "Invalid data type of time field for watermark definition. The field must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the time field type is %s", typeString(rt))
-		}
-		e, err := parser.ParseExpr(w.Expr)
+		text, err := b.s.typeWatermark(sch.Columns, w.RowtimeColumn, e, source)
 		if err != nil {
 			return err
-		}
-		text, typ, err := b.s.typeExpr(sch.Columns, e)
-		if err != nil {
-			return err
-		}
-		if typ.Kind != types.Timestamp && typ.Kind != types.TimestampLTZ || typ.Prec > 3 {
-			return Errorf("ValidationException", "Invalid data type of expression for watermark definition. The field must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to 3, but the watermark expression type is %s", typ.WithNullable(true).String())
 		}
 		sch.Watermarks[i].Expr = text
 	}
@@ -276,12 +279,6 @@ func (b *schemaBuilder) check(t *catalogs.CatalogTable) error {
 	return nil
 }
 
-func typeString(t *types.Type) string {
-	if t == nil {
-		return "<unknown>"
-	}
-	return t.WithNullable(true).String()
-}
 
 func columnNameList(cols []catalogs.Column) string {
 	q := make([]string, len(cols))

@@ -9,6 +9,7 @@ import (
 	"eddy/catalogs"
 	"eddy/conf"
 	"eddy/engine/ast"
+	"eddy/engine/functions"
 	"eddy/engine/parser"
 )
 
@@ -37,6 +38,13 @@ type Session struct {
 
 	// stmtSet collects INSERTs between BEGIN STATEMENT SET and END.
 	stmtSet *statementSet
+
+	// funcs is the registry of built-in functions.
+	funcs *functions.Registry
+
+	// sql is the text of the statement being executed, for error
+	// messages that quote it and for the original query of a view.
+	sql string
 }
 
 // NewSession returns a session over cfg.Catalogs. A bad base option value
@@ -53,7 +61,7 @@ func NewSession(cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{cat: cfg.Catalogs, conf: c, modules: newModules()}, nil
+	return &Session{cat: cfg.Catalogs, conf: c, modules: newModules(), funcs: functions.NewRegistry()}, nil
 }
 
 // Catalogs returns the session's catalog manager.
@@ -88,6 +96,8 @@ func (s *Session) Execute(ctx context.Context, sql string) (res *Result, err err
 	if err != nil {
 		return nil, AsError(err)
 	}
+	s.sql = sql
+	defer func() { s.sql = "" }()
 	res, err = s.execute(ctx, stmt)
 	if err != nil {
 		return nil, AsError(err)

@@ -194,21 +194,31 @@ func NewRegistry() *Registry {
 	r.addMisc()
 	r.addAggregates()
 	r.addWindow()
+	r.indexSynonyms()
 	sort.Slice(r.funcs, func(i, j int) bool { return r.funcs[i].Name < r.funcs[j].Name })
 	return r
 }
 
 func (r *Registry) add(f *Func) {
-	for _, n := range append([]string{f.Name}, f.Synonyms...) {
-		if _, dup := r.byName[n]; dup {
-			r.dups = append(r.dups, n)
-			return
-		}
+	if _, dup := r.byName[f.Name]; dup {
+		r.dups = append(r.dups, f.Name)
+		return
 	}
 	r.funcs = append(r.funcs, f)
 	r.byName[f.Name] = f
-	for _, s := range f.Synonyms {
-		r.byName[s] = f
+}
+
+// indexSynonyms makes every synonym find its function; it runs once all
+// functions are registered (families set Synonyms after registering).
+func (r *Registry) indexSynonyms() {
+	for _, f := range r.funcs {
+		for _, s := range f.Synonyms {
+			if _, dup := r.byName[s]; dup {
+				r.dups = append(r.dups, s)
+				continue
+			}
+			r.byName[s] = f
+		}
 	}
 }
 

@@ -8,17 +8,25 @@ func IsReserved(upper string) bool {
 }
 
 // keywordText interns the upper-case text of reserved and common
-// non-reserved keywords, so that lexing them allocates nothing.
-var keywordText = func() map[string]string {
-	m := make(map[string]string, len(reserved)+len(commonWords))
+// non-reserved keywords (with whether each is reserved), so that lexing
+// them allocates nothing and costs one map lookup.
+var keywordText = func() map[string]keywordInfo {
+	m := make(map[string]keywordInfo, len(reserved)+len(commonWords))
 	for w := range reserved {
-		m[w] = w
+		m[w] = keywordInfo{w, true}
 	}
 	for _, w := range commonWords {
-		m[w] = w
+		if _, ok := m[w]; !ok {
+			m[w] = keywordInfo{w, false}
+		}
 	}
 	return m
 }()
+
+type keywordInfo struct {
+	text     string
+	reserved bool
+}
 
 // quotedText interns the double-quoted form of keywords and symbols, as
 // "Was expecting one of:" lists them.

@@ -230,8 +230,7 @@ func upperASCIIWord(w string) (string, bool) {
 			buf[i] = c
 		}
 		if k, ok := keywordText[string(buf[:len(w)])]; ok {
-			_, res := reserved[k]
-			return k, res
+			return k.text, k.reserved
 		}
 		// Not a keyword: Upper only serves keyword tests, which compare
 		// upper-case words, so the word itself does (see Token.Is).

@@ -69,6 +69,13 @@ func (p *Parser) release() {
 // hint stays only right after SELECT or after a name (a table, or the
 // target of INSERT); elsewhere /*+ ... */ is a comment.
 func keepHints(toks []Token) []Token {
+	i := 0
+	for i < len(toks) && toks[i].Kind != Hint {
+		i++
+	}
+	if i == len(toks) {
+		return toks
+	}
 	out := toks[:0]
 	for _, t := range toks {
 		if t.Kind == Hint {

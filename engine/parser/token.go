@@ -44,11 +44,11 @@ func (k TokenKind) String() string {
 // Token is one lexical token. Raw is the token's source text; End is the
 // byte offset just past it.
 type Token struct {
-	Kind  TokenKind
-	Text  string // value: unescaped for strings and identifiers, the word for Ident
-	Raw   string
-	Pos   ast.Pos
-	End   int
+	Kind TokenKind
+	Text string // value: unescaped for strings and identifiers, the word for Ident
+	Raw  string
+	Pos  ast.Pos
+	End  int
 	// Upper is, for an Ident, the upper-cased text when the word is a
 	// keyword Flink knows; for other words it may keep the case as written.
 	// Compare it only with keywords (or use Is).
@@ -59,14 +59,13 @@ type Token struct {
 
 // Is reports whether the token is the keyword kw (given upper-case).
 func (t Token) Is(kw string) bool {
-	if t.Kind != Ident {
-		return false
-	}
-	if t.Upper == kw {
-		return true
-	}
-	// A word the lexer does not know as a keyword keeps its case in Upper.
-	return len(t.Text) == len(kw) && t.Upper == t.Text && strings.EqualFold(t.Text, kw)
+	return t.Kind == Ident && (t.Upper == kw || len(t.Text) == len(kw) && foldWord(t.Text, t.Upper, kw))
+}
+
+// foldWord compares a word the lexer did not upper-case (Upper == Text)
+// with a keyword, ignoring case.
+func foldWord(text, upper, kw string) bool {
+	return upper == text && strings.EqualFold(text, kw)
 }
 
 // IsOp reports whether the token is the operator or punctuation op.

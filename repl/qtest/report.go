@@ -123,9 +123,9 @@ func Describe(file string, o *Outcome) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s #%d (line %d):\n", file, o.Record.Num, o.Record.Line)
 	b.WriteString(indent(strings.TrimRight(o.Record.SQL, "\n")))
-	b.WriteString("--- expected:\n")
+	b.WriteString("  expected:\n")
 	b.WriteString(indent(o.Expected + o.ExpectedTag))
-	b.WriteString("--- actual:\n")
+	b.WriteString("  actual:\n")
 	b.WriteString(indent(o.Actual + o.ActualTag))
 	return b.String()
 }

@@ -23,10 +23,6 @@ import (
 // main.go sets one up, plus what Flink's harnesses set) and the shell on
 // top. Everything else in the test talks to qtest.Target.
 
-// errNoEngine reports that no engine session can be built in this tree.
-// newTarget returns it while the engine is not wired.
-var errNoEngine = errors.New("the engine session (engine.NewSession) is not wired into the conformance test")
-
 // Names of the catalog every session starts with (Flink's defaults).
 const (
 	defaultCatalog  = "default_catalog"

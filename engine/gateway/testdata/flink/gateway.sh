@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# gateway.sh — a real Apache Flink SQL Gateway on 127.0.0.1 for eddy's
+# remote-mode tests: a MiniCluster (one TaskManager) and the SQL Gateway REST
+# endpoint in one JVM, built with Maven from Maven Central (no Flink
+# distribution needed; downloads are cached in ~/.m2).
+#
+#   gateway.sh build   compile the launcher into the build directory
+#   gateway.sh start   build if needed, start in the background, wait for
+#                      /v1/info, print the URL (a running gateway is reused)
+#   gateway.sh stop    stop the gateway started by `start`
+#   gateway.sh url     print the URL of the running gateway (exit 1 if none)
+#
+# Environment:
+#   EDDY_FLINK_STATE          state directory: url, pid, log, conf
+#                             (default ${TMPDIR:-/tmp}/eddy-flink-gateway)
+#   EDDY_FLINK_BUILD          build directory (default
+#                             ${XDG_CACHE_HOME:-~/.cache}/eddy/flink-gateway)
+#   EDDY_FLINK_START_TIMEOUT  seconds to wait for the gateway (default 300)
+#   EDDY_FLINK_SLOTS          task slots of the TaskManager (default 4)
+#   EDDY_FLINK_HEAP           JVM heap (default 2g)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+state=${EDDY_FLINK_STATE:-${TMPDIR:-/tmp}/eddy-flink-gateway}
+build=${EDDY_FLINK_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/eddy/flink-gateway}
+timeout=${EDDY_FLINK_START_TIMEOUT:-300}
+slots=${EDDY_FLINK_SLOTS:-4}
+heap=${EDDY_FLINK_HEAP:-2g}
+
+die() { echo "gateway.sh: $*" >&2; exit 1; }
+
+# The module openings Flink's own config.yaml passes to every JVM on Java 17.
+java_opens=(
+  --add-exports=java.base/sun.net.util=ALL-UNNAMED
+  --add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED
+  --add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED
+  --add-opens=java.base/java.lang=ALL-UNNAMED
+  --add-opens=java.base/java.net=ALL-UNNAMED
+  --add-opens=java.base/java.io=ALL-UNNAMED
+  --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens=java.base/java.text=ALL-UNNAMED
+  --add-opens=java.base/java.time=ALL-UNNAMED
+  --add-opens=java.base/java.util=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED
+)
+
+built() {
+  [[ -f $build/target/classpath.txt && -d $build/target/classes/eddy/flink ]] || return 1
+  # Rebuild when the project changed since the last build.
+  [[ -z $(find "$here/pom.xml" "$here/src" -newer "$build/target/classpath.txt" -print -quit) ]]
+}
+
+do_build() {
+  command -v mvn >/dev/null || die "Maven (mvn) is not installed"
+  command -v java >/dev/null || die "Java is not installed"
+  mkdir -p "$build"
+  rm -rf "$build/src"
+  cp -R "$here/pom.xml" "$here/src" "$build/"
+  echo "gateway.sh: building the Flink gateway launcher in $build (first run downloads Flink into ~/.m2)" >&2
+  if ! (cd "$build" && mvn -B -q -DskipTests package >"$build/maven.log" 2>&1); then
+    tail -n 40 "$build/maven.log" >&2
+    die "Maven build failed (full log: $build/maven.log)"
+  fi
+  built || die "Maven build produced no classpath"
+}
+
+alive() {
+  [[ -f $state/pid ]] && kill -0 "$(cat "$state/pid")" 2>/dev/null
+}
+
+answers() { # url
+  curl -fsS --max-time 5 "$1/v1/info" >/dev/null 2>&1
+}
+
+do_url() {
+  alive || return 1
+  [[ -f $state/url ]] || return 1
+  local url
+  url=$(cat "$state/url")
+  answers "$url" || return 1
+  echo "$url"
+}
+
+do_start() {
+  if do_url; then return 0; fi
+  if alive; then do_stop; fi
+  built || do_build
+  mkdir -p "$state/conf"
+  rm -f "$state/url" "$state/pid"
+  # The gateway reads its base configuration from FLINK_CONF_DIR; the
+  # launcher passes everything that matters as dynamic options.
+  : >"$state/conf/config.yaml"
+  local started=$SECONDS
+  FLINK_CONF_DIR="$state/conf" nohup java -Xmx"$heap" "${java_opens[@]}" \
+    -cp "$build/target/classes:$(cat "$build/target/classpath.txt")" \
+    eddy.flink.GatewayLauncher "$state" "$slots" >"$state/gateway.log" 2>&1 </dev/null &
+  echo $! >"$state/pid"
+  while ((SECONDS - started < timeout)); do
+    if ! alive; then
+      tail -n 40 "$state/gateway.log" >&2
+      die "the gateway exited during start-up (log: $state/gateway.log)"
+    fi
+    if [[ -f $state/url ]] && answers "$(cat "$state/url")"; then
+      cat "$state/url"
+      return 0
+    fi
+    sleep 0.2
+  done
+  do_stop
+  die "the gateway did not answer /v1/info within ${timeout}s (log: $state/gateway.log)"
+}
+
+do_stop() {
+  if [[ -f $state/pid ]]; then
+    local pid
+    pid=$(cat "$state/pid")
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -TERM "$pid" 2>/dev/null || true
+      for _ in $(seq 150); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+      done
+      if kill -0 "$pid" 2>/dev/null; then
+        echo "gateway.sh: the gateway did not stop in 30s; killing it" >&2
+        kill -KILL "$pid" 2>/dev/null || true
+      fi
+    fi
+  fi
+  rm -f "$state/pid" "$state/url"
+}
+
+case ${1:-} in
+  build) do_build ;;
+  start) do_start ;;
+  stop) do_stop ;;
+  url) do_url ;;
+  *) echo "usage: $0 build|start|stop|url" >&2; exit 2 ;;
+esac

@@ -1,0 +1,105 @@
+package eddy.flink;
+
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.table.gateway.SqlGateway;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Starts a local Flink MiniCluster (one TaskManager) and a SQL Gateway REST
+ * endpoint on 127.0.0.1 that submits its jobs to that cluster, then prints
+ * the gateway's URL.
+ *
+ * <p>Arguments: [state-dir [slots]]. With a state directory the URL is also
+ * written to state-dir/url once the endpoint listens. The process runs until
+ * it is terminated; SIGTERM stops the gateway and the cluster.
+ */
+public final class GatewayLauncher {
+
+    private GatewayLauncher() {}
+
+    public static void main(String[] args) throws Exception {
+        Path stateDir = args.length > 0 ? Paths.get(args[0]) : null;
+        int slots = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+
+        Configuration clusterConf = new Configuration();
+        clusterConf.set(RestOptions.ADDRESS, "127.0.0.1");
+        clusterConf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        clusterConf.set(RestOptions.BIND_PORT, "0");
+        clusterConf.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
+        MiniCluster cluster =
+                new MiniCluster(
+                        new MiniClusterConfiguration.Builder()
+                                .setConfiguration(clusterConf)
+                                .setNumTaskManagers(1)
+                                .setNumSlotsPerTaskManager(slots)
+                                .build());
+        cluster.start();
+        URI clusterRest = cluster.getRestAddress().get();
+
+        int port = freePort();
+        Properties props = new Properties();
+        props.setProperty("execution.target", "remote");
+        props.setProperty("rest.address", clusterRest.getHost());
+        props.setProperty("rest.port", Integer.toString(clusterRest.getPort()));
+        props.setProperty("sql-gateway.endpoint.type", "rest");
+        props.setProperty("sql-gateway.endpoint.rest.address", "127.0.0.1");
+        props.setProperty("sql-gateway.endpoint.rest.bind-address", "127.0.0.1");
+        props.setProperty("sql-gateway.endpoint.rest.port", Integer.toString(port));
+        props.setProperty("sql-gateway.endpoint.rest.bind-port", Integer.toString(port));
+        SqlGateway gateway = new SqlGateway(props);
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    try {
+                                        gateway.stop();
+                                    } catch (Exception e) {
+                                        System.err.println("stopping the gateway: " + e);
+                                    }
+                                    try {
+                                        cluster.close();
+                                    } catch (Exception e) {
+                                        System.err.println("stopping the cluster: " + e);
+                                    }
+                                    stopped.countDown();
+                                }));
+        gateway.start();
+
+        String url = "http://127.0.0.1:" + port;
+        if (stateDir != null) {
+            writeAtomically(stateDir.resolve("url"), url + "\n");
+        }
+        System.out.println(url);
+        System.out.flush();
+        stopped.await();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void writeAtomically(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(tmp, text.getBytes(StandardCharsets.UTF_8));
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}
