@@ -312,7 +312,12 @@ func (s *Session) describeTable(ctx context.Context, name *ast.ObjectName, like 
 	return StringTable(header, rows), nil
 }
 
-// builtinFunctionNames lists the functions of the core module for SHOW FUNCTIONS.
+// builtinFunctionNames lists the functions of the core module for SHOW
+// FUNCTIONS, lower-case as Flink's CoreModule lists them.
 func (s *Session) builtinFunctionNames() []string {
-	return slices.Sorted(maps.Keys(map[string]bool{}))
+	set := map[string]bool{}
+	for _, n := range s.funcs.Names() {
+		set[strings.ToLower(n)] = true
+	}
+	return slices.Sorted(maps.Keys(set))
 }

@@ -591,7 +591,9 @@ func (e *FieldAccess) Position() Pos { return e.Pos }
 func (*FieldAccess) exprNode()       {}
 func (e *FieldAccess) Format(p *Printer) {
 	switch e.X.(type) {
-	case *Identifier, *FieldAccess, *Index, *FuncCall:
+	case *FieldAccess, *Index, *FuncCall:
+		// (An Identifier needs the parentheses: `a`.`b` would read back as
+		// one dotted name.)
 		e.X.Format(p)
 	default:
 		p.Write("(")

@@ -1,5 +1,7 @@
 package ast
 
+import "strings"
+
 // Hint is one item of a /*+ ... */ hint: a name with either key-value
 // options (OPTIONS('k' = 'v')) or a list of names or strings.
 type Hint struct {
@@ -12,7 +14,11 @@ type Hint struct {
 
 func (h *Hint) Position() Pos { return h.Pos }
 func (h *Hint) Format(p *Printer) {
-	p.Keyword(h.Name)
+	if isPlainWord(h.Name) && strings.ToUpper(h.Name) == h.Name {
+		p.Keyword(h.Name)
+	} else {
+		p.Ident(h.Name)
+	}
 	if h.Options == nil && h.Names == nil && h.Strings == nil {
 		return
 	}

@@ -1,6 +1,8 @@
 package functions
 
 import (
+	"errors"
+
 	"eddy/engine/types"
 )
 
@@ -18,6 +20,10 @@ func (r *Registry) addConditional() {
 // coalesce is nullable only when every argument is.
 func coalesce(name string, ops []Operand) (*types.Type, error) {
 	t, err := common(0)(name, ops)
+	var invalid *InvalidCallError
+	if errors.As(err, &invalid) {
+		return nil, &MixingError{}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -76,3 +76,12 @@ func (e *InvalidCallError) Error() string {
 
 // Class returns the Flink exception class of the error.
 func (*InvalidCallError) Class() string { return "ValidationException" }
+
+// MixingError is COALESCE over values without a common type, which Calcite
+// rewrites to CASE and rejects with IllegalMixingOfTypes.
+type MixingError struct{}
+
+func (*MixingError) Error() string { return "Illegal mixing of types in CASE or COALESCE statement" }
+
+// Class returns the Flink exception class of the error.
+func (*MixingError) Class() string { return classValidator }

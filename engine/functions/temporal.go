@@ -36,7 +36,7 @@ func (r *Registry) addTemporal() {
 	r.scalar("TIMESTAMPDIFF", fixed(integer()), sig(Datetime, Datetime))
 	r.scalar("CONVERT_TZ", fixed(str()), sig(Character, Character, Character))
 	r.scalar("FROM_UNIXTIME", fixed(str()), sig(Numeric), sig(Numeric, Character))
-	r.scalar("TO_DATE", fixed(types.New(types.Date)), sig(Character), sig(Character, Character))
+	r.scalar("TO_DATE", alwaysNullable(types.New(types.Date)), sig(Character), sig(Character, Character))
 	r.scalar("TO_TIMESTAMP", alwaysNullable(types.NewTimestamp(3)), sig(Character), sig(Character, Character))
 	r.scalar("TO_TIMESTAMP_LTZ", toTimestampLTZ, sig(Numeric), sig(Numeric, Integer),
 		sig(Character), sig(Character, Character), sig(Character, Character, Character))

@@ -156,7 +156,7 @@ func NumericArithmetic(op string, l, r *types.Type) (*types.Type, bool) {
 		}
 		out = types.New(k)
 	}
-	return withNull(out, nullable), true
+	return out.WithNullable(nullable), true
 }
 
 // CommonType returns the type that values of all the given types convert to

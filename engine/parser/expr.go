@@ -17,66 +17,67 @@ func (p *Parser) parseExprPrec(min int) ast.Expr {
 	defer p.leave()
 	left := p.parseUnary()
 	for {
-		t := p.tok()
-		switch {
-		case t.Is("OR"):
-			if ast.PrecOr < min {
-				return left
-			}
-			p.next()
-			left = &ast.BinaryExpr{Pos: left.Position(), Op: "OR", L: left, R: p.parseExprPrec(ast.PrecOr + 1)}
-		case t.Is("AND"):
-			if ast.PrecAnd < min {
-				return left
-			}
-			p.next()
-			left = &ast.BinaryExpr{Pos: left.Position(), Op: "AND", L: left, R: p.parseExprPrec(ast.PrecAnd + 1)}
-		case t.Kind == Op && isCompareOp(t.Text):
-			if ast.PrecCompare < min {
-				return left
-			}
-			p.next()
-			op := t.Text
-			if op == "!=" {
-				op = "<>"
-			}
-			left = &ast.BinaryExpr{Pos: left.Position(), Op: op, L: left, R: p.parseExprPrec(ast.PrecCompare + 1)}
-		case t.Is("IS"):
-			left = p.parseIs(left, min)
-			if left == nil {
-				return nil
-			}
-		case t.Is("NOT") && (p.peek(1).Is("LIKE") || p.peek(1).Is("ILIKE") || p.peek(1).Is("SIMILAR") ||
-			p.peek(1).Is("BETWEEN") || p.peek(1).Is("IN")),
-			t.Is("LIKE"), t.Is("ILIKE"), t.Is("SIMILAR"), t.Is("BETWEEN"), t.Is("IN"):
-			if ast.PrecLike < min {
-				return left
-			}
-			left = p.parseLikeFamily(left)
-		case t.IsOp("+") || t.IsOp("-"):
-			if ast.PrecAdd < min {
-				return left
-			}
-			p.next()
-			left = &ast.BinaryExpr{Pos: left.Position(), Op: t.Text, L: left, R: p.parseExprPrec(ast.PrecAdd + 1)}
-		case t.IsOp("*") || t.IsOp("/") || t.IsOp("%") || t.IsOp("||"):
-			if ast.PrecMul < min {
-				return left
-			}
-			p.next()
-			left = &ast.BinaryExpr{Pos: left.Position(), Op: t.Text, L: left, R: p.parseExprPrec(ast.PrecMul + 1)}
-		default:
+		t := &p.toks[p.i]
+		op, prec := infixOp(t)
+		if op == "" {
 			return left
 		}
+		if op == "NOT" {
+			// NOT LIKE / ILIKE / SIMILAR / BETWEEN / IN.
+			if n := p.peek(1); !(n.Kind == Ident && (n.Upper == "LIKE" || n.Upper == "ILIKE" ||
+				n.Upper == "SIMILAR" || n.Upper == "BETWEEN" || n.Upper == "IN")) {
+				return left
+			}
+		}
+		if op == "IS" {
+			at := p.i
+			left = p.parseIs(left, min)
+			if p.i == at {
+				return left // precedence stopped it
+			}
+			continue
+		}
+		if prec < min {
+			return left
+		}
+		if prec == ast.PrecLike {
+			left = p.parseLikeFamily(left)
+			continue
+		}
+		p.next()
+		if op == "!=" {
+			op = "<>"
+		}
+		left = &ast.BinaryExpr{Pos: left.Position(), Op: op, L: left, R: p.parseExprPrec(prec + 1)}
 	}
 }
 
-func isCompareOp(op string) bool {
-	switch op {
-	case "=", "<>", "!=", "<", "<=", ">", ">=":
-		return true
+// infixOp classifies the token after an operand: the operator and its
+// precedence, or "" when the token continues no expression.
+func infixOp(t *Token) (string, int) {
+	switch t.Kind {
+	case Ident:
+		switch t.Upper {
+		case "OR":
+			return "OR", ast.PrecOr
+		case "AND":
+			return "AND", ast.PrecAnd
+		case "IS":
+			return "IS", ast.PrecIs
+		case "NOT", "LIKE", "ILIKE", "SIMILAR", "BETWEEN", "IN":
+			return t.Upper, ast.PrecLike
+		}
+	case Op:
+		switch t.Text {
+		case "=", "<>", "!=", "<", "<=", ">", ">=":
+			return t.Text, ast.PrecCompare
+		case "+", "-":
+			return t.Text, ast.PrecAdd
+		case "*", "/", "%", "||":
+			return t.Text, ast.PrecMul
+		}
 	}
-	return false
+	return "", 0
 }
 
 // parseIs reads IS [NOT] NULL|TRUE|FALSE|UNKNOWN or IS [NOT] DISTINCT FROM;
@@ -751,8 +752,14 @@ func (p *Parser) parseArg() ast.Expr {
 	if (p.tok().Kind == Ident || p.tok().Kind == QIdent) && p.peek(1).IsOp("=>") {
 		name := p.parseIdentOrFuncWord()
 		p.next()
-		return &ast.NamedArg{Name: name, Value: p.parseArg()}
+		return &ast.NamedArg{Name: name, Value: p.parseArgValue()}
 	}
+	return p.parseArgValue()
+}
+
+// parseArgValue reads TABLE t [PARTITION BY ...] [ORDER BY ...] or an
+// expression.
+func (p *Parser) parseArgValue() ast.Expr {
 	if p.isKeyword("TABLE") && !p.peek(1).IsOp("(") {
 		t := p.next()
 		a := &ast.TableArg{Pos: t.Pos, Name: p.parseObjectName()}

@@ -487,7 +487,10 @@ func shiftPos(base ast.Pos, skip int, in ast.Pos) ast.Pos {
 func (p *Parser) parseHint() *ast.Hint {
 	t := p.tok()
 	name := p.parseIdentOrFuncWord()
-	h := &ast.Hint{Pos: t.Pos, Name: strings.ToUpper(name.Name)}
+	h := &ast.Hint{Pos: t.Pos, Name: name.Name}
+	if !name.Quoted {
+		h.Name = strings.ToUpper(name.Name)
+	}
 	if !p.acceptOp("(") {
 		return h
 	}

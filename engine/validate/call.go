@@ -191,6 +191,7 @@ func (v *Validator) inferError(pos ast.Pos, err error) error {
 		typ   *functions.ArgTypeError
 		null  *functions.NullIllegalError
 		call  *functions.InvalidCallError
+		mix   *functions.MixingError
 	)
 	kind := ErrInvalidCall
 	switch {
@@ -202,6 +203,8 @@ func (v *Validator) inferError(pos ast.Pos, err error) error {
 		kind = ErrNullIllegal
 	case errors.As(err, &call):
 		kind = ErrInvalidCall
+	case errors.As(err, &mix):
+		kind = ErrIncompatible
 	}
 	return &Error{Pos: pos, Msg: err.Error(), Kind: kind, Cause: err}
 }

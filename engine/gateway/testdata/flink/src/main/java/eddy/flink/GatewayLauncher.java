@@ -6,6 +6,8 @@ import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.table.gateway.SqlGateway;
+import org.apache.flink.table.gateway.service.context.DefaultContext;
+import org.apache.flink.table.gateway.service.session.SessionManager;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -16,7 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
-import java.util.Properties;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -52,16 +56,21 @@ public final class GatewayLauncher {
         URI clusterRest = cluster.getRestAddress().get();
 
         int port = freePort();
-        Properties props = new Properties();
-        props.setProperty("execution.target", "remote");
-        props.setProperty("rest.address", clusterRest.getHost());
-        props.setProperty("rest.port", Integer.toString(clusterRest.getPort()));
-        props.setProperty("sql-gateway.endpoint.type", "rest");
-        props.setProperty("sql-gateway.endpoint.rest.address", "127.0.0.1");
-        props.setProperty("sql-gateway.endpoint.rest.bind-address", "127.0.0.1");
-        props.setProperty("sql-gateway.endpoint.rest.port", Integer.toString(port));
-        props.setProperty("sql-gateway.endpoint.rest.bind-port", Integer.toString(port));
-        SqlGateway gateway = new SqlGateway(props);
+        Map<String, String> props = new HashMap<>();
+        props.put("execution.target", "remote");
+        props.put("rest.address", clusterRest.getHost());
+        props.put("rest.port", Integer.toString(clusterRest.getPort()));
+        props.put("sql-gateway.endpoint.type", "rest");
+        props.put("sql-gateway.endpoint.rest.address", "127.0.0.1");
+        props.put("sql-gateway.endpoint.rest.bind-address", "127.0.0.1");
+        props.put("sql-gateway.endpoint.rest.port", Integer.toString(port));
+        props.put("sql-gateway.endpoint.rest.bind-port", Integer.toString(port));
+        // As SqlGateway.main does it, with the cluster's address as dynamic
+        // options on top of FLINK_CONF_DIR's configuration.
+        DefaultContext context =
+                DefaultContext.load(Configuration.fromMap(props), Collections.emptyList(), true);
+        SqlGateway gateway =
+                new SqlGateway(context.getFlinkConfig(), SessionManager.create(context));
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()

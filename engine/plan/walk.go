@@ -1,0 +1,83 @@
+package plan
+
+// WalkExpr calls fn for e and, while fn returns true, for its operands
+// (depth first). It does not enter the plans of sub-queries.
+func WalkExpr(e Expr, fn func(Expr) bool) {
+	if e == nil || !fn(e) {
+		return
+	}
+	switch x := e.(type) {
+	case *Call:
+		for _, a := range x.Args {
+			WalkExpr(a, fn)
+		}
+	case *Cast:
+		WalkExpr(x.X, fn)
+	case *Case:
+		for _, w := range x.Whens {
+			WalkExpr(w.Cond, fn)
+			WalkExpr(w.Result, fn)
+		}
+		WalkExpr(x.Else, fn)
+	case *FieldAccess:
+		WalkExpr(x.X, fn)
+	case *SubQuery:
+		for _, l := range x.Left {
+			WalkExpr(l, fn)
+		}
+	}
+}
+
+// RewriteExpr returns e with every sub-expression replaced by fn's answer,
+// bottom-up; fn returns its argument to keep it. Sub-query plans are not
+// entered. The original tree is not modified.
+func RewriteExpr(e Expr, fn func(Expr) Expr) Expr {
+	if e == nil {
+		return nil
+	}
+	switch x := e.(type) {
+	case *Call:
+		cp := *x
+		cp.Args = make([]Expr, len(x.Args))
+		for i, a := range x.Args {
+			cp.Args[i] = RewriteExpr(a, fn)
+		}
+		return fn(&cp)
+	case *Cast:
+		cp := *x
+		cp.X = RewriteExpr(x.X, fn)
+		return fn(&cp)
+	case *Case:
+		cp := *x
+		cp.Whens = make([]When, len(x.Whens))
+		for i, w := range x.Whens {
+			cp.Whens[i] = When{Cond: RewriteExpr(w.Cond, fn), Result: RewriteExpr(w.Result, fn)}
+		}
+		cp.Else = RewriteExpr(x.Else, fn)
+		return fn(&cp)
+	case *FieldAccess:
+		cp := *x
+		cp.X = RewriteExpr(x.X, fn)
+		return fn(&cp)
+	case *SubQuery:
+		cp := *x
+		cp.Left = make([]Expr, len(x.Left))
+		for i, l := range x.Left {
+			cp.Left[i] = RewriteExpr(l, fn)
+		}
+		return fn(&cp)
+	}
+	return fn(e)
+}
+
+// ShiftColumns returns e with every ColumnRef index moved by delta.
+func ShiftColumns(e Expr, delta int) Expr {
+	return RewriteExpr(e, func(x Expr) Expr {
+		if c, ok := x.(*ColumnRef); ok {
+			cp := *c
+			cp.Index += delta
+			return &cp
+		}
+		return x
+	})
+}
