@@ -279,7 +279,6 @@ func (b *schemaBuilder) check(t *catalogs.CatalogTable) error {
 	return nil
 }
 
-
 func columnNameList(cols []catalogs.Column) string {
 	q := make([]string, len(cols))
 	for i, c := range cols {

@@ -23,15 +23,6 @@ func Plain(t *types.Type) *types.Type {
 	return t.WithTimeAttr(types.Regular)
 }
 
-// withNull returns t, made nullable when nullable is set (never made NOT
-// NULL by it).
-func withNull(t *types.Type, nullable bool) *types.Type {
-	if nullable && !t.Nullable() {
-		return t.WithNullable(true)
-	}
-	return t
-}
-
 // integerRank orders the exact integer kinds by width.
 func integerRank(k types.Kind) int {
 	switch k {

@@ -243,21 +243,21 @@ func (p *Parser) parsePrimary() ast.Expr {
 	switch t.Kind {
 	case Integer:
 		p.next()
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitInteger, Value: t.Text}
+		return p.newLiteral(t.Pos, ast.LitInteger, t.Text)
 	case Decimal:
 		p.next()
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitDecimal, Value: t.Text}
+		return p.newLiteral(t.Pos, ast.LitDecimal, t.Text)
 	case Float:
 		p.next()
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitFloat, Value: t.Text}
+		return p.newLiteral(t.Pos, ast.LitFloat, t.Text)
 	case String:
 		p.next()
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitString, Value: t.Text}
+		return p.newLiteral(t.Pos, ast.LitString, t.Text)
 	case UString:
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitString, Value: p.parseUnicodeString()}
+		return p.newLiteral(t.Pos, ast.LitString, p.parseUnicodeString())
 	case Binary:
 		p.next()
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitBinary, Value: t.Text}
+		return p.newLiteral(t.Pos, ast.LitBinary, t.Text)
 	case Param:
 		p.next()
 		p.params++
@@ -316,7 +316,7 @@ func (p *Parser) parseKeywordPrimary(t Token) ast.Expr {
 	switch t.Upper {
 	case "TRUE", "FALSE":
 		p.next()
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitBool, Value: t.Upper}
+		return p.newLiteral(t.Pos, ast.LitBool, t.Upper)
 	case "NULL":
 		p.next()
 		return &ast.Literal{Pos: t.Pos, Kind: ast.LitNull}
@@ -329,7 +329,7 @@ func (p *Parser) parseKeywordPrimary(t Token) ast.Expr {
 			p.next()
 			kind := map[string]ast.LitKind{"DATE": ast.LitDate, "TIME": ast.LitTime,
 				"TIMESTAMP": ast.LitTimestamp, "TIMESTAMP_LTZ": ast.LitTimestampLTZ}[t.Upper]
-			return &ast.Literal{Pos: t.Pos, Kind: kind, Value: next.Text}
+			return p.newLiteral(t.Pos, kind, next.Text)
 		}
 	case "INTERVAL":
 		return p.parseInterval()
@@ -639,11 +639,10 @@ func (p *Parser) parseSmallInt() int {
 // parseNameOrCall reads a dotted name, `name.*`, or a function call.
 func (p *Parser) parseNameOrCall() ast.Expr {
 	first := p.tok()
-	// One allocation holds the identifier, its parts slice and the first
-	// part: names are the most frequent expressions.
-	a := &identAlloc{}
-	a.first = *p.parseAnyWord()
-	a.parts[0] = &a.first
+	// One slab entry holds the identifier and its parts slice: names are
+	// the most frequent expressions.
+	a := p.newIdentAlloc()
+	a.parts[0] = p.parseAnyWord()
 	parts := a.parts[:1]
 	for p.isOp(".") {
 		nt := p.peek(1)
@@ -668,7 +667,22 @@ func (p *Parser) parseNameOrCall() ast.Expr {
 type identAlloc struct {
 	id    ast.Identifier
 	parts [3]*ast.Ident
-	first ast.Ident
+}
+
+// newIdentAlloc hands out an identAlloc from a slab (see newIdent).
+func (p *Parser) newIdentAlloc() *identAlloc {
+	if len(p.nameSlab) == 0 {
+		n := 2 * cap(p.nameSlab)
+		if n < 8 {
+			n = 8
+		} else if n > 64 {
+			n = 64
+		}
+		p.nameSlab = make([]identAlloc, n)
+	}
+	a := &p.nameSlab[0]
+	p.nameSlab = p.nameSlab[1:]
+	return a
 }
 
 // parseAnyWord reads the first word of a name, which may be a function

@@ -5,14 +5,18 @@ import "eddy/engine/ast"
 // parseIdent reads one identifier: an unquoted word that is not a reserved
 // keyword, or a back-quoted name.
 func (p *Parser) parseIdent() *ast.Ident {
-	t := p.tok()
+	t := &p.toks[p.i]
 	switch {
 	case t.Kind == QIdent:
+		id := p.newIdent()
+		*id = ast.Ident{Pos: t.Pos, Name: t.Text, Quoted: true}
 		p.next()
-		return &ast.Ident{Pos: t.Pos, Name: t.Text, Quoted: true}
+		return id
 	case t.Kind == Ident && !t.Reserved:
+		id := p.newIdent()
+		*id = ast.Ident{Pos: t.Pos, Name: t.Text}
 		p.next()
-		return &ast.Ident{Pos: t.Pos, Name: t.Text}
+		return id
 	}
 	for _, k := range identifierKinds {
 		p.expect(k)
@@ -37,4 +41,39 @@ func (p *Parser) parseObjectName() *ast.ObjectName {
 		n.Parts = append(n.Parts, p.parseIdent())
 	}
 	return n
+}
+
+// newIdent hands out an Ident from a slab: names are the most frequent
+// nodes, and one allocation per slab instead of per name keeps the parser
+// fast. Slabs grow from 8 to 64 entries.
+func (p *Parser) newIdent() *ast.Ident {
+	if len(p.identSlab) == 0 {
+		n := 2 * cap(p.identSlab)
+		if n < 8 {
+			n = 8
+		} else if n > 64 {
+			n = 64
+		}
+		p.identSlab = make([]ast.Ident, n)
+	}
+	id := &p.identSlab[0]
+	p.identSlab = p.identSlab[1:]
+	return id
+}
+
+// newLiteral hands out a Literal from a slab (see newIdent).
+func (p *Parser) newLiteral(pos ast.Pos, kind ast.LitKind, value string) *ast.Literal {
+	if len(p.litSlab) == 0 {
+		n := 2 * cap(p.litSlab)
+		if n < 8 {
+			n = 8
+		} else if n > 64 {
+			n = 64
+		}
+		p.litSlab = make([]ast.Literal, n)
+	}
+	l := &p.litSlab[0]
+	p.litSlab = p.litSlab[1:]
+	*l = ast.Literal{Pos: pos, Kind: kind, Value: value}
+	return l
 }

@@ -27,6 +27,9 @@ type Parser struct {
 	// buf is the pooled slice holding toks.
 	buf         *[]Token
 	expectedBuf [24]string
+	identSlab   []ast.Ident
+	litSlab     []ast.Literal
+	nameSlab    []identAlloc
 
 	// expected collects what was tried at the furthest token reached, for
 	// the "Was expecting one of:" part of an error.

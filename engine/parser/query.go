@@ -111,7 +111,7 @@ func (p *Parser) parseLimitValue() ast.Expr {
 	switch t.Kind {
 	case Integer:
 		p.next()
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitInteger, Value: t.Text}
+		return p.newLiteral(t.Pos, ast.LitInteger, t.Text)
 	case Param:
 		p.next()
 		p.params++
