@@ -53,28 +53,6 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
-const usage = `Usage: eddy [flags]
-
-eddy is a Flink SQL shell. It reads statements from the terminal, from piped
-standard input, from a file (-f) or from the command line (-e).
-
-Flags:
-  -f FILE           run the statements in FILE and exit
-  -i FILE           run the statements in FILE first, then go on (repeatable)
-  -e SQL            run the statements in SQL and exit
-  --config FILE     YAML configuration (default $XDG_CONFIG_HOME/eddy/config.yaml
-                    when it exists; env EDDY_CONFIG)
-  --store FILE      SQLite store of catalogs and tables (env EDDY_STORE; default
-                    $XDG_DATA_HOME/eddy/eddy.db)
-  -D key=value      set a session option, as SET does (repeatable)
-  --keep-going      run the rest of a script after a failed statement
-  --version         print the version and exit
-  --help            print this help and exit
-
-Exit status: 0 when every statement succeeded, 1 when one failed, 2 for bad
-flags or unreadable files.
-`
-
 func parseFlags(args []string, stderr io.Writer) (*options, int, bool) {
 	o := &options{}
 	fs := flag.NewFlagSet("eddy", flag.ContinueOnError)
@@ -92,30 +70,30 @@ func parseFlags(args []string, stderr io.Writer) (*options, int, bool) {
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
 	if err := fs.Parse(splitDefines(args)); err != nil {
-		fmt.Fprintf(stderr, "eddy: %v (see eddy --help)\n", err)
+		render.Problem(stderr, "%v "+render.MsgSeeHelp, err)
 		return nil, exitUsage, true
 	}
 	o.inits, o.defines = inits, defines
 	switch {
 	case *help:
-		fmt.Fprint(os.Stdout, usage)
+		fmt.Fprint(os.Stdout, render.Usage)
 		return nil, 0, true
 	case *showVersion:
-		fmt.Fprintf(os.Stdout, "%s %s\n", render.Name, version)
+		fmt.Fprintln(os.Stdout, render.Version(version))
 		return nil, 0, true
 	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "eddy: unexpected argument %q (see eddy --help)\n", fs.Arg(0))
+		render.Problem(stderr, render.MsgUnexpectedArg, fs.Arg(0))
 		return nil, exitUsage, true
 	case o.gateway != "":
-		fmt.Fprintf(stderr, "eddy: --gateway is not supported yet: statements run on the embedded engine\n")
+		render.Problem(stderr, render.MsgGatewayUnsupported)
 		return nil, exitUsage, true
 	case o.file != "" && o.hasExec:
-		fmt.Fprintf(stderr, "eddy: -f and -e cannot be used together\n")
+		render.Problem(stderr, render.MsgFileAndExec)
 		return nil, exitUsage, true
 	}
 	for _, d := range o.defines {
 		if k, _, ok := strings.Cut(d, "="); !ok || strings.TrimSpace(k) == "" {
-			fmt.Fprintf(stderr, "eddy: -D %q: want key=value\n", d)
+			render.Problem(stderr, render.MsgBadDefine, d)
 			return nil, exitUsage, true
 		}
 	}
@@ -149,7 +127,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	for i, path := range o.inits {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			fmt.Fprintf(stderr, "eddy: -i: %v\n", err)
+			render.Problem(stderr, "-i: %v", err)
 			return exitUsage
 		}
 		inits[i] = string(data)
@@ -158,7 +136,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if o.file != "" {
 		f, err := os.Open(o.file)
 		if err != nil {
-			fmt.Fprintf(stderr, "eddy: -f: %v\n", err)
+			render.Problem(stderr, "-f: %v", err)
 			return exitUsage
 		}
 		defer f.Close()
@@ -166,13 +144,13 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 	cfg, err := loadConfig(o.config)
 	if err != nil {
-		fmt.Fprintf(stderr, "eddy: %v\n", err)
+		render.Problem(stderr, "%v", err)
 		return exitUsage
 	}
 	ctx := context.Background()
 	sess, closeSession, err := openSession(ctx, cfg, storePath(o.store, cfg), defines(o.defines))
 	if err != nil {
-		fmt.Fprintf(stderr, "eddy: %v\n", err)
+		render.Problem(stderr, "%v", err)
 		return exitFailure
 	}
 	defer closeSession()

@@ -11,7 +11,6 @@ import (
 	"eddy/conf"
 	"eddy/engine"
 	"eddy/repl"
-	"eddy/repl/render"
 )
 
 // Names of the catalog every session starts with (Flink's defaults).
@@ -19,17 +18,6 @@ const (
 	defaultCatalog  = "default_catalog"
 	defaultDatabase = "default_database"
 )
-
-// shellSession adapts the engine's session to the shell: display options
-// come from the session's configuration.
-type shellSession struct{ *engine.Session }
-
-func (s shellSession) DisplayOptions() render.Options {
-	return repl.OptionsFromConfig(func(key string) (string, bool) {
-		v := s.Option(key)
-		return v, v != ""
-	})
-}
 
 // openSession opens the store, registers default_catalog (persistent, in
 // the store) and the configuration's catalogs, makes the configuration's
@@ -92,5 +80,5 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 	if err != nil {
 		return fail(err)
 	}
-	return shellSession{sess}, closeAll, nil
+	return repl.FromEngine(sess), closeAll, nil
 }

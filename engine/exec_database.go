@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
@@ -52,4 +54,24 @@ func (s *Session) execUseDatabase(ctx context.Context, st *ast.UseDatabase) (*Re
 		return success(s.cat.Use(ctx, parts[0], parts[1]))
 	}
 	return success(s.cat.SetCurrentDatabase(ctx, parts[0]))
+}
+
+// describeDatabase answers DESCRIBE DATABASE [EXTENDED]: name and comment,
+// and with EXTENDED the database's options.
+func (s *Session) describeDatabase(ctx context.Context, name *ast.ObjectName, extended bool) (*Result, error) {
+	catalog, db, err := s.cat.QualifyDatabase(name.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.cat.GetDatabase(ctx, catalog, db)
+	if err != nil {
+		return nil, err
+	}
+	rows := [][]any{{"database name", db}, {"comment", d.Comment}}
+	if extended {
+		for _, k := range slices.Sorted(maps.Keys(d.Options)) {
+			rows = append(rows, []any{"option:" + k, maskSecret(k, d.Options[k])})
+		}
+	}
+	return StringTable([]string{"info name", "info value"}, rows), nil
 }

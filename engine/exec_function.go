@@ -2,6 +2,10 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
@@ -67,4 +71,56 @@ func (s *Session) execAlterFunction(ctx context.Context, st *ast.AlterFunction) 
 		return nil, err
 	}
 	return success(s.cat.AlterFunction(ctx, id, functionOf(st.ClassName, st.Language, nil), st.IfExists))
+}
+
+// describeFunction answers DESCRIBE FUNCTION [EXTENDED] (Flink's
+// DescribeFunctionOperation). A one-part name resolves as Flink's
+// FunctionCatalog does: temporary system function, built-in function,
+// then temporary and permanent catalog functions of the current database.
+func (s *Session) describeFunction(ctx context.Context, name *ast.ObjectName, extended bool) (*Result, error) {
+	info := func(rows ...[]any) *Result { return StringTable([]string{"info name", "info value"}, rows) }
+	parts := name.Names()
+	if len(parts) == 1 {
+		if _, ok := s.cat.GetTemporarySystemFunction(parts[0]); ok {
+			return info([]any{"is system function", "true"}, []any{"is temporary", "true"}), nil
+		}
+		if f, ok := s.funcs.Lookup(parts[0]); ok {
+			rows := [][]any{{"is system function", "true"}, {"is temporary", "false"}}
+			if extended {
+				rows = append(rows,
+					[]any{"kind", f.Kind.String()},
+					[]any{"requirements", "[]"},
+					[]any{"is deterministic", strconv.FormatBool(f.Deterministic)},
+					[]any{"supports constant folding", "true"},
+					[]any{"signature", f.Signature()})
+			}
+			return info(rows...), nil
+		}
+	}
+	id, err := s.cat.Qualify(parts...)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.cat.GetFunction(ctx, id)
+	if errors.Is(err, catalogs.ErrFunctionNotExist) {
+		return nil, Errorf("ValidationException", "Function with the identifier '%s' doesn't exist.", id.SummaryString())
+	}
+	if err != nil {
+		return nil, err
+	}
+	lang := string(e.Function.Language)
+	if lang == "" {
+		lang = string(catalogs.LangJava)
+	}
+	uris := make([]string, len(e.Function.Resources))
+	for i, r := range e.Function.Resources {
+		uris[i] = fmt.Sprintf("ResourceUri{resourceType=%s, uri='%s'}", r.Type, r.URI)
+	}
+	return info(
+		[]any{"is system function", "false"},
+		[]any{"is temporary", strconv.FormatBool(e.Temporary)},
+		[]any{"class name", e.Function.ClassName},
+		[]any{"function language", lang},
+		[]any{"resource uris", "[" + strings.Join(uris, ", ") + "]"},
+	), nil
 }

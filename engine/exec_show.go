@@ -269,6 +269,10 @@ func (s *Session) execDescribe(ctx context.Context, st *ast.Describe) (*Result, 
 		return s.describeCatalog(ctx, st.Name.Parts[0].Name, st.Extended)
 	case ast.ObjectTable, ast.ObjectView:
 		return s.describeTable(ctx, st.Name, nil)
+	case ast.ObjectFunction:
+		return s.describeFunction(ctx, st.Name, st.Extended)
+	case ast.ObjectDatabase:
+		return s.describeDatabase(ctx, st.Name, st.Extended)
 	}
 	return nil, unsupported(st)
 }

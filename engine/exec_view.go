@@ -2,18 +2,156 @@ package engine
 
 import (
 	"context"
+	"errors"
 
+	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/parser"
+	"eddy/engine/validate"
 )
 
-// execCreateView and execAlterViewAs need the query validator to derive
-// the view's expanded text and frozen schema.
-func (s *Session) execCreateView(ctx context.Context, st *ast.CreateView) (*Result, error) {
-	return nil, unsupported(st)
+// analyzer returns a query validator over the session's catalogs; source
+// is the statement text.
+func (s *Session) analyzer(source string) *validate.Analyzer {
+	return &validate.Analyzer{
+		Funcs:        s.funcs,
+		Catalogs:     s.cat,
+		ParseQuery:   parser.ParseQuery,
+		TableColumns: s.queryColumns,
+		Source:       source,
+	}
 }
 
+// queryColumns returns the columns a query reads from a table: its
+// resolved schema (rowtime marked, primary key NOT NULL, computed columns
+// typed).
+func (s *Session) queryColumns(t *catalogs.CatalogTable) ([]validate.OutputColumn, error) {
+	cols, err := s.resolveColumns(t)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]validate.OutputColumn, len(cols))
+	for i, c := range cols {
+		out[i] = validate.OutputColumn{Name: c.Name, Type: c.Type}
+	}
+	return out, nil
+}
+
+// viewFromQuery validates the query of view id and builds the stored view:
+// the original text, the expanded text and the frozen columns, renamed by
+// names when given.
+func (s *Session) viewFromQuery(ctx context.Context, id catalogs.Identifier, q ast.Query, original string,
+	names []*ast.ViewColumn, replacing bool) (*catalogs.CatalogView, error) {
+	a := s.analyzer(s.sql)
+	var an *validate.Analyzed
+	var err error
+	if replacing {
+		an, err = a.ViewQuery(ctx, id, q)
+	} else {
+		an, err = a.Query(ctx, q)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return viewOf(an, original, names)
+}
+
+// viewOf freezes an analysed query into a view definition.
+func viewOf(an *validate.Analyzed, original string, names []*ast.ViewColumn) (*catalogs.CatalogView, error) {
+	v := &catalogs.CatalogView{OriginalQuery: original, ExpandedQuery: an.ExpandedText()}
+	if names != nil && len(names) != len(an.Columns) {
+		def := make([]string, len(names))
+		for i, n := range names {
+			def[i] = n.Name.Name
+		}
+		in := make([]string, len(an.Columns))
+		for i, c := range an.Columns {
+			in[i] = c.Name
+		}
+		return nil, Errorf("ValidationException", "VIEW definition and input fields not match:\n\tDef fields: %s.\n\tInput fields: %s.",
+			javaList(def), javaList(in))
+	}
+	for i, c := range an.Columns {
+		col := catalogs.Column{Name: c.Name, Kind: catalogs.Physical, Type: c.Type}
+		if names != nil {
+			col.Name = names[i].Name.Name
+			if names[i].Comment != nil {
+				col.Comment = *names[i].Comment
+			}
+		}
+		v.Columns = append(v.Columns, col)
+	}
+	return v, nil
+}
+
+// javaList prints names as Java prints a List: [a, b].
+func javaList(names []string) string {
+	out := "["
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out + "]"
+}
+
+// execCreateView is CREATE [OR REPLACE] [TEMPORARY] VIEW [IF NOT EXISTS].
+// The query is validated first (Flink converts the statement before it
+// touches the catalog); names resolve against the current catalog and
+// database now, and the expanded text keeps them fully qualified.
+func (s *Session) execCreateView(ctx context.Context, st *ast.CreateView) (*Result, error) {
+	if st.OrReplace && st.IfNotExists {
+		return nil, Errorf("ValidationException", "CREATE OR REPLACE VIEW cannot be combined with IF NOT EXISTS.")
+	}
+	id, err := s.cat.Qualify(st.Name.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.viewFromQuery(ctx, id, st.Query, st.QuerySpan.Text(s.sql), st.Columns, st.OrReplace)
+	if err != nil {
+		return nil, err
+	}
+	if st.Comment != nil {
+		v.Comment = *st.Comment
+	}
+	switch {
+	case st.OrReplace:
+		return success(s.cat.ReplaceView(ctx, id, v, st.Temporary))
+	case st.Temporary:
+		return success(s.cat.CreateTemporaryTable(ctx, id, v, st.IfNotExists))
+	}
+	return success(s.cat.CreateTable(ctx, id, v, st.IfNotExists))
+}
+
+// execAlterViewAs is ALTER VIEW name AS query: the query is validated
+// (a view that would read itself is rejected and the old one kept), and
+// the columns and types are frozen again; the comment stays.
 func (s *Session) execAlterViewAs(ctx context.Context, st *ast.AlterViewAs) (*Result, error) {
-	return nil, unsupported(st)
+	id, err := s.cat.Qualify(st.Name.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.cat.GetTable(ctx, id)
+	if errors.Is(err, catalogs.ErrTableNotExist) {
+		return nil, Errorf("ValidationException", "View %s doesn't exist or is a temporary view.", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	old, ok := e.Table.(*catalogs.CatalogView)
+	if !ok {
+		return nil, Errorf("ValidationException", "ALTER VIEW for a table is not allowed")
+	}
+	v, err := s.viewFromQuery(ctx, id, st.Query, st.QuerySpan.Text(s.sql), nil, true)
+	if err != nil {
+		return nil, err
+	}
+	v.Comment, v.Options = old.Comment, old.Options
+	if e.Temporary {
+		return success(s.cat.ReplaceView(ctx, id, v, true))
+	}
+	return success(s.cat.AlterView(ctx, id, v))
 }
 
 func (s *Session) execDropView(ctx context.Context, st *ast.DropView) (*Result, error) {
@@ -27,6 +165,8 @@ func (s *Session) execDropView(ctx context.Context, st *ast.DropView) (*Result, 
 	return success(s.cat.DropView(ctx, id, st.IfExists))
 }
 
+// execAlterViewRename is ALTER VIEW name RENAME TO new_name: within the
+// catalog; a new name in another database moves the view there.
 func (s *Session) execAlterViewRename(ctx context.Context, st *ast.AlterViewRename) (*Result, error) {
 	from, err := s.cat.Qualify(st.Name.Names()...)
 	if err != nil {

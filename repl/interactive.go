@@ -61,7 +61,7 @@ func (s *readlineSource) Close() error { return s.rl.Close() }
 func (sh *Shell) runInteractive(ctx context.Context) int {
 	src, err := newReadlineSource(sh.cfg)
 	if err != nil {
-		fmt.Fprintf(sh.cfg.Err, "%s: %v\n", render.Name, err)
+		render.Problem(sh.cfg.Err, "%v", err)
 		return 1
 	}
 	defer src.Close()

@@ -3,7 +3,6 @@ package repl
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -34,7 +33,7 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 			break
 		}
 		if err != nil {
-			fmt.Fprintf(w.err, "%s: %v\n", render.Name, err)
+			render.Problem(w.err, "%v", err)
 			return 1
 		}
 		if interactive && buf.Len() == 0 && isBareQuit(line) {

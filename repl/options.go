@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"eddy/conf"
+	"eddy/engine"
 	"eddy/repl/render"
 )
 
@@ -46,4 +47,17 @@ func OptionsFromConfig(get func(key string) (string, bool)) render.Options {
 		opt.Location = loc
 	}
 	return opt
+}
+
+// FromEngine returns an engine session as the shell's Session: its display
+// options come from its configuration (engine.Session.Option).
+func FromEngine(s *engine.Session) Session { return engineSession{s} }
+
+type engineSession struct{ *engine.Session }
+
+func (s engineSession) DisplayOptions() render.Options {
+	return OptionsFromConfig(func(key string) (string, bool) {
+		v := s.Option(key)
+		return v, v != ""
+	})
 }

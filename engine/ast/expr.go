@@ -1015,3 +1015,73 @@ func (w *WindowSpec) Format(p *Printer) {
 	}
 	p.Write(")")
 }
+
+// JSONCall is one of the SQL/JSON functions with their own syntax:
+// JSON_EXISTS, JSON_VALUE, JSON_QUERY, JSON_OBJECT, JSON_OBJECTAGG,
+// JSON_ARRAY and JSON_ARRAYAGG.
+type JSONCall struct {
+	Pos  Pos
+	Name string // upper-case function name
+	// Args are the positional arguments: the JSON value and path, or the
+	// array elements.
+	Args []Expr
+	// Keys and Values are the KEY k VALUE v pairs of JSON_OBJECT(AGG).
+	Keys, Values []Expr
+	Returning    *types.Type // or nil
+	Wrapper      string      // JSON_QUERY: WITHOUT ARRAY, WITH CONDITIONAL ARRAY, WITH UNCONDITIONAL ARRAY; or ""
+	OnEmpty      string      // NULL, ERROR, DEFAULT, EMPTY ARRAY, EMPTY OBJECT; or ""
+	EmptyDefault Expr        // for DEFAULT ... ON EMPTY
+	OnError      string      // NULL, ERROR, DEFAULT, EMPTY ARRAY, EMPTY OBJECT, TRUE, FALSE, UNKNOWN; or ""
+	ErrorDefault Expr        // for DEFAULT ... ON ERROR
+	OnNull       string      // NULL or ABSENT; or ""
+}
+
+var _ Expr = (*JSONCall)(nil)
+
+func (e *JSONCall) Position() Pos { return e.Pos }
+func (*JSONCall) exprNode()       {}
+func (e *JSONCall) Format(p *Printer) {
+	p.Keyword(e.Name)
+	p.Write("(")
+	exprList(p, e.Args)
+	for i := range e.Keys {
+		if i > 0 || len(e.Args) > 0 {
+			p.Write(", ")
+		}
+		p.Keyword("KEY ")
+		e.Keys[i].Format(p)
+		p.Keyword(" VALUE ")
+		e.Values[i].Format(p)
+	}
+	if e.Returning != nil {
+		p.Keyword(" RETURNING ")
+		p.Write(e.Returning.SerializableString())
+	}
+	if e.Wrapper != "" {
+		p.Write(" ")
+		p.Keyword(e.Wrapper)
+		p.Keyword(" WRAPPER")
+	}
+	jsonBehavior(p, e.OnEmpty, e.EmptyDefault, "EMPTY")
+	jsonBehavior(p, e.OnError, e.ErrorDefault, "ERROR")
+	if e.OnNull != "" {
+		p.Write(" ")
+		p.Keyword(e.OnNull)
+		p.Keyword(" ON NULL")
+	}
+	p.Write(")")
+}
+
+func jsonBehavior(p *Printer, what string, def Expr, on string) {
+	if what == "" {
+		return
+	}
+	p.Write(" ")
+	p.Keyword(what)
+	if def != nil {
+		p.Write(" ")
+		def.Format(p)
+	}
+	p.Keyword(" ON ")
+	p.Keyword(on)
+}

@@ -155,15 +155,3 @@ type Query interface {
 	Node
 	queryNode()
 }
-
-// QueryStatement is a query standing as a statement: SELECT, WITH, VALUES,
-// a set operation or a parenthesised query.
-type QueryStatement struct {
-	Query Query
-}
-
-var _ Statement = (*QueryStatement)(nil)
-
-func (s *QueryStatement) Position() Pos     { return s.Query.Position() }
-func (s *QueryStatement) Format(p *Printer) { s.Query.Format(p) }
-func (*QueryStatement) stmtNode()           {}

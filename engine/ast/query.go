@@ -2,6 +2,18 @@ package ast
 
 import "strings"
 
+// QueryStatement is a query standing as a statement: SELECT, WITH, VALUES,
+// a set operation or a parenthesised query.
+type QueryStatement struct {
+	Query Query
+}
+
+var _ Statement = (*QueryStatement)(nil)
+
+func (s *QueryStatement) Position() Pos     { return s.Query.Position() }
+func (s *QueryStatement) Format(p *Printer) { s.Query.Format(p) }
+func (*QueryStatement) stmtNode()           {}
+
 // Hint is one item of a /*+ ... */ hint: a name with either key-value
 // options (OPTIONS('k' = 'v')) or a list of names or strings.
 type Hint struct {

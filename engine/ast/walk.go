@@ -2,11 +2,13 @@ package ast
 
 import (
 	"reflect"
+
+	"eddy/engine/types"
 )
 
 var (
-	nodeType = reflect.TypeFor[Node]()
 	posType  = reflect.TypeFor[Pos]()
+	typeType = reflect.TypeFor[types.Type]()
 )
 
 // Inspect traverses the tree rooted at n in depth-first order: it calls
@@ -41,9 +43,16 @@ func inspectValue(v reflect.Value, f func(Node) bool) {
 		}
 		if n, ok := v.Interface().(Node); ok {
 			Inspect(n, f)
+			return
+		}
+		// A helper struct that is not a node itself (When, Alias, ...):
+		// visit the nodes it holds. Types hold no nodes.
+		if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct && v.Elem().Type() != typeType {
+			inspectValue(v.Elem(), f)
 		}
 	case reflect.Slice:
-		if v.Type().Elem().Implements(nodeType) || v.Type().Elem().Kind() == reflect.Interface {
+		switch v.Type().Elem().Kind() {
+		case reflect.Interface, reflect.Pointer, reflect.Struct:
 			for i := 0; i < v.Len(); i++ {
 				inspectValue(v.Index(i), f)
 			}

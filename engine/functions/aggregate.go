@@ -15,7 +15,7 @@ func (r *Registry) addAggregates() {
 	}
 	agg("COUNT", notNull(bigint()), varsig(0, Any))
 	agg("SUM", sumType, sig(Numeric))
-	agg("SUM0", sumType, sig(Numeric)).Synonyms = []string{"$SUM0"}
+	agg("SUM0", sumType, sig(Numeric))
 	agg("AVG", avgType, sig(Numeric))
 	for _, name := range []string{"STDDEV_POP", "STDDEV_SAMP", "VAR_POP", "VAR_SAMP"} {
 		agg(name, avgType, sig(Numeric))

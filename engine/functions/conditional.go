@@ -10,7 +10,10 @@ import (
 // validator with CommonType, as these are.
 func (r *Registry) addConditional() {
 	r.scalar("COALESCE", coalesce, varsig(1, Any))
-	r.scalar("IF", ifType, sig(Boolean, Any, Any))
+	// IF's overloads are Flink's: both branches of one family.
+	r.scalar("IF", ifType, sig(Boolean, Numeric, Numeric), sig(Boolean, String, String),
+		sig(Boolean, Boolean, Boolean), sig(Boolean, Character, Character), sig(Boolean, Binary, Binary),
+		sig(Boolean, DateF, DateF), sig(Boolean, TimestampF, TimestampF), sig(Boolean, TimeF, TimeF))
 	r.scalar("IFNULL", ifNull, sig(Any, Any))
 	r.scalar("NULLIF", argNullable(0), sig(Any, Any))
 	r.scalar("GREATEST", common(0), varsig(1, Comparable))

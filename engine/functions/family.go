@@ -43,6 +43,7 @@ var familyNames = [...]string{
 	Comparable: "COMPARABLE_TYPE", Collection: "COLLECTION",
 }
 
+// String returns the family's name as Calcite prints it.
 func (f Family) String() string {
 	if int(f) < len(familyNames) && familyNames[f] != "" {
 		return familyNames[f]

@@ -24,11 +24,11 @@ func (r *Registry) addMath() {
 	r.scalar("PI", notNull(double()), sig())
 	r.scalar("E", notNull(double()), sig())
 	r.scalar("BIN", fixed(str()), sig(Integer))
-	r.scalar("HEX", fixed(str()), sig(Numeric), sig(String))
+	r.scalar("HEX", fixed(str()), sig(Integer), sig(String))
 	r.add(&Func{Name: "RAND", Kind: Scalar, Return: notNull(double()),
-		Overloads: []Overload{sig(), sig(Integer)}})
+		Overloads: []Overload{sig(), sig(Numeric)}})
 	r.add(&Func{Name: "RAND_INTEGER", Kind: Scalar, Return: notNull(integer()),
-		Overloads: []Overload{sig(Integer), sig(Integer, Integer)}})
+		Overloads: []Overload{sig(Numeric), sig(Numeric, Numeric)}})
 	r.add(&Func{Name: "UUID", Kind: Scalar, Return: notNull(types.NewChar(36)), Overloads: []Overload{sig()}})
 }
 

@@ -19,6 +19,8 @@ const (
 	Table                     // table-valued functions such as TUMBLE
 )
 
+// String returns the kind as DESCRIBE FUNCTION EXTENDED prints it (Flink's
+// FunctionKind; ranking functions count as OTHER).
 func (k Kind) String() string {
 	switch k {
 	case Scalar:

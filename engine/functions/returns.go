@@ -80,6 +80,17 @@ func argVarying(i int) ReturnFunc {
 	}
 }
 
+// argVaryingNullable is argVarying, always nullable.
+func argVaryingNullable(i int) ReturnFunc {
+	return func(_ string, ops []Operand) (*types.Type, error) {
+		t, err := typedArg(ops, i)
+		if err != nil {
+			return nil, err
+		}
+		return varying(t).WithNullable(true), nil
+	}
+}
+
 func varying(t *types.Type) *types.Type {
 	switch t.Kind {
 	case types.Char:

@@ -20,7 +20,7 @@ func (r *Registry) addTemporal() {
 	now("CURRENT_ROW_TIMESTAMP", types.NewTimestampLTZ(3))
 	now("PROCTIME", types.NewTimestampLTZ(3).WithTimeAttr(types.Proctime))
 	r.add(&Func{Name: "UNIX_TIMESTAMP", Kind: Scalar, Return: unixTimestamp,
-		Overloads: []Overload{sig(), sig(Character), sig(Character, Character)}})
+		Overloads: []Overload{sig(), sig(String), sig(String, String)}})
 
 	dt := sig(Datetime)
 	for _, name := range []string{"YEAR", "QUARTER", "MONTH", "WEEK", "DAYOFYEAR", "DAYOFMONTH",
@@ -29,14 +29,14 @@ func (r *Registry) addTemporal() {
 	}
 	// EXTRACT(unit FROM x): the validator checks the unit and passes x.
 	r.scalar("EXTRACT", fixed(bigint()), dt, sig(Interval))
-	r.scalar("DATE_FORMAT", fixed(str()), sig(TimestampF, Character), sig(Character, Character))
+	r.scalar("DATE_FORMAT", alwaysNullable(str()), sig(DateF, String), sig(TimestampF, String), sig(String, String))
 	// TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, t1, t2): the
 	// validator checks the unit and passes the other arguments.
 	r.scalar("TIMESTAMPADD", argType(1), sig(Integer, Datetime))
 	r.scalar("TIMESTAMPDIFF", fixed(integer()), sig(Datetime, Datetime))
-	r.scalar("CONVERT_TZ", fixed(str()), sig(Character, Character, Character))
-	r.scalar("FROM_UNIXTIME", fixed(str()), sig(Numeric), sig(Numeric, Character))
-	r.scalar("TO_DATE", alwaysNullable(types.New(types.Date)), sig(Character), sig(Character, Character))
+	r.scalar("CONVERT_TZ", alwaysNullable(str()), sig(String, String, String))
+	r.scalar("FROM_UNIXTIME", alwaysNullable(str()), sig(Integer), sig(Integer, String))
+	r.scalar("TO_DATE", alwaysNullable(types.New(types.Date)), sig(String), sig(String, String))
 	r.scalar("TO_TIMESTAMP", alwaysNullable(types.NewTimestamp(3)), sig(Character), sig(Character, Character))
 	r.scalar("TO_TIMESTAMP_LTZ", toTimestampLTZ, sig(Numeric), sig(Numeric, Integer),
 		sig(Character), sig(Character, Character), sig(Character, Character, Character))
@@ -53,16 +53,15 @@ func unixTimestamp(_ string, ops []Operand) (*types.Type, error) {
 }
 
 // toTimestampLTZ is TO_TIMESTAMP_LTZ(n, precision) with precision 0 or 3
-// (the default), and TO_TIMESTAMP_LTZ(string[, format[, zone]]).
+// (the default), and TO_TIMESTAMP_LTZ(string[, format[, zone]]), which is
+// TIMESTAMP_LTZ(3).
 func toTimestampLTZ(_ string, ops []Operand) (*types.Type, error) {
 	p := 3
 	if len(ops) == 2 && ops[1].Int != nil && ops[0].Type.Kind.IsNumeric() {
 		p = int(*ops[1].Int)
 	}
-	if ops[0].Type.Kind.IsCharacterString() {
-		return types.NewTimestampLTZ(3).WithNullable(true), nil
-	}
-	return types.NewTimestampLTZ(p).WithNullable(opsNullable(ops)), nil
+	// Flink forces the result nullable: a bad input gives NULL.
+	return types.NewTimestampLTZ(p).WithNullable(true), nil
 }
 
 // currentWatermark is CURRENT_WATERMARK(rowtime): the rowtime's type, with

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"strings"
 
 	"eddy/engine/types"
 )
@@ -99,6 +100,12 @@ func checkType(t *types.Type) string {
 		msg = between("Day precision of day-time intervals", t.Prec, 1, 6)
 		if msg == "" {
 			msg = between("Fractional precision of day-time intervals", t.Scale, 0, 9)
+		}
+	case types.Raw:
+		// Class names and Base64 snapshots hold no quotes; the type's
+		// printed form would not escape them.
+		if strings.ContainsRune(t.RawClass, '\'') || strings.ContainsRune(t.RawSnap, '\'') {
+			msg = "RAW type class and snapshot must not contain quotes"
 		}
 	case types.Array, types.Multiset:
 		msg = checkType(t.Elem)

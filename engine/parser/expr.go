@@ -114,6 +114,16 @@ func (p *Parser) parseIs(left ast.Expr, min int) ast.Expr {
 			return &ast.IsExpr{Pos: left.Position(), X: left, Not: not, What: w}
 		}
 	}
+	if p.acceptKeyword("JSON") {
+		what := "JSON"
+		for _, k := range []string{"VALUE", "SCALAR", "ARRAY", "OBJECT"} {
+			if p.acceptKeyword(k) {
+				what += " " + k
+				break
+			}
+		}
+		return &ast.IsExpr{Pos: left.Position(), X: left, Not: not, What: what}
+	}
 	p.expect(`"DISTINCT"`)
 	p.fail()
 	return nil
@@ -346,6 +356,10 @@ func (p *Parser) parseKeywordPrimary(t Token) ast.Expr {
 		return &ast.Cast{Pos: t.Pos, Try: t.Upper == "TRY_CAST", X: x, Type: typ}
 	case "CASE":
 		return p.parseCase()
+	case "JSON_EXISTS", "JSON_VALUE", "JSON_QUERY", "JSON_OBJECT", "JSON_OBJECTAGG", "JSON_ARRAY", "JSON_ARRAYAGG":
+		if next.IsOp("(") {
+			return p.parseJSONCall()
+		}
 	case "EXISTS":
 		p.next()
 		p.expectOp("(")
@@ -673,10 +687,10 @@ type identAlloc struct {
 func (p *Parser) newIdentAlloc() *identAlloc {
 	if len(p.nameSlab) == 0 {
 		n := 2 * cap(p.nameSlab)
-		if n < 8 {
-			n = 8
-		} else if n > 64 {
-			n = 64
+		if n < 4 {
+			n = 4
+		} else if n > 32 {
+			n = 32
 		}
 		p.nameSlab = make([]identAlloc, n)
 	}
@@ -689,18 +703,22 @@ func (p *Parser) newIdentAlloc() *identAlloc {
 // keyword when a call follows.
 func (p *Parser) parseAnyWord() *ast.Ident {
 	t := p.tok()
-	if t.Kind == Ident && IsReserved(t.Upper) && functionKeywords[t.Upper] && p.peek(1).IsOp("(") {
+	if t.Kind == Ident && t.Reserved && functionKeywords[t.Upper] && p.peek(1).IsOp("(") {
 		p.next()
-		return &ast.Ident{Pos: t.Pos, Name: t.Text}
+		id := p.newIdent()
+		*id = ast.Ident{Pos: t.Pos, Name: t.Text}
+		return id
 	}
 	return p.parseIdent()
 }
 
 func (p *Parser) parseIdentOrFuncWord() *ast.Ident {
 	t := p.tok()
-	if t.Kind == Ident && IsReserved(t.Upper) && p.peek(1).IsOp("(") {
+	if t.Kind == Ident && t.Reserved && p.peek(1).IsOp("(") {
 		p.next()
-		return &ast.Ident{Pos: t.Pos, Name: t.Text}
+		id := p.newIdent()
+		*id = ast.Ident{Pos: t.Pos, Name: t.Text}
+		return id
 	}
 	return p.parseIdent()
 }
@@ -726,6 +744,7 @@ func (p *Parser) parseFuncCall(name *ast.ObjectName) ast.Expr {
 		t := p.next()
 		e.Args = []ast.Expr{&ast.Star{Pos: t.Pos}}
 	} else if !p.isOp(")") {
+		e.Args = make([]ast.Expr, 0, 4)
 		for {
 			e.Args = append(e.Args, p.parseArg())
 			if !p.acceptOp(",") {
@@ -832,16 +851,27 @@ func (p *Parser) isQueryStart(k int) bool {
 	return t.Is("SELECT") || t.Is("WITH") || t.Is("VALUES")
 }
 
-// try runs f; if f fails with a syntax error, try restores nothing itself
-// (callers reset) and reports false.
+// try runs f; if f fails with a syntax error, try reports false, having
+// restored the depth, parameter count and expectations (callers reset the
+// token position).
 func (p *Parser) try(f func()) (ok bool) {
-	depth := p.depth
+	depth, params := p.depth, p.params
+	// A failed attempt must not leave its expectations behind: they
+	// describe tokens the other reading may never reach.
+	expectedAt := p.expectedAt
+	var expected []string
+	if p.track {
+		expected = append(expected, p.expected...)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, isBail := r.(bailout); !isBail {
 				panic(r)
 			}
-			p.depth = depth
+			p.depth, p.params = depth, params
+			if p.track {
+				p.expectedAt, p.expected = expectedAt, append(p.expected[:0], expected...)
+			}
 			ok = false
 		}
 	}()
@@ -928,4 +958,101 @@ func (p *Parser) parseFrameBound() *ast.FrameBound {
 		}
 	}
 	return b
+}
+
+// parseJSONCall reads the SQL/JSON functions with their own clauses.
+func (p *Parser) parseJSONCall() ast.Expr {
+	p.enter()
+	defer p.leave()
+	t := p.next()
+	p.next()
+	e := &ast.JSONCall{Pos: t.Pos, Name: t.Upper}
+	switch e.Name {
+	case "JSON_OBJECT", "JSON_OBJECTAGG":
+		for !p.isOp(")") && !p.isNullClause() {
+			p.acceptKeyword("KEY")
+			e.Keys = append(e.Keys, p.parseExprPrec(ast.PrecLike+1))
+			p.expectKeyword("VALUE")
+			e.Values = append(e.Values, p.parseExpr())
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	case "JSON_ARRAY", "JSON_ARRAYAGG":
+		for !p.isOp(")") && !p.isNullClause() {
+			e.Args = append(e.Args, p.parseExpr())
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	default:
+		e.Args = []ast.Expr{p.parseExpr()}
+		p.expectOp(",")
+		e.Args = append(e.Args, p.parseExpr())
+		if e.Name != "JSON_EXISTS" && p.acceptKeyword("RETURNING") {
+			e.Returning = p.parseDataType()
+		}
+		if e.Name == "JSON_QUERY" {
+			switch {
+			case p.acceptKeyword("WITHOUT"):
+				p.acceptKeyword("ARRAY")
+				p.expectKeyword("WRAPPER")
+				e.Wrapper = "WITHOUT ARRAY"
+			case p.acceptKeyword("WITH"):
+				mode := "UNCONDITIONAL"
+				if p.acceptKeyword("CONDITIONAL") {
+					mode = "CONDITIONAL"
+				} else {
+					p.acceptKeyword("UNCONDITIONAL")
+				}
+				p.acceptKeyword("ARRAY")
+				p.expectKeyword("WRAPPER")
+				e.Wrapper = "WITH " + mode + " ARRAY"
+			}
+		}
+		for i := 0; i < 2; i++ {
+			what, def := p.parseJSONBehavior(e.Name)
+			if what == "" {
+				break
+			}
+			p.expectKeyword("ON")
+			if e.OnEmpty == "" && e.OnError == "" && e.Name != "JSON_EXISTS" && p.acceptKeyword("EMPTY") {
+				e.OnEmpty, e.EmptyDefault = what, def
+				continue
+			}
+			p.expectKeyword("ERROR")
+			e.OnError, e.ErrorDefault = what, def
+			break
+		}
+	}
+	if p.isNullClause() {
+		e.OnNull = p.next().Upper
+		p.next()
+		p.next()
+	}
+	p.expectOp(")")
+	return e
+}
+
+// isNullClause reports whether NULL ON NULL or ABSENT ON NULL follows.
+func (p *Parser) isNullClause() bool {
+	return (p.isKeyword("NULL") || p.isKeyword("ABSENT")) && p.peek(1).Is("ON") && p.peek(2).Is("NULL")
+}
+
+// parseJSONBehavior reads NULL | ERROR | DEFAULT expr | EMPTY ARRAY |
+// EMPTY OBJECT | TRUE | FALSE | UNKNOWN before ON EMPTY / ON ERROR, or
+// returns "" when none follows.
+func (p *Parser) parseJSONBehavior(name string) (string, ast.Expr) {
+	switch {
+	case p.isKeyword("NULL", "ERROR") && p.peek(1).Is("ON"):
+		return p.next().Upper, nil
+	case name == "JSON_EXISTS" && p.isKeyword("TRUE", "FALSE", "UNKNOWN") && p.peek(1).Is("ON"):
+		return p.next().Upper, nil
+	case name == "JSON_VALUE" && p.acceptKeyword("DEFAULT"):
+		return "DEFAULT", p.parseExprPrec(ast.PrecLike + 1)
+	case name == "JSON_QUERY" && p.isKeyword("EMPTY") && (p.peek(1).Is("ARRAY") || p.peek(1).Is("OBJECT")):
+		p.next()
+		return "EMPTY " + p.next().Upper, nil
+	}
+	return "", nil
 }

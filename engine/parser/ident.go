@@ -35,7 +35,8 @@ func (p *Parser) isIdent() bool {
 // left to the caller's validation, as Flink's parser accepts them and its
 // planner rejects them.
 func (p *Parser) parseObjectName() *ast.ObjectName {
-	n := &ast.ObjectName{Parts: []*ast.Ident{p.parseIdent()}}
+	n := &ast.ObjectName{Parts: make([]*ast.Ident, 1, 3)}
+	n.Parts[0] = p.parseIdent()
 	for p.isOp(".") && (p.peek(1).Kind == QIdent || p.peek(1).Kind == Ident) {
 		p.next()
 		n.Parts = append(n.Parts, p.parseIdent())
@@ -44,15 +45,14 @@ func (p *Parser) parseObjectName() *ast.ObjectName {
 }
 
 // newIdent hands out an Ident from a slab: names are the most frequent
-// nodes, and one allocation per slab instead of per name keeps the parser
-// fast. Slabs grow from 8 to 64 entries.
+// nodes, and one allocation per statement instead of per name keeps the
+// parser fast.
 func (p *Parser) newIdent() *ast.Ident {
 	if len(p.identSlab) == 0 {
-		n := 2 * cap(p.identSlab)
-		if n < 8 {
+		// The first slab holds as many names as the tokens can yield.
+		n := p.maxIdents
+		if p.identSlab != nil || n < 8 {
 			n = 8
-		} else if n > 64 {
-			n = 64
 		}
 		p.identSlab = make([]ast.Ident, n)
 	}
@@ -65,10 +65,10 @@ func (p *Parser) newIdent() *ast.Ident {
 func (p *Parser) newLiteral(pos ast.Pos, kind ast.LitKind, value string) *ast.Literal {
 	if len(p.litSlab) == 0 {
 		n := 2 * cap(p.litSlab)
-		if n < 8 {
-			n = 8
-		} else if n > 64 {
-			n = 64
+		if n < 4 {
+			n = 4
+		} else if n > 32 {
+			n = 32
 		}
 		p.litSlab = make([]ast.Literal, n)
 	}

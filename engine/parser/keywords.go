@@ -56,6 +56,7 @@ var commonWords = []string{
 	"JAVA", "JOB", "JOBS", "JSON_EXECUTION_PLAN", "MICROSECOND", "MILLENNIUM", "MILLISECOND", "NANOSECOND",
 	"PARTITIONS", "PLAN", "PLAN_ADVICE", "PYTHON", "REPLACE", "SETS", "STATISTICS", "STOP", "SCALA",
 	"MODULE", "SYSTEM", "FUNCTION", "DATA", "SIZE", "SLIDE", "TIMECOL", "OFFSET", "STEP", "GAP",
+	"ABSENT", "WRAPPER", "CONDITIONAL", "UNCONDITIONAL", "SCALAR", "OBJECT", "RETURNING", "ERROR", "EMPTY",
 }
 
 // reserved holds the reserved words of Flink's parser: Calcite's reserved

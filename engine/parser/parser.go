@@ -25,11 +25,11 @@ type Parser struct {
 	// track turns on the recording of expectations (see run).
 	track bool
 	// buf is the pooled slice holding toks.
-	buf         *[]Token
-	expectedBuf [24]string
-	identSlab   []ast.Ident
-	litSlab     []ast.Literal
-	nameSlab    []identAlloc
+	buf       *[]Token
+	maxIdents int // bound on the Idents the tokens can yield
+	identSlab []ast.Ident
+	litSlab   []ast.Literal
+	nameSlab  []identAlloc
 
 	// expected collects what was tried at the furthest token reached, for
 	// the "Was expecting one of:" part of an error.
@@ -41,6 +41,9 @@ type bailout struct{ err *Error }
 
 func newParser(src string) (*Parser, error) {
 	buf := tokenBuffers.Get().(*[]Token)
+	if want := len(src)/4 + 8; cap(*buf) < want {
+		*buf = make([]Token, 0, want)
+	}
 	toks, err := tokenizeInto((*buf)[:0], src)
 	if err != nil {
 		*buf = toks
@@ -48,7 +51,12 @@ func newParser(src string) (*Parser, error) {
 		return nil, err
 	}
 	p := &Parser{src: src, toks: keepHints(toks), expectedAt: -1, buf: buf}
-	p.expected = p.expectedBuf[:0]
+	for i := range p.toks {
+		t := &p.toks[i]
+		if t.Kind == QIdent || t.Kind == Ident && (!t.Reserved || i+1 < len(p.toks) && p.toks[i+1].IsOp("(")) {
+			p.maxIdents++
+		}
+	}
 	return p, nil
 }
 
@@ -228,7 +236,7 @@ func (p *Parser) isKeyword(kws ...string) bool {
 		return false
 	}
 	for _, kw := range kws {
-		if t.Upper == kw {
+		if t.Upper == kw || len(t.Text) == len(kw) && foldWord(t.Text, t.Upper, kw) {
 			return true
 		}
 	}
@@ -238,7 +246,7 @@ func (p *Parser) isKeyword(kws ...string) bool {
 // acceptKeyword consumes the keyword sequence kws if the input starts with
 // all of it, and reports whether it did.
 func (p *Parser) acceptKeyword(kws ...string) bool {
-	if t := &p.toks[p.i]; t.Kind != Ident || t.Upper != kws[0] {
+	if t := &p.toks[p.i]; t.Kind != Ident || t.Upper != kws[0] && !(len(t.Text) == len(kws[0]) && foldWord(t.Text, t.Upper, kws[0])) {
 		p.expectQuoted(kws[0])
 		return false
 	}

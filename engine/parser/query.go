@@ -208,6 +208,7 @@ func (p *Parser) parseSelect() ast.Query {
 	case p.acceptKeyword("ALL"):
 		s.Quantifier = "ALL"
 	}
+	s.Items = make([]*ast.SelectItem, 0, 8)
 	for {
 		s.Items = append(s.Items, p.parseSelectItem())
 		if !p.acceptOp(",") {
@@ -444,31 +445,26 @@ func (p *Parser) parseAlias() *ast.Alias {
 // where options are 'k' = 'v' pairs, names or string literals.
 func (p *Parser) parseHints() []*ast.Hint {
 	t := p.next()
-	toks, err := Tokenize(t.Text)
+	buf := tokenBuffers.Get().(*[]Token)
+	toks, err := tokenizeInto((*buf)[:0], t.Text)
+	sub := &Parser{src: t.Text, toks: toks, expectedAt: -1, depth: p.depth, track: p.track, buf: buf}
+	defer sub.release()
 	if err != nil {
 		p.errorf(t.Pos, "%s", err.Error())
 	}
-	// Positions inside the hint are shifted to the hint's place in the text.
-	base := t.Pos
+	// Positions inside the hint are shifted to the hint's place in the text,
+	// so that errors and nodes point into the statement.
 	for i := range toks {
-		toks[i].Pos = shiftPos(base, 3, toks[i].Pos)
+		toks[i].Pos = shiftPos(t.Pos, 3, toks[i].Pos)
 	}
-	sub := &Parser{src: t.Text, toks: toks, expectedAt: -1, depth: p.depth}
 	var hints []*ast.Hint
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				panic(r) // bailouts carry their shifted positions up
-			}
-		}()
-		for {
-			hints = append(hints, sub.parseHint())
-			if !sub.acceptOp(",") {
-				break
-			}
+	for {
+		hints = append(hints, sub.parseHint())
+		if !sub.acceptOp(",") {
+			break
 		}
-		sub.expectEOF()
-	}()
+	}
+	sub.expectEOF()
 	return hints
 }
 

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strings"
 	"testing"
 
 	"eddy/engine/ast"
@@ -40,6 +41,22 @@ func TestInspectAndEqual(t *testing.T) {
 	})
 	if count != 3 {
 		t.Errorf("pruned walk saw %d identifiers, want 3", count)
+	}
+
+	// Helper structs (CASE branches, aliases, window specs) are walked too.
+	q2, err := ParseQuery("SELECT CASE WHEN w THEN x END, SUM(y) OVER (PARTITION BY z) FROM t AS u (v)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	ast.Inspect(q2, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			seen = append(seen, id.Name)
+		}
+		return true
+	})
+	if got := strings.Join(seen, " "); got != "w x SUM y z t u v" {
+		t.Errorf("idents visited: %q", got)
 	}
 
 	// Equal ignores positions and quoting but not names or structure.

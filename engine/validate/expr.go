@@ -9,7 +9,8 @@ import (
 )
 
 // Validator types expressions. Its zero value is not usable; build one with
-// New.
+// New. A Validator is not modified by validating, so one may serve several
+// goroutines once its fields are set.
 type Validator struct {
 	funcs *functions.Registry
 	// Source is the text of the statement the expressions were parsed
@@ -44,10 +45,9 @@ func (v *Validator) Expr(scope *Scope, e ast.Expr) (*Typed, error) {
 // ComputedColumn validates the expression of a computed column (`name AS
 // expr`): a scalar expression over the table's other columns.
 func (v *Validator) ComputedColumn(scope *Scope, e ast.Expr) (*Typed, error) {
-	saved := v.AllowAggregates
-	v.AllowAggregates = false
-	defer func() { v.AllowAggregates = saved }()
-	return v.Expr(scope, e)
+	scalar := *v
+	scalar.AllowAggregates = false
+	return scalar.Expr(scope, e)
 }
 
 // Watermark validates WATERMARK FOR rowtime AS e (Flink's
@@ -156,6 +156,8 @@ func (v *Validator) expr(scope *Scope, e ast.Expr) (*Typed, error) {
 		return v.special(scope, e, "SUBSTRING", []ast.Expr{e.X, e.From, e.For}, func(args []ast.Expr) ast.Expr {
 			return &ast.Substring{Pos: e.Pos, X: args[0], From: args[1], For: opt(args, 2)}
 		})
+	case *ast.JSONCall:
+		return v.jsonCall(scope, e)
 	case *ast.Subquery:
 		return nil, errorf(e.Pos, ErrNotSupported, "Sub-queries are not supported in this context")
 	case *ast.Exists:

@@ -217,12 +217,19 @@ func (v *Validator) isExpr(scope *Scope, e *ast.IsExpr) (*Typed, error) {
 		return nil, err
 	}
 	out := &ast.IsExpr{Pos: e.Pos, X: x.Expr, Not: e.Not, What: e.What}
-	if e.What != "NULL" && !isBool(x.Type) {
-		name := "IS "
-		if e.Not {
-			name += "NOT "
+	name := "IS "
+	if e.Not {
+		name += "NOT "
+	}
+	name += e.What
+	switch {
+	case strings.HasPrefix(e.What, "JSON"):
+		// IS JSON [VALUE | SCALAR | ARRAY | OBJECT] tests a character string.
+		if !functions.Character.Accepts(x.Type) {
+			return nil, cannotApply(e.Pos, name, "<"+functions.CalciteTypeString(x.Type)+"> "+name,
+				[]string{"<CHARACTER> " + name})
 		}
-		name += e.What
+	case e.What != "NULL" && !isBool(x.Type):
 		return nil, cannotApply(e.Pos, name, "<"+functions.CalciteTypeString(x.Type)+"> "+name,
 			[]string{"<BOOLEAN> " + name})
 	}

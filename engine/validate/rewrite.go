@@ -9,7 +9,6 @@ import (
 var (
 	exprType  = reflect.TypeFor[ast.Expr]()
 	queryType = reflect.TypeFor[ast.Query]()
-	nodeIface = reflect.TypeFor[ast.Node]()
 )
 
 // mapExpr returns a copy of e in which f has replaced sub-expressions. f
@@ -74,7 +73,7 @@ func mapField(fv reflect.Value, f func(ast.Expr) (ast.Expr, bool, error)) (refle
 	case t == queryType:
 		return fv, nil
 	case t.Kind() == reflect.Slice:
-		if fv.IsNil() || !(t.Elem() == exprType || t.Elem().Kind() == reflect.Pointer && t.Elem().Implements(nodeIface)) {
+		if fv.IsNil() || !(t.Elem() == exprType || astStruct(t.Elem())) {
 			return fv, nil
 		}
 		out := reflect.MakeSlice(t, fv.Len(), fv.Len())
@@ -86,7 +85,7 @@ func mapField(fv reflect.Value, f func(ast.Expr) (ast.Expr, bool, error)) (refle
 			out.Index(i).Set(nv)
 		}
 		return out, nil
-	case t.Kind() == reflect.Pointer && t.Implements(nodeIface) && !t.Implements(queryType):
+	case astStruct(t):
 		if fv.IsNil() {
 			return fv, nil
 		}
@@ -103,4 +102,11 @@ func mapField(fv reflect.Value, f func(ast.Expr) (ast.Expr, bool, error)) (refle
 		return mapValue(fv, f)
 	}
 	return fv, nil
+}
+
+// astStruct reports whether t points to a syntax-tree struct other than a
+// query (WHEN branches and window specs hold expressions too).
+func astStruct(t reflect.Type) bool {
+	return t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct &&
+		t.Elem().PkgPath() == exprType.PkgPath() && !t.Implements(queryType)
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -78,7 +79,7 @@ func timeCost(seconds float64) string { return fmt.Sprintf(" (%.2f seconds)", se
 
 // Banner is the one line the interactive shell prints when it starts.
 func Banner(version string) string {
-	return fmt.Sprintf("%s %s, a Flink SQL shell. Enter HELP; for help, QUIT; or Ctrl-D to exit.", Name, version)
+	return Version(version) + ", a Flink SQL shell. Enter HELP; for help, QUIT; or Ctrl-D to exit."
 }
 
 // helpCommands is the HELP table of Flink's client (misc.q), in its order.
@@ -113,4 +114,46 @@ func Help() string {
 	b.WriteString("You can also type any Flink SQL statement, please visit " +
 		"https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/overview/ for more details.\n")
 	return b.String()
+}
+
+// Usage is the answer to --help.
+const Usage = `Usage: eddy [flags]
+
+eddy is a Flink SQL shell. It reads statements from the terminal, from piped
+standard input, from a file (-f) or from the command line (-e).
+
+Flags:
+  -f FILE           run the statements in FILE and exit
+  -i FILE           run the statements in FILE first, then go on (repeatable)
+  -e SQL            run the statements in SQL and exit
+  --config FILE     YAML configuration (default $XDG_CONFIG_HOME/eddy/config.yaml
+                    when it exists; env EDDY_CONFIG)
+  --store FILE      SQLite store of catalogs and tables (env EDDY_STORE; default
+                    $XDG_DATA_HOME/eddy/eddy.db)
+  -D key=value      set a session option, as SET does (repeatable)
+  --keep-going      run the rest of a script after a failed statement
+  --version         print the version and exit
+  --help            print this help and exit
+
+Exit status: 0 when every statement succeeded, 1 when one failed, 2 for bad
+flags or unreadable files.
+`
+
+// Messages about the command line and start-up, each printed on one line
+// by Problem.
+const (
+	MsgSeeHelp            = "(see eddy --help)"
+	MsgUnexpectedArg      = "unexpected argument %q " + MsgSeeHelp
+	MsgGatewayUnsupported = "--gateway is not supported yet: statements run on the embedded engine"
+	MsgFileAndExec        = "-f and -e cannot be used together"
+	MsgBadDefine          = "-D %q: want key=value"
+)
+
+// Version is the answer to --version.
+func Version(version string) string { return Name + " " + version }
+
+// Problem writes a one-line message about the command line, a file or the
+// terminal: "eddy: <message>".
+func Problem(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "%s: %s\n", Name, fmt.Sprintf(format, args...))
 }

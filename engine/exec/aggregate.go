@@ -1,0 +1,304 @@
+package exec
+
+import (
+	"context"
+
+	"eddy/engine/functions"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// aggregate is a hash aggregation over grouping sets. In batch mode it
+// emits one row per group at the end of its input (groups in order of
+// first appearance); in streaming mode it emits, per input row, +I for a
+// new group and -U/+U when a group's result changes, as Flink's
+// GroupAggFunction does without mini-batching.
+func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
+	in, err := b.Build(n.Input)
+	if err != nil {
+		return nil, err
+	}
+	o := &aggOp{n: n, in: in, streaming: b.opts.Streaming, outTypes: n.Schema().Types(), groups: map[string]*group{}}
+	if o.groupEvs, err = b.compileAll(n.Group); err != nil {
+		in.Close()
+		return nil, err
+	}
+	o.sets = n.GroupingSets
+	if o.sets == nil {
+		all := make([]int, len(n.Group))
+		for i := range all {
+			all[i] = i
+		}
+		o.sets = [][]int{all}
+	}
+	for _, a := range n.Aggs {
+		spec := aggSpec{call: a}
+		if spec.args, err = b.compileAll(a.Args); err != nil {
+			in.Close()
+			return nil, err
+		}
+		if a.Filter != nil {
+			if spec.filter, err = b.compile(a.Filter); err != nil {
+				in.Close()
+				return nil, err
+			}
+		}
+		switch a.Name {
+		case "GROUPING", "GROUPING_ID":
+			spec.grouping = true
+		default:
+			argTypes := make([]*types.Type, len(a.Args))
+			for i, x := range a.Args {
+				argTypes[i] = x.Type()
+			}
+			if spec.newAcc, err = functions.AggregateKernel(a.Name, argTypes, a.T); err != nil {
+				in.Close()
+				return nil, err
+			}
+		}
+		o.specs = append(o.specs, spec)
+	}
+	return o, nil
+}
+
+type aggSpec struct {
+	call     plan.AggCall
+	args     []evaluator
+	filter   evaluator
+	newAcc   func() functions.Accumulator
+	grouping bool
+}
+
+type group struct {
+	set      int
+	keys     []any // group column values (NULL outside the set)
+	accs     []functions.Accumulator
+	distinct []map[string]int // per DISTINCT aggregate: argument key -> count
+	last     []any            // the last emitted row (streaming)
+	rows     int64            // accumulated rows minus retracted ones
+}
+
+type aggOp struct {
+	n         *plan.Aggregate
+	in        Operator
+	streaming bool
+	outTypes  []*types.Type
+	groupEvs  []evaluator
+	sets      [][]int
+	specs     []aggSpec
+	groups    map[string]*group
+	order     []*group
+	done      bool
+	out       *sliceOp
+}
+
+func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
+	if o.out != nil {
+		return o.out.Next(ctx)
+	}
+	for !o.done {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		bt, err := o.in.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if bt == nil {
+			o.done = true
+			break
+		}
+		changes, err := o.consume(ctx, bt)
+		if err != nil {
+			return nil, err
+		}
+		if changes != nil && changes.N > 0 {
+			return changes, nil
+		}
+	}
+	if o.streaming {
+		return nil, nil
+	}
+	out := vector.NewBatch(o.outTypes, max(len(o.order), 1))
+	if len(o.order) == 0 && len(o.n.Group) == 0 && o.n.GroupingSets == nil {
+		// A global aggregate over no rows still gives one row.
+		o.newGroup(0, nil, nil, 0)
+	}
+	for _, g := range o.order {
+		out.AppendRow(types.Insert, o.result(g))
+	}
+	o.out = &sliceOp{b: out}
+	return o.out.Next(ctx)
+}
+
+func (o *aggOp) newGroup(set int, keyVecs []*vector.Vec, _ []byte, row int) *group {
+	g := &group{set: set, keys: make([]any, len(o.n.Group))}
+	for _, k := range o.sets[set] {
+		g.keys[k] = keyVecs[k].Get(row)
+	}
+	g.accs = make([]functions.Accumulator, len(o.specs))
+	g.distinct = make([]map[string]int, len(o.specs))
+	for i, s := range o.specs {
+		if s.newAcc != nil {
+			g.accs[i] = s.newAcc()
+		}
+		if s.call.Distinct {
+			g.distinct[i] = map[string]int{}
+		}
+	}
+	o.order = append(o.order, g)
+	return g
+}
+
+func (o *aggOp) result(g *group) []any {
+	row := make([]any, 0, len(o.outTypes))
+	row = append(row, g.keys...)
+	for i, s := range o.specs {
+		if s.grouping {
+			row = append(row, groupingValue(s.call, o.sets[g.set]))
+			continue
+		}
+		row = append(row, g.accs[i].Result())
+	}
+	return row
+}
+
+// groupingValue is GROUPING(a, b...) / GROUPING_ID: a bit per argument,
+// set when that group column is not in the grouping set.
+func groupingValue(c plan.AggCall, set []int) any {
+	var v int64
+	for _, a := range c.Args {
+		v <<= 1
+		ref, ok := a.(*plan.ColumnRef)
+		in := false
+		for _, s := range set {
+			in = in || ok && s == ref.Index
+		}
+		if !in {
+			v |= 1
+		}
+	}
+	return types.IntegerValue(c.T.Kind, v)
+}
+
+func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, error) {
+	keyVecs, err := evalAll(ctx, o.groupEvs, bt)
+	if err != nil {
+		return nil, err
+	}
+	args := make([][]*vector.Vec, len(o.specs))
+	filters := make([]*vector.Vec, len(o.specs))
+	for i, s := range o.specs {
+		if args[i], err = evalAll(ctx, s.args, bt); err != nil {
+			return nil, err
+		}
+		if s.filter != nil {
+			if filters[i], err = s.filter(ctx, bt); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var changes *vector.Batch
+	if o.streaming {
+		changes = vector.NewBatch(o.outTypes, bt.N)
+	}
+	var buf []byte
+	for row := range bt.N {
+		kind := bt.Kind(row)
+		retract := !kind.IsAccumulate()
+		for set, cols := range o.sets {
+			buf = append(buf[:0], byte(set), byte(set>>8))
+			for _, k := range cols {
+				buf = vector.AppendKey(buf, keyVecs[k], row)
+			}
+			g, ok := o.groups[string(buf)]
+			if !ok {
+				if retract {
+					continue
+				}
+				g = o.newGroup(set, keyVecs, buf, row)
+				o.groups[string(buf)] = g
+			}
+			if retract {
+				g.rows--
+			} else {
+				g.rows++
+			}
+			for i, s := range o.specs {
+				if s.grouping {
+					continue
+				}
+				if f := filters[i]; f != nil && (f.IsNull(row) || !f.Bools[row]) {
+					continue
+				}
+				if s.call.Distinct {
+					var kb []byte
+					for _, a := range args[i] {
+						kb = vector.AppendKey(kb, a, row)
+					}
+					key := string(kb)
+					if retract {
+						g.distinct[i][key]--
+						if g.distinct[i][key] > 0 {
+							continue
+						}
+						delete(g.distinct[i], key)
+					} else {
+						g.distinct[i][key]++
+						if g.distinct[i][key] > 1 {
+							continue
+						}
+					}
+				}
+				if retract {
+					if !g.accs[i].Retract(args[i], row) {
+						return nil, &UnsupportedError{What: s.call.Name + " over an updating input"}
+					}
+				} else {
+					g.accs[i].Add(args[i], row)
+				}
+			}
+			if o.streaming {
+				o.emit(changes, g)
+			}
+		}
+	}
+	return changes, nil
+}
+
+// emit appends the changelog of one group's new result.
+func (o *aggOp) emit(changes *vector.Batch, g *group) {
+	if g.rows <= 0 && len(o.n.Group) > 0 {
+		if g.last != nil {
+			changes.AppendRow(types.Delete, g.last)
+			g.last = nil
+		}
+		return
+	}
+	now := o.result(g)
+	switch {
+	case g.last == nil:
+		changes.AppendRow(types.Insert, now)
+	case !sameRow(g.last, now):
+		changes.AppendRow(types.UpdateBefore, g.last)
+		changes.AppendRow(types.UpdateAfter, now)
+	default:
+		return
+	}
+	g.last = now
+}
+
+func sameRow(a, b []any) bool {
+	for i := range a {
+		if (a[i] == nil) != (b[i] == nil) {
+			return false
+		}
+		if a[i] != nil && types.CompareValues(numericWiden(a[i]), numericWiden(b[i])) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (o *aggOp) Close() error { return o.in.Close() }

@@ -1,0 +1,18 @@
+// Package exec runs logical plans (engine/plan) with vectorized operators:
+// each operator pulls batches of column vectors (engine/vector) from its
+// inputs and returns batches of its own, with a row kind per row
+// (+I -U +U -D). Expressions are compiled once per statement into
+// functions over vectors, with the kernels of engine/functions.
+//
+// The same operators serve batch and streaming mode: in streaming mode an
+// aggregate emits its changelog (+I, then -U/+U pairs as a group's result
+// changes), in batch mode only final rows. Every operator checks the
+// statement's context between batches, so cancellation stops a query
+// within one batch of work; operators start no goroutines.
+//
+// Tables are reached through the Tables interface the caller provides
+// (engine wires it to connectors and catalogs).
+//
+// It imports engine/plan, engine/types, engine/vector, engine/functions and
+// engine/connectors; it must not import engine, validate or catalogs.
+package exec

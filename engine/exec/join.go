@@ -1,0 +1,303 @@
+package exec
+
+import (
+	"context"
+
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// join is a hash join: the right input is built into a hash table on its
+// equi-key values, the left input probes it batch by batch. Without
+// equi-keys every right row is a candidate (a nested loop, only for
+// conditions with no equality). The residual condition is evaluated
+// vectorized over the candidate pairs.
+func (b *Builder) join(n *plan.Join) (Operator, error) {
+	left, err := b.Build(n.Left)
+	if err != nil {
+		return nil, err
+	}
+	right, err := b.Build(n.Right)
+	if err != nil {
+		left.Close()
+		return nil, err
+	}
+	o := &joinOp{n: n, left: left, right: right,
+		leftTypes: n.Left.Schema().Types(), rightTypes: n.Right.Schema().Types(), outTypes: n.Schema().Types()}
+	for _, k := range n.EquiKeys {
+		l, err := b.compile(k.Left)
+		if err != nil {
+			o.Close()
+			return nil, err
+		}
+		r, err := b.compile(k.Right)
+		if err != nil {
+			o.Close()
+			return nil, err
+		}
+		o.lkeys = append(o.lkeys, l)
+		o.rkeys = append(o.rkeys, r)
+		o.nullSafe = append(o.nullSafe, k.NullSafe)
+	}
+	if n.Residual != nil {
+		r, err := b.compile(n.Residual)
+		if err != nil {
+			o.Close()
+			return nil, err
+		}
+		o.residual = r
+	}
+	return o, nil
+}
+
+type joinOp struct {
+	n                               *plan.Join
+	left, right                     Operator
+	leftTypes, rightTypes, outTypes []*types.Type
+	lkeys, rkeys                    []evaluator
+	nullSafe                        []bool
+	residual                        evaluator
+
+	built        bool
+	rows         *vector.Batch    // the right input
+	table        map[string][]int // key -> right rows
+	matchedRight []bool
+	tail         *sliceOp // unmatched right rows of RIGHT and FULL joins
+	leftDone     bool
+}
+
+func (o *joinOp) build(ctx context.Context) error {
+	rows, err := Drain(ctx, o.right, o.rightTypes)
+	if err != nil {
+		return err
+	}
+	o.rows = rows
+	o.matchedRight = make([]bool, rows.N)
+	if len(o.rkeys) == 0 {
+		o.built = true
+		return nil
+	}
+	keys, err := evalAll(ctx, o.rkeys, rows)
+	if err != nil {
+		return err
+	}
+	o.table = make(map[string][]int, rows.N)
+	var buf []byte
+	for i := range rows.N {
+		var ok bool
+		buf, ok = encodeKey(buf[:0], keys, o.nullSafe, i)
+		if !ok {
+			continue
+		}
+		o.table[string(buf)] = append(o.table[string(buf)], i)
+	}
+	o.built = true
+	return nil
+}
+
+func evalAll(ctx context.Context, evs []evaluator, bt *vector.Batch) ([]*vector.Vec, error) {
+	out := make([]*vector.Vec, len(evs))
+	for i, ev := range evs {
+		v, err := ev(ctx, bt)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// encodeKey encodes row i of the key columns; ok is false when a key that
+// is not null-safe is NULL (such a row matches nothing).
+func encodeKey(buf []byte, keys []*vector.Vec, nullSafe []bool, i int) ([]byte, bool) {
+	for k, v := range keys {
+		if v.IsNull(i) && !nullSafe[k] {
+			return buf, false
+		}
+		buf = vector.AppendKey(buf, v, i)
+	}
+	return buf, true
+}
+
+func (o *joinOp) Next(ctx context.Context) (*vector.Batch, error) {
+	if !o.built {
+		if err := o.build(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for !o.leftDone {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		bt, err := o.left.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if bt == nil {
+			o.leftDone = true
+			break
+		}
+		out, err := o.probe(ctx, bt)
+		if err != nil {
+			return nil, err
+		}
+		if out != nil && out.N > 0 {
+			return out, nil
+		}
+	}
+	kind := o.n.Kind
+	if kind != plan.RightJoin && kind != plan.FullJoin {
+		return nil, nil
+	}
+	if o.tail == nil {
+		var li, ri []int
+		for r, m := range o.matchedRight {
+			if !m {
+				li = append(li, -1)
+				ri = append(ri, r)
+			}
+		}
+		o.tail = &sliceOp{b: o.assemble(nil, li, ri)}
+	}
+	return o.tail.Next(ctx)
+}
+
+func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, error) {
+	var li, ri []int
+	if len(o.lkeys) == 0 {
+		for l := range bt.N {
+			for r := range o.rows.N {
+				li = append(li, l)
+				ri = append(ri, r)
+			}
+		}
+	} else {
+		keys, err := evalAll(ctx, o.lkeys, bt)
+		if err != nil {
+			return nil, err
+		}
+		var buf []byte
+		for l := range bt.N {
+			var ok bool
+			buf, ok = encodeKey(buf[:0], keys, o.nullSafe, l)
+			if !ok {
+				continue
+			}
+			for _, r := range o.table[string(buf)] {
+				li = append(li, l)
+				ri = append(ri, r)
+			}
+		}
+	}
+	if o.residual != nil && len(li) > 0 {
+		pairs := o.pairBatch(bt, li, ri)
+		c, err := o.residual(ctx, pairs)
+		if err != nil {
+			return nil, err
+		}
+		k := 0
+		for j := range li {
+			if !c.IsNull(j) && c.Bools[j] {
+				li[k], ri[k] = li[j], ri[j]
+				k++
+			}
+		}
+		li, ri = li[:k], ri[:k]
+	}
+	for _, r := range ri {
+		o.matchedRight[r] = true
+	}
+	switch o.n.Kind {
+	case plan.SemiJoin, plan.AntiJoin:
+		matched := make([]bool, bt.N)
+		for _, l := range li {
+			matched[l] = true
+		}
+		want := o.n.Kind == plan.SemiJoin
+		var sel []int
+		for l, m := range matched {
+			if m == want {
+				sel = append(sel, l)
+			}
+		}
+		return bt.Gather(sel), nil
+	case plan.LeftJoin, plan.FullJoin:
+		matched := make([]bool, bt.N)
+		for _, l := range li {
+			matched[l] = true
+		}
+		// Keep the left input's order: each left row's matches, or the row
+		// padded with NULLs.
+		var li2, ri2 []int
+		j := 0
+		for l := range bt.N {
+			if !matched[l] {
+				li2 = append(li2, l)
+				ri2 = append(ri2, -1)
+				continue
+			}
+			for j < len(li) && li[j] < l {
+				j++
+			}
+			for j < len(li) && li[j] == l {
+				li2 = append(li2, l)
+				ri2 = append(ri2, ri[j])
+				j++
+			}
+		}
+		return o.assemble(bt, li2, ri2), nil
+	}
+	return o.assemble(bt, li, ri), nil
+}
+
+// pairBatch is the left columns then the right columns of candidate pairs.
+func (o *joinOp) pairBatch(bt *vector.Batch, li, ri []int) *vector.Batch {
+	out := &vector.Batch{N: len(li)}
+	for _, v := range bt.Cols {
+		out.Cols = append(out.Cols, v.Gather(li))
+	}
+	for _, v := range o.rows.Cols {
+		out.Cols = append(out.Cols, v.Gather(ri))
+	}
+	return out
+}
+
+// assemble builds output rows from pairs; -1 on either side pads NULLs.
+func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
+	out := &vector.Batch{N: len(li), Cols: make([]*vector.Vec, 0, len(o.outTypes))}
+	c := 0
+	for i := range o.leftTypes {
+		var src *vector.Vec
+		if bt != nil {
+			src = bt.Cols[i]
+		}
+		out.Cols = append(out.Cols, gatherOrNull(src, o.outTypes[c], li))
+		c++
+	}
+	for i := range o.rightTypes {
+		out.Cols = append(out.Cols, gatherOrNull(o.rows.Cols[i], o.outTypes[c], ri))
+		c++
+	}
+	return out
+}
+
+func gatherOrNull(src *vector.Vec, t *types.Type, idx []int) *vector.Vec {
+	out := vector.New(t, len(idx))
+	for _, i := range idx {
+		if i < 0 || src == nil {
+			out.AppendNull()
+			continue
+		}
+		out.AppendFrom(src, i)
+	}
+	return out
+}
+
+func (o *joinOp) Close() error {
+	err := o.left.Close()
+	if e := o.right.Close(); err == nil {
+		err = e
+	}
+	return err
+}

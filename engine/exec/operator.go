@@ -1,0 +1,166 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"eddy/engine/connectors"
+	"eddy/engine/functions"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// Operator produces a plan node's rows. Next returns the next non-empty
+// batch, or nil at the end; Close releases inputs and may be called at any
+// time, more than once.
+type Operator interface {
+	Next(ctx context.Context) (*vector.Batch, error)
+	Close() error
+}
+
+// Tables opens the sources and sinks of the tables a plan reads and
+// writes.
+type Tables interface {
+	// OpenScan returns a reader of every physical column of the scanned
+	// table, in the order of Scan.Physical. It may apply Scan.Filters; the
+	// executor applies them again.
+	OpenScan(ctx context.Context, scan *plan.Scan) (connectors.Reader, error)
+	// OpenSink returns a writer for the sink's table.
+	OpenSink(ctx context.Context, sink *plan.Sink) (connectors.Writer, error)
+}
+
+// Options configure a statement's execution.
+type Options struct {
+	// Streaming selects streaming mode: aggregates emit changelogs.
+	Streaming bool
+	// Loc is table.local-time-zone (nil: UTC).
+	Loc *time.Location
+	// Now is the statement's start time (zero: time.Now()).
+	Now time.Time
+	// Tables opens table sources and sinks; nil when the plan reads none.
+	Tables Tables
+}
+
+// Builder turns plans into operators for one statement.
+type Builder struct {
+	opts Options
+	env  *functions.Env
+	// correlation bindings: the current outer row of each correlation id.
+	corr map[int]*binding
+}
+
+// binding is the current row of an outer input, read by CorrelRefs.
+type binding struct {
+	batch *vector.Batch
+	row   int
+}
+
+// NewBuilder returns a builder for one statement.
+func NewBuilder(opts Options) *Builder {
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	loc := opts.Loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	return &Builder{opts: opts, env: &functions.Env{Loc: loc, Now: opts.Now}, corr: map[int]*binding{}}
+}
+
+// UnsupportedError reports a plan the executor cannot run yet.
+type UnsupportedError struct{ What string }
+
+func (e *UnsupportedError) Error() string { return "Unsupported query: " + e.What }
+
+// Class returns Flink's exception class for the error.
+func (e *UnsupportedError) Class() string { return "TableException" }
+
+// Build returns the operator for a plan.
+func (b *Builder) Build(n plan.Node) (Operator, error) {
+	switch n := n.(type) {
+	case *plan.Values:
+		return b.values(n)
+	case *plan.Scan:
+		return b.scan(n)
+	case *plan.Project:
+		return b.project(n)
+	case *plan.Filter:
+		return b.filter(n)
+	case *plan.Limit:
+		return b.limit(n)
+	case *plan.Sort:
+		return b.sort(n, -1)
+	case *plan.Join:
+		return b.join(n)
+	case *plan.Aggregate:
+		return b.aggregate(n)
+	case *plan.SetOp:
+		return b.setOp(n)
+	case *plan.Over:
+		return b.over(n)
+	case *plan.Correlate:
+		return b.correlate(n)
+	case *plan.Unnest:
+		return b.unnest(n)
+	case *plan.Sink:
+		return b.sink(n)
+	}
+	return nil, &UnsupportedError{What: fmt.Sprintf("%T", n)}
+}
+
+func schemaTypes(s plan.Schema) []*types.Type { return s.Types() }
+
+// emptyOp is an input with no rows.
+type emptyOp struct{}
+
+func (emptyOp) Next(context.Context) (*vector.Batch, error) { return nil, nil }
+func (emptyOp) Close() error                                { return nil }
+
+// Drain runs an operator to its end and returns all its rows in one batch
+// of the given column types.
+func Drain(ctx context.Context, op Operator, ts []*types.Type) (*vector.Batch, error) {
+	out := vector.NewBatch(ts, vector.BatchSize)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := op.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			return out, nil
+		}
+		out.AppendBatch(b)
+	}
+}
+
+// sliceOp returns one materialised batch in chunks of BatchSize.
+type sliceOp struct {
+	b   *vector.Batch
+	pos int
+}
+
+func (s *sliceOp) Next(ctx context.Context) (*vector.Batch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.b == nil || s.pos >= s.b.N {
+		return nil, nil
+	}
+	if s.pos == 0 && s.b.N <= vector.BatchSize {
+		s.pos = s.b.N
+		return s.b, nil
+	}
+	end := min(s.pos+vector.BatchSize, s.b.N)
+	sel := make([]int, end-s.pos)
+	for i := range sel {
+		sel[i] = s.pos + i
+	}
+	s.pos = end
+	return s.b.Gather(sel), nil
+}
+
+func (s *sliceOp) Close() error { return nil }

@@ -1,0 +1,295 @@
+package validate
+
+import (
+	"strconv"
+	"strings"
+
+	"eddy/engine/ast"
+	"eddy/engine/functions"
+	"eddy/engine/types"
+)
+
+// relation is one item of a FROM clause as expressions see it: the alias
+// that qualifies its columns and the columns.
+type relation struct {
+	alias string
+	cols  []OutputColumn
+}
+
+func (r *relation) index(name string) int {
+	for i, c := range r.cols {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// qscope is the name scope of one query block: the relations of its FROM
+// clause, and the scope of the enclosing query for correlated references.
+type qscope struct {
+	parent *qscope
+	rels   []*relation
+	// common holds the columns a USING or NATURAL join merged: an
+	// unqualified reference to one is not ambiguous.
+	common map[string]bool
+}
+
+func (q *qscope) relation(alias string) *relation {
+	for _, r := range q.rels {
+		if r.alias == alias {
+			return r
+		}
+	}
+	return nil
+}
+
+// resolved is a column reference found in a scope.
+type resolved struct {
+	rel   *relation
+	col   int
+	rest  []*ast.Ident // field path after the column
+	outer bool         // found in an enclosing query's scope
+}
+
+// resolve finds the column an identifier names, innermost scope first,
+// as Calcite's DelegatingScope does: a first part that is a table alias
+// qualifies the column; otherwise the first part is a column (of exactly
+// one table) and the rest are fields.
+func (q *qscope) resolve(id *ast.Identifier) (resolved, error) {
+	parts := id.Parts
+	first := parts[0]
+	for sc, depth := q, 0; sc != nil; sc, depth = sc.parent, depth+1 {
+		if len(parts) > 1 {
+			if r := sc.relation(first.Name); r != nil {
+				i := r.index(parts[1].Name)
+				if i < 0 {
+					return resolved{}, errorf(parts[1].Pos, ErrColumnNotFound,
+						"Column '%s' not found in table '%s'", parts[1].Name, first.Name)
+				}
+				return resolved{rel: r, col: i, rest: parts[2:], outer: depth > 0}, nil
+			}
+		}
+		var found []resolved
+		for _, r := range sc.rels {
+			if i := r.index(first.Name); i >= 0 {
+				found = append(found, resolved{rel: r, col: i, rest: parts[1:], outer: depth > 0})
+			}
+		}
+		switch {
+		case len(found) > 1 && !sc.common[first.Name]:
+			return resolved{}, errorf(first.Pos, ErrColumnAmbiguous, "Column '%s' is ambiguous", first.Name)
+		case len(found) > 0:
+			return found[0], nil
+		}
+	}
+	if len(parts) > 1 {
+		return resolved{}, errorf(first.Pos, ErrTableNotFound, "Table '%s' not found", first.Name)
+	}
+	return resolved{}, errorf(first.Pos, ErrColumnNotFound, "Column '%s' not found in any table", first.Name)
+}
+
+// clause names the part of a query an expression stands in; it decides
+// whether aggregates are allowed and words Calcite's messages.
+type clause string
+
+const (
+	clauseSelect  clause = "SELECT"
+	clauseWhere   clause = "WHERE"
+	clauseGroupBy clause = "GROUP BY"
+	clauseHaving  clause = "HAVING"
+	clauseOrderBy clause = "ORDER BY"
+	clauseOn      clause = "ON"
+	clauseValues  clause = "VALUES"
+	clauseFrom    clause = "FROM"
+)
+
+func (c clause) aggregatesAllowed() bool {
+	return c == clauseSelect || c == clauseHaving || c == clauseOrderBy
+}
+
+// exprEnv holds what one expression's validation learns: the placeholder
+// columns the scalar validator sees, what each stands for, and, for the
+// GROUP BY check, the written form of each column reference.
+type exprEnv struct {
+	s      *state
+	qs     *qscope
+	clause clause
+	cols   []Column
+	subs   map[string]ast.Expr
+	refs   map[*ast.Identifier]colRef
+}
+
+type colRef struct {
+	written string // the reference as written, for messages
+	outer   bool
+}
+
+// placeholder names start with a byte no SQL identifier of eddy's parser
+// holds, so they never meet a real column.
+const placeholderPrefix = "\x00"
+
+// typeExpr validates e in scope qs: column references are resolved by the
+// query scope (correlation, aliases, ambiguity), sub-queries are validated
+// as queries, and the rest is typed by the scalar Validator. The result's
+// tree is the expanded form.
+func (s *state) typeExpr(qs *qscope, e ast.Expr, c clause) (*Typed, error) {
+	t, _, err := s.typeExprEnv(qs, e, c)
+	return t, err
+}
+
+func (s *state) typeExprEnv(qs *qscope, e ast.Expr, c clause) (*Typed, *exprEnv, error) {
+	env := &exprEnv{s: s, qs: qs, clause: c, subs: map[string]ast.Expr{}, refs: map[*ast.Identifier]colRef{}}
+	t, err := env.typed(e)
+	return t, env, err
+}
+
+func (env *exprEnv) typed(e ast.Expr) (*Typed, error) {
+	pre, err := mapExpr(e, env.pre)
+	if err != nil {
+		return nil, err
+	}
+	v := New(env.s.a.Funcs)
+	v.Source = env.s.a.Source
+	v.AllowAggregates = env.clause.aggregatesAllowed()
+	t, err := v.Expr(NewScope(env.cols...), pre)
+	if err != nil {
+		return nil, err
+	}
+	post, err := mapExpr(t.Expr, env.post)
+	if err != nil {
+		return nil, err
+	}
+	return &Typed{Expr: post, Type: t.Type}, nil
+}
+
+// placeholder registers a column of type t standing for repl and returns
+// its name.
+func (env *exprEnv) placeholder(t *types.Type, repl ast.Expr) string {
+	env.s.synth++
+	name := placeholderPrefix + strconv.Itoa(env.s.synth)
+	env.cols = append(env.cols, Column{Name: name, Type: t})
+	env.subs[name] = repl
+	return name
+}
+
+func (env *exprEnv) pre(e ast.Expr) (ast.Expr, bool, error) {
+	switch e := e.(type) {
+	case *ast.Identifier:
+		r, err := env.qs.resolve(e)
+		if err != nil {
+			return nil, true, err
+		}
+		col := r.rel.cols[r.col]
+		var parts []*ast.Ident
+		if r.rel.alias != "" {
+			parts = append(parts, &ast.Ident{Pos: e.Parts[0].Pos, Name: r.rel.alias, Quoted: true})
+		}
+		colPos := e.Parts[len(e.Parts)-len(r.rest)-1].Pos
+		parts = append(parts, &ast.Ident{Pos: colPos, Name: col.Name, Quoted: true})
+		repl := &ast.Identifier{Parts: parts}
+		written := make([]string, len(e.Parts)-len(r.rest))
+		for i := range written {
+			written[i] = e.Parts[i].Name
+		}
+		env.refs[repl] = colRef{written: strings.Join(written, "."), outer: r.outer}
+		name := env.placeholder(col.Type, repl)
+		out := []*ast.Ident{{Pos: colPos, Name: name}}
+		return &ast.Identifier{Parts: append(out, r.rest...)}, true, nil
+	case *ast.Subquery:
+		an, err := env.s.query(e.Query, env.qs)
+		if err != nil {
+			return nil, true, err
+		}
+		if len(an.Columns) != 1 {
+			return nil, true, errorf(e.Pos, ErrIncompatible, "Sub-query as expression must return exactly one column")
+		}
+		name := env.placeholder(an.Columns[0].Type.WithNullable(true), &ast.Subquery{Pos: e.Pos, Query: an.Query})
+		return &ast.Identifier{Parts: []*ast.Ident{{Pos: e.Pos, Name: name}}}, true, nil
+	case *ast.Exists:
+		an, err := env.s.query(e.Query, env.qs)
+		if err != nil {
+			return nil, true, err
+		}
+		name := env.placeholder(types.New(types.Boolean).WithNullable(false), &ast.Exists{Pos: e.Pos, Query: an.Query})
+		return &ast.Identifier{Parts: []*ast.Ident{{Pos: e.Pos, Name: name}}}, true, nil
+	case *ast.InExpr:
+		if e.Query == nil {
+			return e, false, nil
+		}
+		x, err := env.typed(e.X)
+		if err != nil {
+			return nil, true, err
+		}
+		an, err := env.s.query(e.Query, env.qs)
+		if err != nil {
+			return nil, true, err
+		}
+		n := 1
+		if x.Type.Kind == types.Row {
+			n = len(x.Type.Fields)
+		}
+		if len(an.Columns) != n {
+			return nil, true, errorf(e.Pos, ErrIncompatible, "Values passed to IN operator must have compatible types")
+		}
+		nullable := x.Type.Nullable()
+		if n == 1 {
+			if !functions.CanCompare(x.Type, an.Columns[0].Type) {
+				return nil, true, errorf(e.Pos, ErrIncompatible, "Values passed to IN operator must have compatible types")
+			}
+			nullable = nullable || an.Columns[0].Type.Nullable()
+		}
+		repl := &ast.InExpr{Pos: e.Pos, X: x.Expr, Not: e.Not, Query: an.Query}
+		name := env.placeholder(types.New(types.Boolean).WithNullable(nullable), repl)
+		return &ast.Identifier{Parts: []*ast.Ident{{Pos: e.Pos, Name: name}}}, true, nil
+	case *ast.FuncCall:
+		if err := env.checkAggregateClause(e); err != nil {
+			return nil, true, err
+		}
+	case *ast.Star, *ast.Descriptor, *ast.TableArg:
+		return e, true, nil
+	}
+	return e, false, nil
+}
+
+// checkAggregateClause reports an aggregate where the clause forbids it,
+// in Calcite's words.
+func (env *exprEnv) checkAggregateClause(e *ast.FuncCall) error {
+	if env.clause.aggregatesAllowed() || env.clause == clauseValues {
+		return nil
+	}
+	f := env.s.lookupFunc(e)
+	if f == nil || f.Kind == functions.Scalar {
+		return nil
+	}
+	if e.Over != nil || e.OverName != nil {
+		return errorf(e.Pos, ErrAggregateMisused, "Windowed aggregate expression is illegal in %s clause", env.clause)
+	}
+	if f.Kind == functions.Aggregate {
+		return errorf(e.Pos, ErrAggregateMisused, "Aggregate expression is illegal in %s clause", env.clause)
+	}
+	return nil
+}
+
+func (s *state) lookupFunc(e *ast.FuncCall) *functions.Func {
+	if len(e.Name.Parts) != 1 {
+		return nil
+	}
+	f, _ := s.a.Funcs.Lookup(strings.ToUpper(e.Name.Parts[0].Name))
+	return f
+}
+
+func (env *exprEnv) post(e ast.Expr) (ast.Expr, bool, error) {
+	id, ok := e.(*ast.Identifier)
+	if !ok || !strings.HasPrefix(id.Parts[0].Name, placeholderPrefix) {
+		return e, false, nil
+	}
+	repl := env.subs[id.Parts[0].Name]
+	rid, ok := repl.(*ast.Identifier)
+	if !ok {
+		return repl, true, nil
+	}
+	out := &ast.Identifier{Parts: append(append([]*ast.Ident(nil), rid.Parts...), id.Parts[1:]...)}
+	env.refs[out] = env.refs[rid]
+	return out, true, nil
+}

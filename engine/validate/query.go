@@ -1,0 +1,329 @@
+package validate
+
+import (
+	"context"
+	"strconv"
+
+	"eddy/catalogs"
+	"eddy/engine/ast"
+	"eddy/engine/functions"
+	"eddy/engine/types"
+)
+
+// Analyzer validates whole queries: it resolves table and view names
+// against a catalog manager (the session's current catalog and database at
+// the time of the call), expands the views it reads, types every
+// expression with a Validator, derives the output columns as Flink names
+// them, and rewrites the query into Flink's expanded form (every object
+// fully qualified, every column qualified by its table alias, `*`
+// replaced by the column list), which is what a view stores.
+type Analyzer struct {
+	// Funcs resolves function calls.
+	Funcs *functions.Registry
+	// Catalogs resolves table and view names.
+	Catalogs *catalogs.Manager
+	// ParseQuery parses the stored expanded query of a view. It is given
+	// by the caller because this package must not import the parser.
+	ParseQuery func(sql string) (ast.Query, error)
+	// TableColumns returns the columns a query reads from a table (its
+	// resolved schema: rowtime columns marked, computed columns typed).
+	// When nil, the stored column types are used.
+	TableColumns func(t *catalogs.CatalogTable) ([]OutputColumn, error)
+	// Source is the statement's text; messages then name functions as
+	// they were written.
+	Source string
+}
+
+// OutputColumn is one output column of a query, table or view.
+type OutputColumn struct {
+	Name string
+	Type *types.Type
+}
+
+// Analyzed is a validated query.
+type Analyzed struct {
+	// Columns are the output columns, named as Flink names them (`EXPR$0`
+	// for unnamed expressions, duplicates made unique with a suffix).
+	Columns []OutputColumn
+	// Query is the expanded tree; ast.String prints Flink's expanded text.
+	Query ast.Query
+	// Reads lists the tables and views the query reads by name, in the
+	// order they appear, nested queries included; views are not entered.
+	Reads []Read
+}
+
+// ExpandedText returns the expanded query text that a view stores.
+func (a *Analyzed) ExpandedText() string { return ast.String(a.Query) }
+
+// Read is a table or view a query reads.
+type Read struct {
+	ID        catalogs.Identifier
+	Temporary bool
+	Table     *catalogs.CatalogTable // or nil for a view
+	View      *catalogs.CatalogView  // or nil for a table
+	// Expanded is a view's validated expanded query; its columns are cast
+	// to the view's frozen columns when it is read.
+	Expanded *Analyzed
+}
+
+// Query validates q.
+func (a *Analyzer) Query(ctx context.Context, q ast.Query) (*Analyzed, error) {
+	s := &state{a: a, ctx: ctx}
+	return s.query(q, nil)
+}
+
+// ViewQuery validates the query of the view id that is being created or
+// replaced: as Query, and an error if the query would read the view
+// itself, directly or through other views.
+func (a *Analyzer) ViewQuery(ctx context.Context, id catalogs.Identifier, q ast.Query) (*Analyzed, error) {
+	s := &state{a: a, ctx: ctx, defining: &id}
+	return s.query(q, nil)
+}
+
+// state is the mutable part of one validation.
+type state struct {
+	a        *Analyzer
+	ctx      context.Context
+	defining *catalogs.Identifier // the view being defined, or nil
+	views    []catalogs.Identifier
+	ctes     []map[string]*Analyzed
+	nextID   int // Calcite's counter for derived aliases (EXPR$n)
+	synth    int // counter for the placeholder columns of expressions
+	reads    *[]Read
+}
+
+func (s *state) addRead(r Read) {
+	if s.reads != nil {
+		*s.reads = append(*s.reads, r)
+	}
+}
+
+func (s *state) query(q ast.Query, outer *qscope) (*Analyzed, error) {
+	top := s.reads == nil
+	var reads []Read
+	if top {
+		s.reads = &reads
+		defer func() { s.reads = nil }()
+	}
+	an, err := s.queryNode(q, outer)
+	if err != nil {
+		return nil, err
+	}
+	if top {
+		an.Reads = reads
+	}
+	return an, nil
+}
+
+func (s *state) queryNode(q ast.Query, outer *qscope) (*Analyzed, error) {
+	switch q := q.(type) {
+	case *ast.Select:
+		an, _, err := s.selectQuery(q, outer, nil)
+		return an, err
+	case *ast.OrderedQuery:
+		return s.orderedQuery(q, outer)
+	case *ast.ParenQuery:
+		an, err := s.queryNode(q.Query, outer)
+		if err != nil {
+			return nil, err
+		}
+		return &Analyzed{Columns: an.Columns, Query: &ast.ParenQuery{Pos: q.Pos, Query: an.Query}}, nil
+	case *ast.SetOp:
+		return s.setOp(q, outer)
+	case *ast.Values:
+		return s.values(q, outer)
+	case *ast.With:
+		return s.with(q, outer)
+	}
+	return nil, errorf(q.Position(), ErrNotSupported, "This query form is not supported")
+}
+
+// with validates WITH: each CTE in turn (a later one may read an earlier
+// one), then the body.
+func (s *state) with(w *ast.With, outer *qscope) (*Analyzed, error) {
+	if w.Recursive {
+		return nil, errorf(w.Pos, ErrNotSupported, "WITH RECURSIVE is not supported")
+	}
+	defs := map[string]*Analyzed{}
+	s.ctes = append(s.ctes, defs)
+	defer func() { s.ctes = s.ctes[:len(s.ctes)-1] }()
+	out := &ast.With{Pos: w.Pos}
+	for _, c := range w.CTEs {
+		an, err := s.queryNode(c.Query, outer)
+		if err != nil {
+			return nil, err
+		}
+		cols := an.Columns
+		if len(c.Columns) > 0 {
+			if len(c.Columns) != len(cols) {
+				return nil, errorf(c.Name.Pos, ErrIncompatible,
+					"Number of columns must match number of query columns")
+			}
+			cols = renamed(cols, c.Columns)
+		}
+		defs[c.Name.Name] = &Analyzed{Columns: cols, Query: an.Query}
+		out.CTEs = append(out.CTEs, &ast.CTE{Name: quoted(c.Name), Columns: quotedList(c.Columns), Query: an.Query})
+	}
+	body, err := s.queryNode(w.Body, outer)
+	if err != nil {
+		return nil, err
+	}
+	out.Body = body.Query
+	return &Analyzed{Columns: body.Columns, Query: out}, nil
+}
+
+func (s *state) cte(name string) *Analyzed {
+	for i := len(s.ctes) - 1; i >= 0; i-- {
+		if an, ok := s.ctes[i][name]; ok {
+			return an
+		}
+	}
+	return nil
+}
+
+// values validates VALUES: every row has the same number of values; each
+// column takes the common type of its values and is named EXPR$n.
+func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
+	qs := &qscope{parent: outer}
+	out := &ast.Values{Pos: v.Pos}
+	var colTypes [][]*types.Type
+	for _, r := range v.Rows {
+		if colTypes != nil && len(r.Elems) != len(colTypes) {
+			return nil, errorf(r.Pos, ErrIncompatible, "Values passed to VALUES operator must have compatible types")
+		}
+		if colTypes == nil {
+			colTypes = make([][]*types.Type, len(r.Elems))
+		}
+		row := &ast.RowCtor{Pos: r.Pos, Explicit: true}
+		for i, e := range r.Elems {
+			t, err := s.typeExpr(qs, e, clauseValues)
+			if err != nil {
+				return nil, err
+			}
+			colTypes[i] = append(colTypes[i], t.Type)
+			row.Elems = append(row.Elems, t.Expr)
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	cols := make([]OutputColumn, len(colTypes))
+	for i, ts := range colTypes {
+		t, ok := functions.CommonType(ts...)
+		if !ok {
+			return nil, errorf(v.Pos, ErrIncompatible, "Values passed to VALUES operator must have compatible types")
+		}
+		cols[i] = OutputColumn{Name: exprName(i), Type: t}
+	}
+	return &Analyzed{Columns: cols, Query: out}, nil
+}
+
+// setOp validates UNION, INTERSECT and EXCEPT: both sides have the same
+// number of columns, each pair has a common type; names come from the left.
+func (s *state) setOp(q *ast.SetOp, outer *qscope) (*Analyzed, error) {
+	l, err := s.queryNode(q.Left, outer)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.queryNode(q.Right, outer)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.Columns) != len(r.Columns) {
+		return nil, errorf(q.Pos, ErrIncompatible, "Column count mismatch in %s", q.Op)
+	}
+	cols := make([]OutputColumn, len(l.Columns))
+	for i := range l.Columns {
+		t, ok := functions.CommonType(l.Columns[i].Type, r.Columns[i].Type)
+		if !ok {
+			return nil, errorf(q.Pos, ErrIncompatible, "Type mismatch in column %d of %s", i+1, q.Op)
+		}
+		cols[i] = OutputColumn{Name: l.Columns[i].Name, Type: t}
+	}
+	return &Analyzed{Columns: cols, Query: &ast.SetOp{Pos: q.Pos, Op: q.Op, All: q.All, Left: l.Query, Right: r.Query}}, nil
+}
+
+// orderedQuery validates ORDER BY, OFFSET and FETCH. Over a SELECT, the
+// sort keys may name its output columns, its ordinals, or any expression
+// over its FROM clause; over other queries only output columns.
+func (s *state) orderedQuery(q *ast.OrderedQuery, outer *qscope) (*Analyzed, error) {
+	out := &ast.OrderedQuery{Pos: q.Pos, Offset: q.Offset, Fetch: q.Fetch, FetchFirst: q.FetchFirst}
+	for _, e := range []ast.Expr{q.Offset, q.Fetch} {
+		if e == nil {
+			continue
+		}
+		if _, ok := e.(*ast.Param); ok {
+			continue
+		}
+		if l, ok := e.(*ast.Literal); !ok || l.Kind != ast.LitInteger {
+			return nil, errorf(e.Position(), ErrNotSupported, "Non-negative integer literal expected for OFFSET/FETCH")
+		}
+	}
+	if sel, ok := q.Query.(*ast.Select); ok {
+		an, items, err := s.selectQuery(sel, outer, q.OrderBy)
+		if err != nil {
+			return nil, err
+		}
+		out.Query, out.OrderBy = an.Query, items
+		return &Analyzed{Columns: an.Columns, Query: out}, nil
+	}
+	an, err := s.queryNode(q.Query, outer)
+	if err != nil {
+		return nil, err
+	}
+	qs := &qscope{parent: outer, rels: []*relation{{cols: an.Columns}}}
+	for _, o := range q.OrderBy {
+		e := o.Expr
+		if i, ok := ordinal(e); ok {
+			if i < 1 || i > len(an.Columns) {
+				return nil, errorf(e.Position(), ErrNotSupported, "Ordinal out of range")
+			}
+			e = &ast.Identifier{Parts: []*ast.Ident{{Pos: e.Position(), Name: an.Columns[i-1].Name}}}
+		}
+		t, err := s.typeExpr(qs, e, clauseOrderBy)
+		if err != nil {
+			return nil, err
+		}
+		item := *o
+		item.Expr = t.Expr
+		out.OrderBy = append(out.OrderBy, &item)
+	}
+	out.Query = an.Query
+	return &Analyzed{Columns: an.Columns, Query: out}, nil
+}
+
+// ordinal returns the value of an integer literal used as a sort key.
+func ordinal(e ast.Expr) (int, bool) {
+	l, ok := e.(*ast.Literal)
+	if !ok || l.Kind != ast.LitInteger {
+		return 0, false
+	}
+	n, err := strconv.Atoi(l.Value)
+	return n, err == nil
+}
+
+func exprName(i int) string { return "EXPR$" + strconv.Itoa(i) }
+
+func renamed(cols []OutputColumn, names []*ast.Ident) []OutputColumn {
+	out := make([]OutputColumn, len(cols))
+	for i, c := range cols {
+		out[i] = OutputColumn{Name: names[i].Name, Type: c.Type}
+	}
+	return out
+}
+
+func quoted(id *ast.Ident) *ast.Ident {
+	if id == nil {
+		return nil
+	}
+	return &ast.Ident{Pos: id.Pos, Name: id.Name, Quoted: true}
+}
+
+func quotedList(ids []*ast.Ident) []*ast.Ident {
+	if ids == nil {
+		return nil
+	}
+	out := make([]*ast.Ident, len(ids))
+	for i, id := range ids {
+		out[i] = quoted(id)
+	}
+	return out
+}
