@@ -135,6 +135,12 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	var in io.Reader = stdin
 	if o.file != "" {
 		f, err := os.Open(o.file)
+		if err == nil {
+			if fi, serr := f.Stat(); serr == nil && fi.IsDir() {
+				f.Close()
+				err = fmt.Errorf("open %s: is a directory", o.file)
+			}
+		}
 		if err != nil {
 			render.Problem(stderr, "-f: %v", err)
 			return exitUsage

@@ -183,6 +183,8 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"--no-such-flag"},
 		{"-f", missing},
+		{"-f", t.TempDir()},
+		{"-i", t.TempDir()},
 		{"-i", missing},
 		{"--config", missing},
 		{"--gateway", "http://localhost:8083"},
@@ -267,5 +269,22 @@ func TestReadmeExample(t *testing.T) {
 	r := eddy(t, input, "--store", store(t))
 	if r.code != 0 || r.stdout != want {
 		t.Errorf("README example: exit %d, output:\n%s\nREADME shows:\n%s%s", r.code, r.stdout, want, r.stderr)
+	}
+}
+
+func TestPipedReset(t *testing.T) {
+	r := eddy(t, "SET 'a.b' = 'c';\nSET 'x.y' = 'z';\nRESET 'a.b';\nSET;\nRESET;\nSET;\n", "--store", store(t))
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	answers := strings.Split(strings.TrimSuffix(r.stdout, "\n\n"), "\n\n")
+	if len(answers) != 6 {
+		t.Fatalf("%d answers, want 6:\n%s", len(answers), r.stdout)
+	}
+	if hasRow(answers[3], "a.b", "c") || !hasRow(answers[3], "x.y", "z") {
+		t.Errorf("SET; after RESET 'a.b':\n%s", answers[3])
+	}
+	if strings.Contains(answers[5], "x.y") {
+		t.Errorf("SET; after RESET;:\n%s", answers[5])
 	}
 }

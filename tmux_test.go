@@ -20,21 +20,19 @@ type terminal struct {
 
 func newTerminal(t *testing.T, vars []string, args ...string) *terminal {
 	t.Helper()
+	// The shell command runs eddy with the test's environment only.
+	cmd := append([]string{"env", "-i"}, quoteAll(append(append(vars, binary), args...))...)
+	return newTerminalCmd(t, strings.Join(cmd, " "))
+}
+
+// newTerminalCmd starts a shell command in a 200x50 tmux terminal.
+func newTerminalCmd(t *testing.T, command string) *terminal {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed; the terminal tests need it (.ci/run installs it)")
 	}
 	term := &terminal{t: t, socket: fmt.Sprintf("eddy-test-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "eddy"}
-	// The shell command runs eddy with the test's environment.
-	quoted := make([]string, 0, len(vars)+len(args)+2)
-	quoted = append(quoted, "env", "-i")
-	for _, v := range vars {
-		quoted = append(quoted, shellQuote(v))
-	}
-	quoted = append(quoted, shellQuote(binary))
-	for _, a := range args {
-		quoted = append(quoted, shellQuote(a))
-	}
-	term.tmux("new-session", "-d", "-x", "200", "-y", "50", "-s", term.name, strings.Join(quoted, " "))
+	term.tmux("new-session", "-d", "-x", "200", "-y", "50", "-s", term.name, command)
 	t.Cleanup(func() { exec.Command("tmux", "-L", term.socket, "kill-server").Run() })
 	return term
 }
@@ -129,6 +127,20 @@ func TestTerminal(t *testing.T) {
 	}
 	term.waitFor("a fresh prompt", func(s string) bool { return lastLine(s) == strings.TrimSpace(prompt) })
 
+	// Errors are bold red at a colour terminal.
+	term.keys("THIS IS NOT SQL;", "Enter")
+	term.waitFor("the error", func(s string) bool { return strings.Contains(s, "[ERROR] Could not execute SQL statement.") })
+	if line := errorLine(term.tmux("capture-pane", "-e", "-p", "-t", term.name)); !strings.Contains(line, "\x1b[") {
+		t.Errorf("the error line is not coloured: %q", line)
+	}
+	term.waitFor("a fresh prompt", func(s string) bool { return lastLine(s) == strings.TrimSpace(prompt) })
+
+	// CLEAR empties the screen.
+	term.keys("CLEAR;", "Enter")
+	term.waitFor("a cleared screen", func(s string) bool {
+		return !strings.Contains(s, "eddy "+version) && lastLine(s) == strings.TrimSpace(prompt)
+	})
+
 	// Ctrl-D on an empty line ends the shell, and with it the tmux session.
 	term.keys("C-d")
 	deadline := time.Now().Add(10 * time.Second)
@@ -141,5 +153,61 @@ func TestTerminal(t *testing.T) {
 	hist, err := os.ReadFile(filepath.Join(home, "state", "eddy", "history"))
 	if err != nil || !strings.Contains(string(hist), "SET 'demo.key' = 'demo-value';") {
 		t.Errorf("history file: %v\n%s", err, hist)
+	}
+}
+
+// TestTerminalSigterm stops eddy with SIGTERM at the prompt: it exits and
+// leaves the terminal out of raw mode for the shell that started it.
+func TestTerminalSigterm(t *testing.T) {
+	vars, home := env(t)
+	vars = append(vars, "TERM=xterm-256color")
+	st := filepath.Join(home, "store.db")
+	script := fmt.Sprintf("%s; echo exit=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}icanon'; sleep 60",
+		strings.Join(append([]string{"env", "-i"}, quoteAll(append(vars, binary, "--store", st))...), " "))
+	term := newTerminalCmd(t, "sh -c "+shellQuote(script))
+	term.waitFor("the prompt", func(s string) bool { return strings.Contains(s, "default_database>") })
+	shell := strings.TrimSpace(term.tmux("display", "-p", "-t", term.name, "#{pane_pid}"))
+	children, err := os.ReadFile(fmt.Sprintf("/proc/%s/task/%s/children", shell, shell))
+	if err != nil || len(strings.Fields(string(children))) != 1 {
+		t.Skipf("cannot find eddy's process under the pane's shell: %v %q", err, children)
+	}
+	pid := strings.Fields(string(children))[0]
+	if err := exec.Command("kill", "-TERM", pid).Run(); err != nil {
+		t.Fatal(err)
+	}
+	s := term.waitFor("eddy to exit", func(s string) bool { return strings.Contains(s, "icanon") })
+	if !strings.Contains(s, "exit=0") || strings.Contains(s, "-icanon") {
+		t.Errorf("after SIGTERM the terminal is still raw or eddy failed:\n%s", s)
+	}
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = shellQuote(s)
+	}
+	return out
+}
+
+// errorLine returns the line of a captured screen that holds "[ERROR]".
+func errorLine(screen string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "[ERROR]") {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestTerminalNoColor: NO_COLOR turns the colours off.
+func TestTerminalNoColor(t *testing.T) {
+	vars, home := env(t)
+	vars = append(vars, "TERM=xterm-256color", "NO_COLOR=1")
+	term := newTerminal(t, vars, "--store", filepath.Join(home, "store.db"))
+	term.waitFor("the prompt", func(s string) bool { return strings.Contains(s, "default_database>") })
+	term.keys("THIS IS NOT SQL;", "Enter")
+	term.waitFor("the error", func(s string) bool { return strings.Contains(s, "[ERROR] Could not execute SQL statement.") })
+	if line := errorLine(term.tmux("capture-pane", "-e", "-p", "-t", term.name)); strings.Contains(line, "\x1b[") {
+		t.Errorf("coloured despite NO_COLOR: %q", line)
 	}
 }

@@ -17,6 +17,7 @@ func (s *Session) analyzer(source string) *validate.Analyzer {
 		Funcs:        s.funcs,
 		Catalogs:     s.cat,
 		ParseQuery:   parser.ParseQuery,
+		ParseExpr:    parser.ParseExpr,
 		TableColumns: s.queryColumns,
 		Source:       source,
 	}
@@ -132,6 +133,9 @@ func (s *Session) execAlterViewAs(ctx context.Context, st *ast.AlterViewAs) (*Re
 	if err != nil {
 		return nil, err
 	}
+	if err := s.viewDDLAllowed(ctx, id); err != nil {
+		return nil, err
+	}
 	e, err := s.cat.GetTable(ctx, id)
 	if errors.Is(err, catalogs.ErrTableNotExist) {
 		return nil, Errorf("ValidationException", "View %s doesn't exist or is a temporary view.", id)
@@ -159,6 +163,11 @@ func (s *Session) execDropView(ctx context.Context, st *ast.DropView) (*Result, 
 	if err != nil {
 		return nil, err
 	}
+	if !st.Temporary {
+		if err := s.viewDDLAllowed(ctx, id); err != nil {
+			return nil, err
+		}
+	}
 	if st.Temporary {
 		return success(s.cat.DropTemporaryView(id, st.IfExists))
 	}
@@ -176,5 +185,30 @@ func (s *Session) execAlterViewRename(ctx context.Context, st *ast.AlterViewRena
 	if err != nil {
 		return nil, err
 	}
+	if err := s.viewDDLAllowed(ctx, from); err != nil {
+		return nil, err
+	}
 	return success(s.cat.RenameView(ctx, from, to))
+}
+
+// viewDDLAllowed refuses view DDL in a catalog whose type declares no view
+// support, before anything else is looked at (issue 6 rule 9): the
+// statement fails the same way whether or not the view exists.
+func (s *Session) viewDDLAllowed(ctx context.Context, id catalogs.Identifier) error {
+	c, err := s.cat.Catalog(ctx, id.Catalog)
+	if err != nil {
+		return nil // the catalog call that follows reports it
+	}
+	vs, ok := c.(catalogs.ViewSupport)
+	if !ok || vs.SupportsViews() {
+		return nil
+	}
+	kind := ""
+	if info, err := s.cat.DescribeCatalog(ctx, id.Catalog); err == nil {
+		kind = info.Descriptor.Type()
+	}
+	if t, ok := c.(catalogs.Typed); ok && kind == "" {
+		kind = t.Type()
+	}
+	return Errorf("ValidationException", "View DDL is not supported on %s catalog '%s'", kind, id.Catalog)
 }

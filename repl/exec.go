@@ -95,8 +95,8 @@ func flushWriter(w io.Writer) {
 // historyEntries turns the lines of finished statements into history
 // entries (the history file holds one entry per line). The lines are joined
 // with blanks into one entry unless that would change the statements — a --
-// comment would swallow what follows, a literal or comment holding a line
-// break would change — and then each line is an entry of its own.
+// comment would swallow what follows it, a literal or comment holding a
+// line break would change — and then each line is an entry of its own.
 func historyEntries(text string) []string {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -111,14 +111,15 @@ func historyEntries(text string) []string {
 	}
 	l := parser.NewLexer(text)
 	l.KeepComments = true
+	lineComment := false // a -- comment, harmless only as the last token
 	for {
 		tok, err := l.Next()
-		if err != nil || strings.Contains(tok.Raw, "\n") ||
-			tok.Kind == parser.Comment && strings.HasPrefix(tok.Raw, "--") {
-			return lines
-		}
-		if tok.Kind == parser.EOF {
+		if tok.Kind == parser.EOF && err == nil {
 			return []string{strings.Join(lines, " ")}
 		}
+		if err != nil || lineComment || strings.Contains(tok.Raw, "\n") {
+			return lines
+		}
+		lineComment = tok.Kind == parser.Comment && strings.HasPrefix(tok.Raw, "--")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/chzyer/readline"
 
@@ -17,7 +19,8 @@ import (
 // readlineSource reads lines at a terminal with editing, history (Up, Down,
 // Ctrl-R) and Ctrl-C / Ctrl-D handling.
 type readlineSource struct {
-	rl *readline.Instance
+	rl     *readline.Instance
+	closed atomic.Bool
 }
 
 func newReadlineSource(cfg Config) (*readlineSource, error) {
@@ -28,10 +31,8 @@ func newReadlineSource(cfg Config) (*readlineSource, error) {
 		Stdout:                 cfg.Out,
 		Stderr:                 cfg.Out,
 	}
-	if cfg.HistoryFile != "" {
-		if err := os.MkdirAll(filepath.Dir(cfg.HistoryFile), 0o700); err != nil {
-			rc.HistoryFile = "" // a shell without saved history beats no shell
-		}
+	if cfg.HistoryFile != "" && !prepareHistory(cfg.HistoryFile) {
+		rc.HistoryFile = "" // a shell without saved history beats no shell
 	}
 	if cfg.In != os.Stdin {
 		rc.Stdin = io.NopCloser(cfg.In)
@@ -41,6 +42,19 @@ func newReadlineSource(cfg Config) (*readlineSource, error) {
 		return nil, err
 	}
 	return &readlineSource{rl: rl}, nil
+}
+
+// prepareHistory creates the history file's directory and the file itself,
+// readable by its owner only: statements may hold passwords.
+func prepareHistory(path string) bool {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return false
+	}
+	return f.Close() == nil
 }
 
 func (s *readlineSource) ReadLine(prompt string) (string, error) {
@@ -54,7 +68,16 @@ func (s *readlineSource) ReadLine(prompt string) (string, error) {
 
 func (s *readlineSource) SaveHistory(entry string) { s.rl.SaveHistory(entry) }
 
-func (s *readlineSource) Close() error { return s.rl.Close() }
+// Close ends readline: a pending ReadLine returns io.EOF and leaves raw
+// mode. It may be called from another goroutine, and more than once; only
+// the first call does the work (readline's Close can wait for its input
+// reader, and a second caller must not wait with it).
+func (s *readlineSource) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	return s.rl.Close()
+}
 
 // runInteractive is Run at a terminal: the banner, then the loop with
 // Ctrl-C routed to the running statement.
@@ -70,6 +93,21 @@ func (sh *Shell) runInteractive(ctx context.Context) int {
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 	sh.interrupts = sigs
+	// SIGTERM and SIGHUP end the session cleanly: the running statement is
+	// cancelled and the terminal leaves raw mode before eddy exits.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(stop)
+	go func() {
+		select {
+		case <-stop:
+			cancel()
+			src.Close()
+		case <-ctx.Done():
+		}
+	}()
 	return sh.runLines(ctx, src, true)
 }
 

@@ -53,13 +53,18 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		}
 		text := buf.String()
 		stmts, rest := parser.Split(text)
+		// Keep the unfinished rest, comments included: they belong to the
+		// next statement, whose error positions count their lines. A
+		// comment after the ';' on the same line belongs to the statement
+		// that ended.
+		if i := strings.IndexByte(rest, '\n'); i >= 0 && parser.IsBlank(rest[:i]) {
+			rest = rest[i+1:]
+		}
 		if len(stmts) > 0 {
 			for _, e := range historyEntries(strings.TrimSuffix(text, rest)) {
 				src.SaveHistory(e)
 			}
 		}
-		// Keep the unfinished rest, comments included: they belong to the
-		// next statement, whose error positions count their lines.
 		buf.Reset()
 		if strings.TrimSpace(rest) != "" {
 			buf.WriteString(rest)

@@ -79,6 +79,9 @@ func TestSplitting(t *testing.T) {
 		{"only comments and blanks", "-- nothing\n\n/* here */\n", nil},
 		{"empty statements", ";;\n", nil},
 		{"comment lines before a statement", "-- first\nSHOW TABLES;\n", []string{"-- first\nSHOW TABLES"}},
+		{"comment after a semicolon", "SET 'a' = 'b'; -- of a\n-- of c\nSET 'c' = 'd';\n",
+			[]string{"SET 'a' = 'b'", "-- of c\nSET 'c' = 'd'"}},
+		{"trailing comment at the end", "SET 'a' = 'b'; -- done", []string{"SET 'a' = 'b'"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -289,16 +292,16 @@ func TestInteractiveLoop(t *testing.T) {
 	var out bytes.Buffer
 	sh := New(sess, Config{Out: &out, Err: io.Discard, Interactive: true})
 	src := &scriptedSource{lines: []string{
-		"SELECT 1,", // a statement in progress...
-		ctrlC,       // ...dropped by Ctrl-C
-		"SHOW",      // continuation
-		"TABLES;",   // runs
-		"fail now;", // an error does not end an interactive session
-		"",          // an empty line at the prompt
-		"-- note",   // a comment line belongs to the next statement
-		"SELECT 'a", // a literal across lines
-		"b';",       //
-		"quit",      // no ';' needed for a bare quit
+		"SELECT 1,",                              // a statement in progress...
+		ctrlC,                                    // ...dropped by Ctrl-C
+		"SHOW",                                   // continuation
+		"TABLES; -- a comment of this statement", // runs
+		"fail now;",                              // an error does not end an interactive session
+		"",                                       // an empty line at the prompt
+		"-- note",                                // a comment line belongs to the next statement
+		"SELECT 'a",                              // a literal across lines
+		"b';",                                    //
+		"quit",                                   // no ';' needed for a bare quit
 		"SET 'x' = 'y';",
 	}}
 	if code := sh.runLines(context.Background(), src, true); code != 0 {
@@ -317,7 +320,7 @@ func TestInteractiveLoop(t *testing.T) {
 	if len(cont) != len(fresh) {
 		t.Errorf("continuation prompt %d wide, prompt %d", len(cont), len(fresh))
 	}
-	wantHistory := []string{"SHOW TABLES;", "fail now;", "-- note", "SELECT 'a", "b';"}
+	wantHistory := []string{"SHOW TABLES; -- a comment of this statement", "fail now;", "-- note", "SELECT 'a", "b';"}
 	if !reflect.DeepEqual(src.history, wantHistory) {
 		t.Errorf("history %q, want %q", src.history, wantHistory)
 	}
@@ -337,6 +340,7 @@ func TestHistoryEntries(t *testing.T) {
 		{"SELECT 'a\nb';", []string{"SELECT 'a", "b';"}},
 		{"SELECT /* a\nb */ 1;", []string{"SELECT /* a", "b */ 1;"}},
 		{"SELECT 1; -- done", []string{"SELECT 1; -- done"}},
+		{"SELECT\n1; -- done", []string{"SELECT 1; -- done"}},
 		{"  \n", nil},
 	} {
 		if got := historyEntries(tc.in); !reflect.DeepEqual(got, tc.want) {

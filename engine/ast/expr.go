@@ -591,9 +591,9 @@ func (e *FieldAccess) Position() Pos { return e.Pos }
 func (*FieldAccess) exprNode()       {}
 func (e *FieldAccess) Format(p *Printer) {
 	switch e.X.(type) {
-	case *FieldAccess, *Index, *FuncCall:
+	case *FieldAccess, *Index, *FuncCall, *Subquery:
 		// (An Identifier needs the parentheses: `a`.`b` would read back as
-		// one dotted name.)
+		// one dotted name. A Subquery has its own.)
 		e.X.Format(p)
 	default:
 		p.Write("(")

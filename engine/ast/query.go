@@ -226,6 +226,12 @@ func (v *Values) Format(p *Printer) {
 			p.Write(",")
 			p.Newline()
 		}
+		if sub, ok := singleSubquery(r); ok {
+			// A row that is one scalar sub-query prints as the sub-query:
+			// ((query)) would read back as a parenthesised query.
+			sub.Format(p)
+			continue
+		}
 		r.Format(p)
 	}
 }
@@ -557,4 +563,12 @@ func (j *Join) Format(p *Printer) {
 		p.Keyword(" USING ")
 		identList(p, j.Using)
 	}
+}
+
+func singleSubquery(r *RowCtor) (*Subquery, bool) {
+	if r.Explicit || len(r.Elems) != 1 {
+		return nil, false
+	}
+	sub, ok := r.Elems[0].(*Subquery)
+	return sub, ok
 }

@@ -56,6 +56,9 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 				in.Close()
 				return nil, err
 			}
+			if mk, ok := functions.GroupAggregateKernel(a.Name, argTypes, a.T); ok && !a.Distinct && !b.opts.Streaming {
+				spec.gacc = mk()
+			}
 		}
 		o.specs = append(o.specs, spec)
 	}
@@ -68,9 +71,13 @@ type aggSpec struct {
 	filter   evaluator
 	newAcc   func() functions.Accumulator
 	grouping bool
+	// gacc holds the state of every group in flat arrays (batch mode,
+	// aggregates without DISTINCT that have a group kernel); nil otherwise.
+	gacc functions.GroupAccumulator
 }
 
 type group struct {
+	id       int32 // position in aggOp.order
 	set      int
 	keys     []any // group column values (NULL outside the set)
 	accs     []functions.Accumulator
@@ -88,6 +95,8 @@ type aggOp struct {
 	sets      [][]int
 	specs     []aggSpec
 	groups    map[string]*group
+	intGroups map[int64]*group // one integer group key and one grouping set
+	nullGroup *group           // its NULL key's group
 	order     []*group
 	done      bool
 	out       *sliceOp
@@ -125,6 +134,11 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 		// A global aggregate over no rows still gives one row.
 		o.newGroup(0, nil, nil, 0)
 	}
+	for _, s := range o.specs {
+		if s.gacc != nil {
+			s.gacc.Grow(len(o.order))
+		}
+	}
 	for _, g := range o.order {
 		out.AppendRow(types.Insert, o.result(g))
 	}
@@ -133,14 +147,14 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 }
 
 func (o *aggOp) newGroup(set int, keyVecs []*vector.Vec, _ []byte, row int) *group {
-	g := &group{set: set, keys: make([]any, len(o.n.Group))}
+	g := &group{id: int32(len(o.order)), set: set, keys: make([]any, len(o.n.Group))}
 	for _, k := range o.sets[set] {
 		g.keys[k] = keyVecs[k].Get(row)
 	}
 	g.accs = make([]functions.Accumulator, len(o.specs))
 	g.distinct = make([]map[string]int, len(o.specs))
 	for i, s := range o.specs {
-		if s.newAcc != nil {
+		if s.newAcc != nil && s.gacc == nil {
 			g.accs[i] = s.newAcc()
 		}
 		if s.call.Distinct {
@@ -155,11 +169,14 @@ func (o *aggOp) result(g *group) []any {
 	row := make([]any, 0, len(o.outTypes))
 	row = append(row, g.keys...)
 	for i, s := range o.specs {
-		if s.grouping {
+		switch {
+		case s.grouping:
 			row = append(row, groupingValue(s.call, o.sets[g.set]))
-			continue
+		case s.gacc != nil:
+			row = append(row, s.gacc.Result(int(g.id)))
+		default:
+			row = append(row, g.accs[i].Result())
 		}
-		row = append(row, g.accs[i].Result())
 	}
 	return row
 }
@@ -203,30 +220,75 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 	if o.streaming {
 		changes = vector.NewBatch(o.outTypes, bt.N)
 	}
+	// ids[set][row] is the group of each row in each grouping set, for the
+	// group accumulators.
+	var ids [][]int32
+	if o.hasGroupAcc() {
+		if bt.Kinds != nil {
+			for row := range bt.N {
+				if !bt.Kind(row).IsAccumulate() {
+					return nil, &UnsupportedError{What: "aggregation of an updating input in batch mode"}
+				}
+			}
+		}
+		ids = make([][]int32, len(o.sets))
+		for set := range ids {
+			ids[set] = make([]int32, bt.N)
+		}
+	}
 	var buf []byte
+	intKey := len(o.sets) == 1 && len(o.sets[0]) == 1 && keyVecs[o.sets[0][0]].Class == vector.Int
+	if intKey && o.intGroups == nil {
+		o.intGroups = map[int64]*group{}
+	}
 	for row := range bt.N {
 		kind := bt.Kind(row)
 		retract := !kind.IsAccumulate()
 		for set, cols := range o.sets {
-			buf = append(buf[:0], byte(set), byte(set>>8))
-			for _, k := range cols {
-				buf = vector.AppendKey(buf, keyVecs[k], row)
-			}
-			g, ok := o.groups[string(buf)]
-			if !ok {
-				if retract {
-					continue
+			var g *group
+			var ok bool
+			if intKey {
+				kv := keyVecs[cols[0]]
+				if kv.IsNull(row) {
+					g, ok = o.nullGroup, o.nullGroup != nil
+				} else {
+					g, ok = o.intGroups[kv.Ints[row]]
 				}
-				g = o.newGroup(set, keyVecs, buf, row)
-				o.groups[string(buf)] = g
+				if !ok {
+					if retract {
+						continue
+					}
+					g = o.newGroup(set, keyVecs, nil, row)
+					if kv.IsNull(row) {
+						o.nullGroup = g
+					} else {
+						o.intGroups[kv.Ints[row]] = g
+					}
+				}
+			} else {
+				buf = append(buf[:0], byte(set), byte(set>>8))
+				for _, k := range cols {
+					buf = vector.AppendKey(buf, keyVecs[k], row)
+				}
+				g, ok = o.groups[string(buf)]
+				if !ok {
+					if retract {
+						continue
+					}
+					g = o.newGroup(set, keyVecs, buf, row)
+					o.groups[string(buf)] = g
+				}
 			}
 			if retract {
 				g.rows--
 			} else {
 				g.rows++
 			}
+			if ids != nil {
+				ids[set][row] = g.id
+			}
 			for i, s := range o.specs {
-				if s.grouping {
+				if s.grouping || s.gacc != nil {
 					continue
 				}
 				if f := filters[i]; f != nil && (f.IsNull(row) || !f.Bools[row]) {
@@ -264,7 +326,37 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 			}
 		}
 	}
+	if ids != nil {
+		for i, s := range o.specs {
+			if s.gacc == nil {
+				continue
+			}
+			s.gacc.Grow(len(o.order))
+			for _, setIDs := range ids {
+				if f := filters[i]; f != nil {
+					masked := make([]int32, len(setIDs))
+					for row, g := range setIDs {
+						masked[row] = g
+						if f.IsNull(row) || !f.Bools[row] {
+							masked[row] = -1
+						}
+					}
+					setIDs = masked
+				}
+				s.gacc.Update(setIDs, args[i])
+			}
+		}
+	}
 	return changes, nil
+}
+
+func (o *aggOp) hasGroupAcc() bool {
+	for _, s := range o.specs {
+		if s.gacc != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // emit appends the changelog of one group's new result.

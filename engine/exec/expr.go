@@ -105,8 +105,14 @@ func (b *Builder) compileCall(e *plan.Call) (evaluator, error) {
 		argTypes[i] = a.Type()
 	}
 	name := e.Name
-	if name == plan.OpAnd || name == plan.OpOr {
-		return b.compileShortCircuit(name == plan.OpAnd, args), nil
+	if (name == plan.OpAnd || name == plan.OpOr) && e.Func == nil {
+		safe := true
+		for _, a := range e.Args[1:] {
+			safe = safe && !canFail(a)
+		}
+		if !safe {
+			return b.compileShortCircuit(name == plan.OpAnd, args), nil
+		}
 	}
 	k, err := functions.KernelFor(name, argTypes, e.T)
 	if err != nil {
@@ -367,4 +373,29 @@ func (b *Builder) compileCase(e *plan.Case) (evaluator, error) {
 		}
 		return out, nil
 	}, nil
+}
+
+// canFail reports whether evaluating e may raise an error (a division, a
+// CAST, a function call, a sub-query): such operands of AND and OR are
+// evaluated only on the rows whose outcome is still open.
+func canFail(e plan.Expr) bool {
+	fails := false
+	plan.WalkExpr(e, func(x plan.Expr) bool {
+		switch x := x.(type) {
+		case *plan.Call:
+			switch x.Name {
+			case plan.OpDiv, plan.OpMod:
+				fails = true
+			}
+			if x.Func != nil {
+				fails = true
+			}
+		case *plan.Cast:
+			fails = fails || !x.Try
+		case *plan.SubQuery:
+			fails = true
+		}
+		return !fails
+	})
+	return fails
 }

@@ -215,7 +215,6 @@ func (a *avgAcc) Result() any {
 type minMaxAcc struct {
 	want int
 	best any
-	t    *types.Type
 }
 
 func (a *minMaxAcc) Add(args []*vector.Vec, i int) {

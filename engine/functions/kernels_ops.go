@@ -448,6 +448,7 @@ func compareKernel(op string, args []*types.Type) ScalarKernel {
 	boolT := types.New(types.Boolean)
 	cmp := comparer(args[0], args[1])
 	intFast := vector.ClassOf(args[0]) == vector.Int && vector.ClassOf(args[1]) == vector.Int
+	floatFast := vector.ClassOf(args[0]) == vector.Float && vector.ClassOf(args[1]) == vector.Float
 	return func(_ *Env, a []*vector.Vec, n int) (*vector.Vec, error) {
 		out := vector.Make(boolT, n)
 		out.SetNulls(unionNulls(a, n))
@@ -479,6 +480,13 @@ func compareKernel(op string, args []*types.Type) ScalarKernel {
 				for i := range z {
 					z[i] = x[i] >= y[i]
 				}
+			}
+			return out, nil
+		}
+		if floatFast {
+			x, y := a[0].Floats[:n], a[1].Floats[:n]
+			for i := range z {
+				z[i] = test(vector.CompareFloat(x[i], y[i]))
 			}
 			return out, nil
 		}

@@ -91,6 +91,39 @@ func temporalKernel(name string, args []*types.Type, ret *types.Type) ScalarKern
 			}
 			return t.Unix(), nil
 		})
+	case "TO_TIMESTAMP_LTZ":
+		if len(args) >= 1 && args[0].Kind.IsNumeric() {
+			return strict(ret, func(_ *Env, a []any) (any, error) {
+				p := int64(3)
+				if len(a) > 1 {
+					p, _ = types.AsInt64(a[1])
+				}
+				f := toFloat(a[0])
+				if p == 0 {
+					return time.Unix(0, 0).Add(time.Duration(f * float64(time.Second))).UTC(), nil
+				}
+				return time.Unix(0, 0).Add(time.Duration(f * float64(time.Millisecond))).UTC(), nil
+			})
+		}
+		return strict(ret, func(env *Env, a []any) (any, error) {
+			layout := "yyyy-MM-dd HH:mm:ss"
+			if len(a) > 1 {
+				layout = asString(a[1])
+			}
+			loc := env.loc()
+			if len(a) > 2 {
+				l, err := time.LoadLocation(asString(a[2]))
+				if err != nil {
+					return nil, nil
+				}
+				loc = l
+			}
+			t, err := time.ParseInLocation(javaLayout(layout), asString(a[0]), loc)
+			if err != nil {
+				return nil, nil
+			}
+			return types.TruncateTime(t.UTC(), 3), nil
+		})
 	case "FROM_UNIXTIME":
 		return strict(ret, func(env *Env, a []any) (any, error) {
 			n, _ := types.AsInt64(a[0])

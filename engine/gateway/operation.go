@@ -251,7 +251,7 @@ func (op *operation) result(first *fetchBody) (*engine.Result, error) {
 		return nil, err
 	}
 	streaming := !strings.EqualFold(op.s.Option("execution.runtime-mode"), "batch")
-	it := &rowIter{op: op, buf: rows, next: first.NextResultURI, cols: cols}
+	it := &rowIter{op: op, buf: rows, next: first.NextResultURI, cols: cols, jobID: first.JobID}
 	if first.ResultType == resultEOS {
 		it.next = ""
 	}
@@ -279,24 +279,27 @@ func (s *Session) jobMessage(jobID string) string {
 // Close (or the end of the rows) closes it on the gateway; a cancelled
 // context cancels it first.
 type rowIter struct {
-	op   *operation
-	buf  []engine.Row
-	next string // the next page's URI; "" after EOS
-	cols []engine.Column
-	p    poller
-	err  error
+	op    *operation
+	jobID string // the query's job, if it runs one
+	buf   []engine.Row
+	next  string // the next page's URI; "" after EOS
+	cols  []engine.Column
+	p     poller
+	err   error
 }
 
 var _ engine.RowIterator = (*rowIter)(nil)
 
-// Next returns the next row, fetching pages as needed.
+// Next returns the next row, fetching pages as needed. When ctx is
+// cancelled it stops the operation on the gateway (see stop) and returns
+// ctx.Err().
 func (it *rowIter) Next(ctx context.Context) (engine.Row, bool, error) {
 	for {
 		if it.err != nil {
 			return engine.Row{}, false, it.err
 		}
 		if err := ctx.Err(); err != nil {
-			it.op.cancel()
+			it.stop()
 			return engine.Row{}, false, err
 		}
 		if len(it.buf) > 0 {
@@ -310,7 +313,7 @@ func (it *rowIter) Next(ctx context.Context) (engine.Row, bool, error) {
 		body, err := it.op.fetch(ctx, it.next)
 		if err != nil {
 			if ctx.Err() != nil {
-				it.op.cancel()
+				it.stop()
 				return engine.Row{}, false, ctx.Err()
 			}
 			it.err = statementError(err)
@@ -342,15 +345,28 @@ func (it *rowIter) Next(ctx context.Context) (engine.Row, bool, error) {
 		}
 		if it.next != "" {
 			if err := it.p.sleep(ctx); err != nil {
-				it.op.cancel()
+				it.stop()
 				return engine.Row{}, false, err
 			}
 		}
 	}
 }
 
+// stop ends an operation whose rows are no longer wanted, as the Flink SQL
+// client does on Ctrl-C: cancel it (an operation still being submitted
+// turns CANCELED) and close it, which stops the query's job (SHOW JOBS then
+// lists it CANCELED).
+func (it *rowIter) stop() {
+	if it.next != "" {
+		it.op.cancel()
+		it.next = ""
+	}
+	it.err = context.Canceled
+	_ = it.op.close()
+}
+
 // Close closes the operation on the gateway, cancelling it first when its
-// rows were not read to the end.
+// rows were not read to the end (closing stops a running query's job).
 func (it *rowIter) Close() error {
 	if it.next != "" {
 		it.op.cancel()
@@ -367,6 +383,17 @@ func OperationHandle(res *engine.Result) string {
 	}
 	if it, ok := res.Rows.(*rowIter); ok {
 		return it.op.handle
+	}
+	return ""
+}
+
+// JobID returns the Flink job behind a query result from a gateway, or "".
+func JobID(res *engine.Result) string {
+	if res == nil {
+		return ""
+	}
+	if it, ok := res.Rows.(*rowIter); ok {
+		return it.jobID
 	}
 	return ""
 }

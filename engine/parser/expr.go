@@ -149,9 +149,24 @@ func (p *Parser) parseLikeFamily(left ast.Expr) ast.Expr {
 	case p.acceptKeyword("IN"):
 		e := &ast.InExpr{Pos: pos, X: left, Not: not}
 		p.expectOp("(")
-		if p.isQueryStart(0) {
+		switch {
+		case p.isQueryStart(0):
 			e.Query = p.parseQuery()
-		} else {
+		case p.isOp("("):
+			// IN ((SELECT ...) UNION (SELECT ...)) holds a query, IN ((a),
+			// b) a list: try the query first.
+			m := p.mark()
+			if !p.try(func() {
+				e.Query = p.parseQuery()
+				if !p.isOp(")") {
+					p.expectOp(")") // fails
+				}
+			}) {
+				p.reset(m)
+				e.Query = nil
+				e.List = p.parseExprList()
+			}
+		default:
 			e.List = p.parseExprList()
 		}
 		p.expectOp(")")

@@ -12,11 +12,10 @@ import (
 // Lexer turns SQL text into tokens. A UTF-8 byte-order mark at the start is
 // skipped. The zero Lexer is not usable; use NewLexer.
 type Lexer struct {
-	src   string
-	off   int    // next byte
-	line  int    // line of src[off]
-	col   int    // column of src[off], in characters
-	upper string // src with ASCII letters upper-cased, made on first use
+	src  string
+	off  int // next byte
+	line int // line of src[off]
+	col  int // column of src[off], in characters
 	// noUpper skips upper-casing words (Split needs no keywords).
 	noUpper      bool
 	KeepComments bool
@@ -202,15 +201,17 @@ func (l *Lexer) word(start ast.Pos, end int, ascii bool) Token {
 	word := l.src[l.off:end]
 	var upper string
 	isRes := false
-	if l.noUpper {
-		l.col += utf8.RuneCountInString(word)
-	} else if ascii {
-		upper, isRes = upperASCIIWord(word)
+	if ascii {
 		l.col += len(word)
+		if !l.noUpper {
+			upper, isRes = upperASCIIWord(word)
+		}
 	} else {
-		upper = strings.ToUpper(word)
-		_, isRes = reserved[upper]
 		l.col += utf8.RuneCountInString(word)
+		if !l.noUpper {
+			upper = strings.ToUpper(word)
+			_, isRes = reserved[upper]
+		}
 	}
 	l.off = end
 	return Token{Kind: Ident, Text: word, Raw: word, Upper: upper, Reserved: isRes, Pos: start, End: end}
@@ -275,11 +276,7 @@ func (l *Lexer) quoted(start ast.Pos, skip int, kind TokenKind) (Token, error) {
 		l.advance(end - begin)
 		tok := Token{Kind: kind, Text: l.src[i : i+j], Raw: raw, Pos: start, End: l.off}
 		if kind == Binary {
-			for _, r := range tok.Text {
-				if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
-					return Token{}, &Error{Pos: start, Msg: "Binary literal string must contain only characters '0' - '9', 'A' - 'F'"}
-				}
-			}
+			return tok, checkBinary(tok)
 		}
 		return tok, nil
 	}
@@ -303,17 +300,25 @@ func (l *Lexer) quoted(start ast.Pos, skip int, kind TokenKind) (Token, error) {
 	l.advance(i - begin)
 	text := b.String()
 	tok := Token{Kind: kind, Text: text, Raw: raw, Pos: start, End: l.off}
-	switch kind {
-	case Binary:
-		for _, r := range text {
-			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
-				return Token{}, &Error{Pos: start, Msg: "Binary literal string must contain only characters '0' - '9', 'A' - 'F'"}
-			}
-		}
+	if kind == Binary {
+		return tok, checkBinary(tok)
 	}
 	// U&'...' keeps its escapes: the parser resolves them once it knows
 	// whether a UESCAPE clause names another escape character.
 	return tok, nil
+}
+
+// checkBinary checks the digits of an X'...' literal as Calcite does.
+func checkBinary(t Token) error {
+	for _, r := range t.Text {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return &Error{Pos: t.Pos, Msg: "Binary literal string must contain only characters '0' - '9', 'A' - 'F'"}
+		}
+	}
+	if len(t.Text)%2 != 0 {
+		return &Error{Pos: t.Pos, Msg: "Binary literal string must contain an even number of hexits"}
+	}
+	return nil
 }
 
 // unescapeUnicode resolves \XXXX and \+XXXXXX escapes of a U&'...' literal.

@@ -327,11 +327,18 @@ func (p *Parser) parseFrom() ast.TableExpr {
 		case p.acceptKeyword("INNER"):
 			p.expectKeyword("JOIN")
 			j.Kind = ast.JoinInner
-		case p.isKeyword("LEFT", "RIGHT", "FULL"):
-			k := p.next()
+		case p.acceptKeyword("LEFT"):
+			j.Kind = ast.JoinLeft
 			p.acceptKeyword("OUTER")
 			p.expectKeyword("JOIN")
-			j.Kind = map[string]ast.JoinKind{"LEFT": ast.JoinLeft, "RIGHT": ast.JoinRight, "FULL": ast.JoinFull}[k.Upper]
+		case p.acceptKeyword("RIGHT"):
+			j.Kind = ast.JoinRight
+			p.acceptKeyword("OUTER")
+			p.expectKeyword("JOIN")
+		case p.acceptKeyword("FULL"):
+			j.Kind = ast.JoinFull
+			p.acceptKeyword("OUTER")
+			p.expectKeyword("JOIN")
 		default:
 			if j.Natural {
 				p.fail()

@@ -81,3 +81,77 @@ func ShiftColumns(e Expr, delta int) Expr {
 		return x
 	})
 }
+
+// NodeExprs returns the expressions a node holds (not those of its
+// children), in a fixed order.
+func NodeExprs(n Node) []Expr {
+	var out []Expr
+	switch n := n.(type) {
+	case *Scan:
+		out = append(out, n.Filters...)
+		if n.Watermark != nil {
+			out = append(out, n.Watermark)
+		}
+	case *Values:
+		for _, r := range n.Rows {
+			out = append(out, r...)
+		}
+	case *Project:
+		out = append(out, n.Exprs...)
+	case *Filter:
+		out = append(out, n.Cond)
+	case *Sort:
+		for _, k := range n.Keys {
+			out = append(out, k.Expr)
+		}
+	case *Join:
+		for _, k := range n.EquiKeys {
+			out = append(out, k.Left, k.Right)
+		}
+		if n.Residual != nil {
+			out = append(out, n.Residual)
+		}
+	case *Unnest:
+		out = append(out, n.Exprs...)
+	case *Aggregate:
+		out = append(out, n.Group...)
+		for _, a := range n.Aggs {
+			out = append(out, a.Args...)
+			if a.Filter != nil {
+				out = append(out, a.Filter)
+			}
+			for _, k := range a.OrderBy {
+				out = append(out, k.Expr)
+			}
+		}
+	case *Over:
+		for _, c := range n.Calls {
+			out = append(out, c.Args...)
+			out = append(out, c.Partition...)
+			for _, k := range c.Order {
+				out = append(out, k.Expr)
+			}
+		}
+	}
+	return out
+}
+
+// Walk calls fn for n and every node below it, sub-query plans inside
+// expressions included, parents before children.
+func Walk(n Node, fn func(Node)) {
+	if n == nil {
+		return
+	}
+	fn(n)
+	for _, e := range NodeExprs(n) {
+		WalkExpr(e, func(x Expr) bool {
+			if sq, ok := x.(*SubQuery); ok {
+				Walk(sq.Query, fn)
+			}
+			return true
+		})
+	}
+	for _, c := range n.Children() {
+		Walk(c, fn)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"eddy/catalogs"
 	"eddy/engine/ast"
 	"eddy/engine/functions"
+	"eddy/engine/plan"
 	"eddy/engine/types"
 )
 
@@ -18,8 +19,8 @@ var (
 )
 
 // from validates one item of a FROM clause, adds the relations it brings
-// to qs, and returns its expanded form.
-func (s *state) from(te ast.TableExpr, qs *qscope) (ast.TableExpr, error) {
+// to qs, and returns its expanded form and its plan (nil when it has none).
+func (s *state) from(te ast.TableExpr, qs *qscope) (ast.TableExpr, plan.Node, error) {
 	switch t := te.(type) {
 	case *ast.TableName:
 		return s.tableName(t, qs)
@@ -28,21 +29,22 @@ func (s *state) from(te ast.TableExpr, qs *qscope) (ast.TableExpr, error) {
 		if t.Lateral {
 			outer = qs
 		}
+		derived := s.deriveAlias(t.Alias)
 		an, err := s.query(t.Query, outer)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		alias, err := s.addRelation(qs, t.Alias, "", an.Columns, t.Pos)
+		alias, err := s.addRelation(qs, t.Alias, derived, an.Columns, t.Pos)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return &ast.DerivedTable{Pos: t.Pos, Lateral: t.Lateral, Query: an.Query, Alias: alias}, nil
+		return &ast.DerivedTable{Pos: t.Pos, Lateral: t.Lateral, Query: an.Query, Alias: alias}, an.Plan, nil
 	case *ast.ParenTable:
-		inner, err := s.from(t.Table, qs)
+		inner, p, err := s.from(t.Table, qs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return &ast.ParenTable{Pos: t.Pos, Table: inner, Alias: t.Alias}, nil
+		return &ast.ParenTable{Pos: t.Pos, Table: inner, Alias: t.Alias}, p, nil
 	case *ast.Join:
 		return s.join(t, qs)
 	case *ast.Unnest:
@@ -50,7 +52,20 @@ func (s *state) from(te ast.TableExpr, qs *qscope) (ast.TableExpr, error) {
 	case *ast.TableFunc:
 		return s.tableFunc(t, qs)
 	}
-	return nil, errorf(te.Position(), ErrNotSupported, "This FROM item is not supported")
+	return nil, nil, errorf(te.Position(), ErrNotSupported, "This FROM item is not supported")
+}
+
+// deriveAlias returns the alias Calcite gives an anonymous FROM item
+// (EXPR$ and its counter), taking the number before the item's own
+// contents are validated, as Calcite's registerFrom does; "" when the
+// item has an alias.
+func (s *state) deriveAlias(a *ast.Alias) string {
+	if a != nil {
+		return ""
+	}
+	name := exprName(s.nextID)
+	s.nextID++
+	return name
 }
 
 // addRelation adds a relation with the given columns under its alias (the
@@ -60,9 +75,10 @@ func (s *state) addRelation(qs *qscope, a *ast.Alias, derived string, cols []Out
 	name := derived
 	if a == nil {
 		if name == "" {
-			name = exprName(s.nextID)
+			name = s.deriveAlias(nil)
+		} else if !strings.HasPrefix(name, "EXPR$") {
+			s.nextID++
 		}
-		s.nextID++
 	} else {
 		name = a.Name.Name
 		pos = a.Name.Pos
@@ -80,9 +96,9 @@ func (s *state) addRelation(qs *qscope, a *ast.Alias, derived string, cols []Out
 		}
 	}
 	if qs.relation(name) != nil {
-		return nil, errorf(pos, ErrNotSupported, "Duplicate relation name '%s' in FROM clause", name)
+		return nil, errorf(pos, ErrQuery, "Duplicate relation name '%s' in FROM clause", name)
 	}
-	qs.rels = append(qs.rels, &relation{alias: name, cols: cols})
+	qs.rels = append(qs.rels, &relation{alias: name, cols: cols, offset: qs.width()})
 	out := &ast.Alias{Name: &ast.Ident{Pos: pos, Name: name, Quoted: true}}
 	if a != nil {
 		out.Columns = quotedList(a.Columns)
@@ -91,37 +107,38 @@ func (s *state) addRelation(qs *qscope, a *ast.Alias, derived string, cols []Out
 }
 
 // tableName resolves a named table, view or common table expression.
-func (s *state) tableName(t *ast.TableName, qs *qscope) (ast.TableExpr, error) {
+func (s *state) tableName(t *ast.TableName, qs *qscope) (ast.TableExpr, plan.Node, error) {
 	names := t.Name.Names()
 	last := names[len(names)-1]
 	if len(names) == 1 {
 		if an := s.cte(last); an != nil {
 			alias, err := s.addRelation(qs, t.Alias, last, an.Columns, t.Name.Position())
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			return &ast.TableName{Name: quotedName(names...), Hints: t.Hints, Alias: alias}, nil
+			return &ast.TableName{Name: quotedName(names...), Hints: t.Hints, Alias: alias}, an.Plan, nil
 		}
 	}
-	id, cols, err := s.resolveObject(t.Name, t.Hints)
+	id, cols, p, err := s.resolveObject(t.Name, t.Hints)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := &ast.TableName{Name: quotedName(id.Catalog, id.Database, id.Object), Hints: t.Hints}
 	if t.SystemTime != nil {
 		// The period expression sees the relations to the left (a lookup join).
 		st, err := s.typeExpr(qs, t.SystemTime, clauseFrom)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out.SystemTime = st.Expr
+		s.noPlanf(t.SystemTime.Position(), "FOR SYSTEM_TIME AS OF is not supported by the local engine")
 	}
 	alias, err := s.addRelation(qs, t.Alias, last, cols, t.Name.Position())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out.Alias = alias
-	return out, nil
+	return out, p, nil
 }
 
 func quotedName(parts ...string) *ast.ObjectName {
@@ -136,44 +153,52 @@ func quotedName(parts ...string) *ast.ObjectName {
 // query reads from it. A view is expanded: its stored expanded query is
 // validated (which finds a cycle, a dropped table or a dropped column)
 // and its output cast to the view's frozen columns.
-func (s *state) resolveObject(name *ast.ObjectName, hints []*ast.Hint) (catalogs.Identifier, []OutputColumn, error) {
+func (s *state) resolveObject(name *ast.ObjectName, hints []*ast.Hint) (catalogs.Identifier, []OutputColumn, plan.Node, error) {
 	cat := s.a.Catalogs
 	id, err := cat.Qualify(name.Names()...)
 	if err != nil {
-		return id, nil, err
+		return id, nil, nil, err
 	}
 	e, err := cat.GetTable(s.ctx, id)
 	if errors.Is(err, catalogs.ErrTableNotExist) {
-		return id, nil, s.notFound(name, id)
+		return id, nil, nil, s.notFound(name, id)
 	}
 	if err != nil {
-		return id, nil, err
+		return id, nil, nil, err
 	}
 	switch t := e.Table.(type) {
 	case *catalogs.CatalogTable:
 		cols, err := s.tableColumns(t)
 		if err != nil {
-			return id, nil, err
+			return id, nil, nil, err
 		}
 		s.addRead(Read{ID: id, Temporary: e.Temporary, Table: t})
-		return id, cols, nil
+		return id, cols, s.scanPlan(id, t, cols, hints, name.Position()), nil
 	case *catalogs.CatalogView:
 		if len(hints) > 0 {
-			return id, nil, errorf(hints[0].Pos, ErrViewHint,
+			return id, nil, nil, errorf(hints[0].Pos, ErrViewHint,
 				"View '%s' cannot be enriched with new options. Hints can only be applied to tables.", id)
 		}
 		an, err := s.expandView(id, t, name.Position())
 		if err != nil {
-			return id, nil, err
+			return id, nil, nil, err
 		}
 		s.addRead(Read{ID: id, Temporary: e.Temporary, View: t, Expanded: an})
 		cols := make([]OutputColumn, len(t.Columns))
 		for i, c := range t.Columns {
 			cols[i] = OutputColumn{Name: c.Name, Type: c.Type}
+			if c.Type == nil {
+				cols[i].Type = an.Columns[i].Type
+			}
 		}
-		return id, cols, nil
+		var p plan.Node
+		if an.Plan != nil {
+			// Reading a view casts its query's output to the frozen types.
+			p = castPlan(an.Plan, cols)
+		}
+		return id, cols, p, nil
 	}
-	return id, nil, errorf(name.Position(), ErrTableNotFound, "Object '%s' not found", id.Object)
+	return id, nil, nil, errorf(name.Position(), ErrTableNotFound, "Object '%s' not found", id.Object)
 }
 
 // expandView validates a view's stored expanded query in a fresh context
@@ -216,6 +241,14 @@ func (s *state) expandView(id catalogs.Identifier, v *catalogs.CatalogView, pos 
 	s.views = s.views[:len(s.views)-1]
 	s.ctes = saved
 	if err != nil {
+		// Positions inside the stored text mean nothing to the user: point
+		// at the view's name in the statement.
+		var ve *Error
+		if errors.As(err, &ve) {
+			moved := *ve
+			moved.Pos = pos
+			return nil, &moved
+		}
 		return nil, err
 	}
 	if len(an.Columns) != len(v.Columns) {
@@ -290,16 +323,43 @@ func (s *state) tableColumns(t *catalogs.CatalogTable) ([]OutputColumn, error) {
 }
 
 // join validates a join: both sides, then the condition over both; the
-// columns of the side an outer join may leave empty become nullable.
-func (s *state) join(j *ast.Join, qs *qscope) (ast.TableExpr, error) {
-	left, err := s.from(j.Left, qs)
+// columns of the side an outer join may leave empty become nullable. A
+// right side that reads the left one (UNNEST, LATERAL) is a Correlate.
+func (s *state) join(j *ast.Join, qs *qscope) (ast.TableExpr, plan.Node, error) {
+	left, lp, err := s.from(j.Left, qs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	nLeft := len(qs.rels)
-	right, err := s.from(j.Right, qs)
-	if err != nil {
-		return nil, err
+	var right ast.TableExpr
+	var rp plan.Node
+	corr := 0
+	if lateralItem(j.Right) {
+		// The right side sees the left relations through a correlation.
+		s.nextCorr++
+		corr = s.nextCorr
+		bridge := &qscope{parent: qs, corrID: corr}
+		rq := &qscope{parent: bridge}
+		right, rp, err = s.from(j.Right, rq)
+		if err != nil {
+			return nil, nil, err
+		}
+		base := qs.width()
+		for _, r := range rq.rels {
+			if qs.relation(r.alias) != nil {
+				return nil, nil, errorf(j.Right.Position(), ErrQuery, "Duplicate relation name '%s' in FROM clause", r.alias)
+			}
+			r.offset += base
+			qs.rels = append(qs.rels, r)
+		}
+		if !bridge.corrUsed {
+			corr = 0
+		}
+	} else {
+		right, rp, err = s.from(j.Right, qs)
+		if err != nil {
+			return nil, nil, err
+		}
 	}
 	leftRels, rightRels := qs.rels[:nLeft], qs.rels[nLeft:]
 	out := &ast.Join{Pos: j.Pos, Kind: j.Kind, Natural: j.Natural, Left: left, Right: right}
@@ -316,7 +376,7 @@ func (s *state) join(j *ast.Join, qs *qscope) (ast.TableExpr, error) {
 	case j.Using != nil:
 		for _, u := range j.Using {
 			if !hasColumn(leftRels, u.Name) || !hasColumn(rightRels, u.Name) {
-				return nil, errorf(u.Pos, ErrColumnNotFound, "Column '%s' not found in any table", u.Name)
+				return nil, nil, errorf(u.Pos, ErrColumnNotFound, "Column '%s' not found in any table", u.Name)
 			}
 			common = append(common, u.Name)
 		}
@@ -328,15 +388,46 @@ func (s *state) join(j *ast.Join, qs *qscope) (ast.TableExpr, error) {
 		}
 		qs.common[c] = true
 	}
+	var cond plan.Expr
 	if j.On != nil {
-		cond, err := s.typeExpr(qs, j.On, clauseOn)
+		c, env, err := s.typeExprEnv(qs, j.On, clauseOn)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if !isBool(cond.Type) {
-			return nil, errorf(j.On.Position(), ErrExpectedBoolean, "ON clause must be a condition")
+		if !isBool(c.Type) {
+			return nil, nil, errorf(j.On.Position(), ErrExpectedBoolean, "ON clause must be a condition")
 		}
-		out.On = cond.Expr
+		out.On = c.Expr
+		cond, err = env.toPlan(env.pre)
+		s.noPlan(err)
+	}
+	for _, name := range common {
+		l, r := columnRef(leftRels, name), columnRef(rightRels, name)
+		eq := &plan.Call{Name: plan.OpEq, Args: []plan.Expr{l, r},
+			T: types.New(types.Boolean).WithNullable(l.T.Nullable() || r.T.Nullable())}
+		cond = plan.And(append(plan.Conjuncts(cond), eq)...)
+	}
+	var p plan.Node
+	if lp != nil && rp != nil {
+		kind := map[ast.JoinKind]plan.JoinKind{ast.JoinInner: plan.InnerJoin, ast.JoinLeft: plan.LeftJoin,
+			ast.JoinRight: plan.RightJoin, ast.JoinFull: plan.FullJoin, ast.JoinCross: plan.CrossJoin, ast.JoinComma: plan.CrossJoin}[j.Kind]
+		if kind == plan.CrossJoin && cond != nil {
+			kind = plan.InnerJoin
+		}
+		switch {
+		case corr != 0 || lateralItem(j.Right):
+			ck := plan.InnerJoin
+			if j.Kind == ast.JoinLeft {
+				ck = plan.LeftJoin
+			}
+			var c plan.Node = &plan.Correlate{Kind: ck, ID: corr, Left: lp, Right: rp}
+			if cond != nil && !isTrue(cond) {
+				c = &plan.Filter{Input: c, Cond: cond}
+			}
+			p = c
+		default:
+			p = plan.NewJoin(kind, lp, rp, cond)
+		}
 	}
 	if j.Kind == ast.JoinLeft || j.Kind == ast.JoinFull {
 		nullable(rightRels)
@@ -344,7 +435,35 @@ func (s *state) join(j *ast.Join, qs *qscope) (ast.TableExpr, error) {
 	if j.Kind == ast.JoinRight || j.Kind == ast.JoinFull {
 		nullable(leftRels)
 	}
-	return out, nil
+	return out, p, nil
+}
+
+// lateralItem reports whether a FROM item reads the items to its left.
+func lateralItem(te ast.TableExpr) bool {
+	switch t := te.(type) {
+	case *ast.Unnest:
+		return true
+	case *ast.DerivedTable:
+		return t.Lateral
+	case *ast.TableFunc:
+		return t.Lateral
+	}
+	return false
+}
+
+func isTrue(e plan.Expr) bool {
+	l, ok := e.(*plan.Literal)
+	return ok && l.Value == true
+}
+
+// columnRef reads the first column named name among rels in the FROM row.
+func columnRef(rels []*relation, name string) *plan.ColumnRef {
+	for _, r := range rels {
+		if i := r.index(name); i >= 0 {
+			return &plan.ColumnRef{Index: r.offset + i, Name: name, T: r.cols[i].Type}
+		}
+	}
+	return nil
 }
 
 func hasColumn(rels []*relation, name string) bool {
@@ -377,15 +496,20 @@ func nullable(rels []*relation) {
 
 // unnest validates UNNEST(array | multiset | map, ...): one column per
 // element (the fields of a ROW element), named EXPR$n, plus ORDINALITY.
-func (s *state) unnest(u *ast.Unnest, qs *qscope) (ast.TableExpr, error) {
+func (s *state) unnest(u *ast.Unnest, qs *qscope) (ast.TableExpr, plan.Node, error) {
+	derived := s.deriveAlias(u.Alias)
 	out := &ast.Unnest{Pos: u.Pos, WithOrdinality: u.WithOrdinality}
 	var cols []OutputColumn
+	var exprs []plan.Expr
 	for _, a := range u.Args {
-		t, err := s.typeExpr(qs, a, clauseFrom)
+		t, env, err := s.typeExprEnv(qs, a, clauseFrom)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out.Args = append(out.Args, t.Expr)
+		pe, err := env.toPlan(env.pre)
+		s.noPlan(err)
+		exprs = append(exprs, pe)
 		switch t.Type.Kind {
 		case types.Array, types.Multiset:
 			el := t.Type.Elem
@@ -399,7 +523,7 @@ func (s *state) unnest(u *ast.Unnest, qs *qscope) (ast.TableExpr, error) {
 		case types.Map:
 			cols = append(cols, OutputColumn{Name: "KEY", Type: t.Type.Elem}, OutputColumn{Name: "VALUE", Type: t.Type.Val})
 		default:
-			return nil, errorf(a.Position(), ErrCannotApply,
+			return nil, nil, errorf(a.Position(), ErrCannotApply,
 				"Cannot apply 'UNNEST' to arguments of type 'UNNEST(<%s>)'. Supported form(s): 'UNNEST(<MULTISET>)'\n'UNNEST(<ARRAY>)'\n'UNNEST(<MAP>)'",
 				functions.CalciteTypeString(t.Type))
 		}
@@ -407,10 +531,115 @@ func (s *state) unnest(u *ast.Unnest, qs *qscope) (ast.TableExpr, error) {
 	if u.WithOrdinality {
 		cols = append(cols, OutputColumn{Name: "ORDINALITY", Type: types.New(types.Int).WithNullable(false)})
 	}
-	alias, err := s.addRelation(qs, u.Alias, "", cols, u.Pos)
+	alias, err := s.addRelation(qs, u.Alias, derived, cols, u.Pos)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out.Alias = alias
-	return out, nil
+	return out, &plan.Unnest{Exprs: exprs, WithOrdinality: u.WithOrdinality, Cols: schemaOf(qs.rels[len(qs.rels)-1].cols)}, nil
+}
+
+// ErrQuery is an invalid query construct Calcite's validator rejects
+// (duplicate relation names, ordinals out of range, `*` without FROM).
+var ErrQuery = &Kind{"invalid query", classCalcite}
+
+// scanPlan reads a table: a Scan of its physical columns (with the
+// OPTIONS of a hint merged into its options), and a Project above it
+// computing computed columns; metadata columns read as NULL, as eddy's
+// connectors provide no metadata.
+func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols []OutputColumn, hints []*ast.Hint, pos ast.Pos) plan.Node {
+	options := map[string]string{}
+	for k, v := range t.Options {
+		options[k] = v
+	}
+	for _, h := range hints {
+		if strings.EqualFold(h.Name, "OPTIONS") {
+			for _, o := range h.Options {
+				options[o.Key] = o.Value
+			}
+		}
+	}
+	scan := &plan.Scan{Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
+		Options: options, PartitionKeys: t.PartitionKeys, Bounded: bounded(options), Rowtime: -1}
+	physIdx := map[string]int{}
+	allPhysical := true
+	for i, c := range t.Schema.Columns {
+		if c.Kind != catalogs.Physical {
+			allPhysical = false
+			continue
+		}
+		physIdx[c.Name] = len(scan.Physical)
+		scan.Physical = append(scan.Physical, plan.Column{Name: c.Name, Type: cols[i].Type})
+	}
+	physScope := &qscope{rels: []*relation{{cols: outputColumns(scan.Physical)}}}
+	for _, w := range t.Schema.Watermarks {
+		i, ok := physIdx[w.RowtimeColumn]
+		if !ok {
+			continue
+		}
+		scan.Rowtime = i
+		if s.a.ParseExpr != nil {
+			if e, err := s.a.ParseExpr(w.Expr); err == nil {
+				if _, env, err := s.typeExprEnv(physScope, e, clauseFrom); err == nil {
+					scan.Watermark, _ = env.toPlan(env.pre)
+				}
+			}
+		}
+	}
+	if allPhysical {
+		return scan
+	}
+	exprs := make([]plan.Expr, len(t.Schema.Columns))
+	names := make([]string, len(t.Schema.Columns))
+	for i, c := range t.Schema.Columns {
+		names[i] = c.Name
+		switch c.Kind {
+		case catalogs.Physical:
+			exprs[i] = &plan.ColumnRef{Index: physIdx[c.Name], Name: c.Name, T: cols[i].Type}
+		case catalogs.Metadata:
+			exprs[i] = &plan.Literal{Value: nil, T: cols[i].Type}
+		default:
+			if s.a.ParseExpr == nil {
+				s.noPlanf(pos, "The computed column %s of %s cannot be planned", c.Name, id)
+				return nil
+			}
+			e, err := s.a.ParseExpr(c.Expr)
+			if err != nil {
+				s.noPlan(err)
+				return nil
+			}
+			_, env, err := s.typeExprEnv(physScope, e, clauseFrom)
+			if err != nil {
+				s.noPlan(err)
+				return nil
+			}
+			x, err := env.toPlan(env.pre)
+			if err != nil {
+				s.noPlan(err)
+				return nil
+			}
+			exprs[i] = x
+		}
+	}
+	return &plan.Project{Input: scan, Exprs: exprs, Names: names}
+}
+
+// bounded tells whether a connector reads a finite input: a datagen
+// without 'number-of-rows' and the message-queue connectors never end.
+func bounded(options map[string]string) bool {
+	switch options["connector"] {
+	case "datagen":
+		return options["number-of-rows"] != ""
+	case "kafka", "upsert-kafka", "kinesis", "pulsar":
+		return false
+	}
+	return true
+}
+
+func outputColumns(s plan.Schema) []OutputColumn {
+	out := make([]OutputColumn, len(s))
+	for i, c := range s {
+		out[i] = OutputColumn{Name: c.Name, Type: c.Type}
+	}
+	return out
 }

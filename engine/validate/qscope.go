@@ -2,6 +2,8 @@ package validate
 
 import (
 	"strconv"
+
+	"eddy/engine/plan"
 	"strings"
 
 	"eddy/engine/ast"
@@ -12,8 +14,9 @@ import (
 // relation is one item of a FROM clause as expressions see it: the alias
 // that qualifies its columns and the columns.
 type relation struct {
-	alias string
-	cols  []OutputColumn
+	alias  string
+	cols   []OutputColumn
+	offset int // position of the first column in the FROM clause's row
 }
 
 func (r *relation) index(name string) int {
@@ -33,6 +36,20 @@ type qscope struct {
 	// common holds the columns a USING or NATURAL join merged: an
 	// unqualified reference to one is not ambiguous.
 	common map[string]bool
+	// corrID is set on the scope that stands between a sub-query and its
+	// enclosing query: the id of the plan.SubQuery or plan.Correlate whose
+	// CorrelRefs read the enclosing row. corrUsed tells that one did.
+	corrID   int
+	corrUsed bool
+}
+
+// width returns the number of columns of the FROM row.
+func (q *qscope) width() int {
+	n := 0
+	for _, r := range q.rels {
+		n += len(r.cols)
+	}
+	return n
 }
 
 func (q *qscope) relation(alias string) *relation {
@@ -50,6 +67,7 @@ type resolved struct {
 	col   int
 	rest  []*ast.Ident // field path after the column
 	outer bool         // found in an enclosing query's scope
+	corr  int          // the correlation id binding the enclosing row, when outer
 }
 
 // resolve finds the column an identifier names, innermost scope first,
@@ -59,7 +77,18 @@ type resolved struct {
 func (q *qscope) resolve(id *ast.Identifier) (resolved, error) {
 	parts := id.Parts
 	first := parts[0]
+	var bridge *qscope
+	bind := func(r resolved) resolved {
+		if r.outer && bridge != nil {
+			bridge.corrUsed = true
+			r.corr = bridge.corrID
+		}
+		return r
+	}
 	for sc, depth := q, 0; sc != nil; sc, depth = sc.parent, depth+1 {
+		if sc.corrID != 0 {
+			bridge = sc
+		}
 		if len(parts) > 1 {
 			if r := sc.relation(first.Name); r != nil {
 				i := r.index(parts[1].Name)
@@ -67,7 +96,7 @@ func (q *qscope) resolve(id *ast.Identifier) (resolved, error) {
 					return resolved{}, errorf(parts[1].Pos, ErrColumnNotFound,
 						"Column '%s' not found in table '%s'", parts[1].Name, first.Name)
 				}
-				return resolved{rel: r, col: i, rest: parts[2:], outer: depth > 0}, nil
+				return bind(resolved{rel: r, col: i, rest: parts[2:], outer: depth > 0}), nil
 			}
 		}
 		var found []resolved
@@ -80,7 +109,7 @@ func (q *qscope) resolve(id *ast.Identifier) (resolved, error) {
 		case len(found) > 1 && !sc.common[first.Name]:
 			return resolved{}, errorf(first.Pos, ErrColumnAmbiguous, "Column '%s' is ambiguous", first.Name)
 		case len(found) > 0:
-			return found[0], nil
+			return bind(found[0]), nil
 		}
 	}
 	if len(parts) > 1 {
@@ -112,12 +141,14 @@ func (c clause) aggregatesAllowed() bool {
 // columns the scalar validator sees, what each stands for, and, for the
 // GROUP BY check, the written form of each column reference.
 type exprEnv struct {
-	s      *state
-	qs     *qscope
-	clause clause
-	cols   []Column
-	subs   map[string]ast.Expr
-	refs   map[*ast.Identifier]colRef
+	s       *state
+	qs      *qscope
+	clause  clause
+	cols    []Column
+	subs    map[string]ast.Expr
+	refs    map[*ast.Identifier]colRef
+	targets map[string]phTarget
+	pre     ast.Expr // the validated tree with placeholders
 }
 
 type colRef struct {
@@ -139,16 +170,18 @@ func (s *state) typeExpr(qs *qscope, e ast.Expr, c clause) (*Typed, error) {
 }
 
 func (s *state) typeExprEnv(qs *qscope, e ast.Expr, c clause) (*Typed, *exprEnv, error) {
-	env := &exprEnv{s: s, qs: qs, clause: c, subs: map[string]ast.Expr{}, refs: map[*ast.Identifier]colRef{}}
-	t, err := env.typed(e)
+	env := &exprEnv{s: s, qs: qs, clause: c, subs: map[string]ast.Expr{}, refs: map[*ast.Identifier]colRef{},
+		targets: map[string]phTarget{}}
+	pre, err := mapExpr(e, env.prepare)
+	if err != nil {
+		return nil, nil, err
+	}
+	env.pre = pre
+	t, err := env.typePre(pre)
 	return t, env, err
 }
 
-func (env *exprEnv) typed(e ast.Expr) (*Typed, error) {
-	pre, err := mapExpr(e, env.pre)
-	if err != nil {
-		return nil, err
-	}
+func (env *exprEnv) typePre(pre ast.Expr) (*Typed, error) {
 	v := New(env.s.a.Funcs)
 	v.Source = env.s.a.Source
 	v.AllowAggregates = env.clause.aggregatesAllowed()
@@ -165,15 +198,35 @@ func (env *exprEnv) typed(e ast.Expr) (*Typed, error) {
 
 // placeholder registers a column of type t standing for repl and returns
 // its name.
-func (env *exprEnv) placeholder(t *types.Type, repl ast.Expr) string {
+func (env *exprEnv) placeholder(t *types.Type, repl ast.Expr, tgt phTarget) string {
 	env.s.synth++
 	name := placeholderPrefix + strconv.Itoa(env.s.synth)
 	env.cols = append(env.cols, Column{Name: name, Type: t})
 	env.subs[name] = repl
+	env.targets[name] = tgt
 	return name
 }
 
-func (env *exprEnv) pre(e ast.Expr) (ast.Expr, bool, error) {
+// subquery validates a sub-query of the expression; its outer scope is a
+// bridge to the expression's scope carrying a fresh correlation id.
+func (env *exprEnv) subquery(q ast.Query, kind plan.SubQueryKind) (*Analyzed, *plan.SubQuery, error) {
+	env.s.nextCorr++
+	bridge := &qscope{parent: env.qs, corrID: env.s.nextCorr}
+	an, err := env.s.query(q, bridge)
+	if err != nil {
+		return nil, nil, err
+	}
+	sq := &plan.SubQuery{Kind: kind, Query: an.Plan}
+	if bridge.corrUsed {
+		sq.ID = bridge.corrID
+	}
+	if an.Plan == nil {
+		env.s.noPlan(an.PlanErr)
+	}
+	return an, sq, nil
+}
+
+func (env *exprEnv) prepare(e ast.Expr) (ast.Expr, bool, error) {
 	switch e := e.(type) {
 	case *ast.Identifier:
 		r, err := env.qs.resolve(e)
@@ -193,35 +246,45 @@ func (env *exprEnv) pre(e ast.Expr) (ast.Expr, bool, error) {
 			written[i] = e.Parts[i].Name
 		}
 		env.refs[repl] = colRef{written: strings.Join(written, "."), outer: r.outer}
-		name := env.placeholder(col.Type, repl)
+		name := env.placeholder(col.Type, repl, phTarget{index: r.rel.offset + r.col, corr: r.corr, name: col.Name})
 		out := []*ast.Ident{{Pos: colPos, Name: name}}
 		return &ast.Identifier{Parts: append(out, r.rest...)}, true, nil
 	case *ast.Subquery:
-		an, err := env.s.query(e.Query, env.qs)
+		an, sq, err := env.subquery(e.Query, plan.SubScalar)
 		if err != nil {
 			return nil, true, err
 		}
 		if len(an.Columns) != 1 {
 			return nil, true, errorf(e.Pos, ErrIncompatible, "Sub-query as expression must return exactly one column")
 		}
-		name := env.placeholder(an.Columns[0].Type.WithNullable(true), &ast.Subquery{Pos: e.Pos, Query: an.Query})
+		sq.T = an.Columns[0].Type.WithNullable(true)
+		name := env.placeholder(sq.T, &ast.Subquery{Pos: e.Pos, Query: an.Query}, phTarget{expr: sq})
 		return &ast.Identifier{Parts: []*ast.Ident{{Pos: e.Pos, Name: name}}}, true, nil
 	case *ast.Exists:
-		an, err := env.s.query(e.Query, env.qs)
+		an, sq, err := env.subquery(e.Query, plan.SubExists)
 		if err != nil {
 			return nil, true, err
 		}
-		name := env.placeholder(types.New(types.Boolean).WithNullable(false), &ast.Exists{Pos: e.Pos, Query: an.Query})
+		sq.T = types.New(types.Boolean).WithNullable(false)
+		name := env.placeholder(sq.T, &ast.Exists{Pos: e.Pos, Query: an.Query}, phTarget{expr: sq})
 		return &ast.Identifier{Parts: []*ast.Ident{{Pos: e.Pos, Name: name}}}, true, nil
 	case *ast.InExpr:
 		if e.Query == nil {
 			return e, false, nil
 		}
-		x, err := env.typed(e.X)
+		preX, err := mapExpr(e.X, env.prepare)
 		if err != nil {
 			return nil, true, err
 		}
-		an, err := env.s.query(e.Query, env.qs)
+		x, err := env.typePre(preX)
+		if err != nil {
+			return nil, true, err
+		}
+		left, err := env.toPlan(preX)
+		if err != nil {
+			env.s.noPlan(err)
+		}
+		an, sq, err := env.subquery(e.Query, plan.SubIn)
 		if err != nil {
 			return nil, true, err
 		}
@@ -240,7 +303,19 @@ func (env *exprEnv) pre(e ast.Expr) (ast.Expr, bool, error) {
 			nullable = nullable || an.Columns[0].Type.Nullable()
 		}
 		repl := &ast.InExpr{Pos: e.Pos, X: x.Expr, Not: e.Not, Query: an.Query}
-		name := env.placeholder(types.New(types.Boolean).WithNullable(nullable), repl)
+		sq.T = types.New(types.Boolean).WithNullable(nullable)
+		if left != nil {
+			if call, ok := left.(*plan.Call); ok && call.Name == plan.OpRow {
+				sq.Left = call.Args
+			} else {
+				sq.Left = []plan.Expr{left}
+			}
+		}
+		var target plan.Expr = sq
+		if e.Not {
+			target = &plan.Call{Name: plan.OpNot, Args: []plan.Expr{sq}, T: sq.T}
+		}
+		name := env.placeholder(sq.T, repl, phTarget{expr: target})
 		return &ast.Identifier{Parts: []*ast.Ident{{Pos: e.Pos, Name: name}}}, true, nil
 	case *ast.FuncCall:
 		if err := env.checkAggregateClause(e); err != nil {

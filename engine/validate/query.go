@@ -3,10 +3,12 @@ package validate
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
 	"eddy/engine/functions"
+	"eddy/engine/plan"
 	"eddy/engine/types"
 )
 
@@ -25,6 +27,10 @@ type Analyzer struct {
 	// ParseQuery parses the stored expanded query of a view. It is given
 	// by the caller because this package must not import the parser.
 	ParseQuery func(sql string) (ast.Query, error)
+	// ParseExpr parses the stored expression of a computed column, for the
+	// plan's projection above a table scan; nil leaves such tables without
+	// a plan.
+	ParseExpr func(sql string) (ast.Expr, error)
 	// TableColumns returns the columns a query reads from a table (its
 	// resolved schema: rowtime columns marked, computed columns typed).
 	// When nil, the stored column types are used.
@@ -50,6 +56,11 @@ type Analyzed struct {
 	// Reads lists the tables and views the query reads by name, in the
 	// order they appear, nested queries included; views are not entered.
 	Reads []Read
+	// Plan is the logical plan, its output one column per Columns entry
+	// (views already expanded and cast to their frozen types); nil when
+	// the query uses a form eddy cannot plan yet, and PlanErr says which.
+	Plan    plan.Node
+	PlanErr error
 }
 
 // ExpandedText returns the expanded query text that a view stores.
@@ -89,7 +100,21 @@ type state struct {
 	ctes     []map[string]*Analyzed
 	nextID   int // Calcite's counter for derived aliases (EXPR$n)
 	synth    int // counter for the placeholder columns of expressions
+	nextCorr int // counter for correlation ids of the plan
 	reads    *[]Read
+	planErr  error // the first construct that has no plan
+}
+
+// noPlan records that the query cannot be planned (the first reason wins).
+func (s *state) noPlan(err error) {
+	if s.planErr == nil && err != nil {
+		s.planErr = err
+	}
+}
+
+// noPlanf records a construct without a plan.
+func (s *state) noPlanf(pos ast.Pos, format string, args ...any) {
+	s.noPlan(errorf(pos, ErrNoPlan, format, args...))
 }
 
 func (s *state) addRead(r Read) {
@@ -111,6 +136,12 @@ func (s *state) query(q ast.Query, outer *qscope) (*Analyzed, error) {
 	}
 	if top {
 		an.Reads = reads
+		if s.planErr != nil || an.Plan == nil {
+			an.Plan, an.PlanErr = nil, s.planErr
+			if an.PlanErr == nil {
+				an.PlanErr = errorf(q.Position(), ErrNoPlan, "This query has no plan")
+			}
+		}
 	}
 	return an, nil
 }
@@ -127,7 +158,7 @@ func (s *state) queryNode(q ast.Query, outer *qscope) (*Analyzed, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Analyzed{Columns: an.Columns, Query: &ast.ParenQuery{Pos: q.Pos, Query: an.Query}}, nil
+		return &Analyzed{Columns: an.Columns, Query: &ast.ParenQuery{Pos: q.Pos, Query: an.Query}, Plan: an.Plan}, nil
 	case *ast.SetOp:
 		return s.setOp(q, outer)
 	case *ast.Values:
@@ -161,7 +192,7 @@ func (s *state) with(w *ast.With, outer *qscope) (*Analyzed, error) {
 			}
 			cols = renamed(cols, c.Columns)
 		}
-		defs[c.Name.Name] = &Analyzed{Columns: cols, Query: an.Query}
+		defs[c.Name.Name] = &Analyzed{Columns: cols, Query: an.Query, Plan: renamePlan(an.Plan, cols)}
 		out.CTEs = append(out.CTEs, &ast.CTE{Name: quoted(c.Name), Columns: quotedList(c.Columns), Query: an.Query})
 	}
 	body, err := s.queryNode(w.Body, outer)
@@ -169,7 +200,7 @@ func (s *state) with(w *ast.With, outer *qscope) (*Analyzed, error) {
 		return nil, err
 	}
 	out.Body = body.Query
-	return &Analyzed{Columns: body.Columns, Query: out}, nil
+	return &Analyzed{Columns: body.Columns, Query: out, Plan: body.Plan}, nil
 }
 
 func (s *state) cte(name string) *Analyzed {
@@ -187,6 +218,7 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 	qs := &qscope{parent: outer}
 	out := &ast.Values{Pos: v.Pos}
 	var colTypes [][]*types.Type
+	var rows [][]plan.Expr
 	for _, r := range v.Rows {
 		if colTypes != nil && len(r.Elems) != len(colTypes) {
 			return nil, errorf(r.Pos, ErrIncompatible, "Values passed to VALUES operator must have compatible types")
@@ -195,15 +227,20 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 			colTypes = make([][]*types.Type, len(r.Elems))
 		}
 		row := &ast.RowCtor{Pos: r.Pos, Explicit: true}
+		var prow []plan.Expr
 		for i, e := range r.Elems {
-			t, err := s.typeExpr(qs, e, clauseValues)
+			t, env, err := s.typeExprEnv(qs, e, clauseValues)
 			if err != nil {
 				return nil, err
 			}
 			colTypes[i] = append(colTypes[i], t.Type)
 			row.Elems = append(row.Elems, t.Expr)
+			p, err := env.toPlan(env.pre)
+			s.noPlan(err)
+			prow = append(prow, p)
 		}
 		out.Rows = append(out.Rows, row)
+		rows = append(rows, prow)
 	}
 	cols := make([]OutputColumn, len(colTypes))
 	for i, ts := range colTypes {
@@ -213,7 +250,16 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		}
 		cols[i] = OutputColumn{Name: exprName(i), Type: t}
 	}
-	return &Analyzed{Columns: cols, Query: out}, nil
+	an := &Analyzed{Columns: cols, Query: out}
+	if s.planErr == nil {
+		for _, r := range rows {
+			for i := range r {
+				r[i] = castTo(r[i], cols[i].Type)
+			}
+		}
+		an.Plan = &plan.Values{Cols: schemaOf(cols), Rows: rows}
+	}
+	return an, nil
 }
 
 // setOp validates UNION, INTERSECT and EXCEPT: both sides have the same
@@ -238,7 +284,13 @@ func (s *state) setOp(q *ast.SetOp, outer *qscope) (*Analyzed, error) {
 		}
 		cols[i] = OutputColumn{Name: l.Columns[i].Name, Type: t}
 	}
-	return &Analyzed{Columns: cols, Query: &ast.SetOp{Pos: q.Pos, Op: q.Op, All: q.All, Left: l.Query, Right: r.Query}}, nil
+	an := &Analyzed{Columns: cols, Query: &ast.SetOp{Pos: q.Pos, Op: q.Op, All: q.All, Left: l.Query, Right: r.Query}}
+	if l.Plan != nil && r.Plan != nil {
+		kinds := map[string]plan.SetOpKind{"UNION": plan.Union, "INTERSECT": plan.Intersect, "EXCEPT": plan.Except}
+		an.Plan = &plan.SetOp{Kind: kinds[q.Op], All: q.All, Cols: schemaOf(cols),
+			Inputs: []plan.Node{castPlan(l.Plan, cols), castPlan(r.Plan, cols)}}
+	}
+	return an, nil
 }
 
 // orderedQuery validates ORDER BY, OFFSET and FETCH. Over a SELECT, the
@@ -254,40 +306,54 @@ func (s *state) orderedQuery(q *ast.OrderedQuery, outer *qscope) (*Analyzed, err
 			continue
 		}
 		if l, ok := e.(*ast.Literal); !ok || l.Kind != ast.LitInteger {
-			return nil, errorf(e.Position(), ErrNotSupported, "Non-negative integer literal expected for OFFSET/FETCH")
+			return nil, errorf(e.Position(), ErrQuery, "Non-negative integer literal expected for OFFSET/FETCH")
 		}
 	}
+	offset, fetch := limitValue(q.Offset, 0), limitValue(q.Fetch, -1)
 	if sel, ok := q.Query.(*ast.Select); ok {
 		an, items, err := s.selectQuery(sel, outer, q.OrderBy)
 		if err != nil {
 			return nil, err
 		}
 		out.Query, out.OrderBy = an.Query, items
-		return &Analyzed{Columns: an.Columns, Query: out}, nil
+		return &Analyzed{Columns: an.Columns, Query: out, Plan: limitPlan(an.Plan, offset, fetch)}, nil
 	}
 	an, err := s.queryNode(q.Query, outer)
 	if err != nil {
 		return nil, err
 	}
 	qs := &qscope{parent: outer, rels: []*relation{{cols: an.Columns}}}
+	var keys []plan.SortKey
 	for _, o := range q.OrderBy {
-		e := o.Expr
-		if i, ok := ordinal(e); ok {
+		item := *o
+		if i, ok := ordinal(o.Expr); ok {
 			if i < 1 || i > len(an.Columns) {
-				return nil, errorf(e.Position(), ErrNotSupported, "Ordinal out of range")
+				return nil, errorf(o.Expr.Position(), ErrQuery, "Ordinal out of range")
 			}
-			e = &ast.Identifier{Parts: []*ast.Ident{{Pos: e.Position(), Name: an.Columns[i-1].Name}}}
+			out.OrderBy = append(out.OrderBy, &item)
+			keys = append(keys, sortKey(o, &plan.ColumnRef{Index: i - 1, Name: an.Columns[i-1].Name, T: an.Columns[i-1].Type}))
+			continue
 		}
-		t, err := s.typeExpr(qs, e, clauseOrderBy)
+		t, env, err := s.typeExprEnv(qs, o.Expr, clauseOrderBy)
 		if err != nil {
 			return nil, err
 		}
-		item := *o
 		item.Expr = t.Expr
 		out.OrderBy = append(out.OrderBy, &item)
+		p, err := env.toPlan(env.pre)
+		s.noPlan(err)
+		keys = append(keys, sortKey(o, p))
 	}
 	out.Query = an.Query
-	return &Analyzed{Columns: an.Columns, Query: out}, nil
+	var p plan.Node
+	if an.Plan != nil && s.planErr == nil {
+		p = an.Plan
+		if len(keys) > 0 {
+			p = &plan.Sort{Input: p, Keys: keys}
+		}
+		p = limitPlan(p, offset, fetch)
+	}
+	return &Analyzed{Columns: an.Columns, Query: out, Plan: p}, nil
 }
 
 // ordinal returns the value of an integer literal used as a sort key.
@@ -326,4 +392,74 @@ func quotedList(ids []*ast.Ident) []*ast.Ident {
 		out[i] = quoted(id)
 	}
 	return out
+}
+
+// sortKey makes a plan sort key with Flink's default null order: NULLS
+// FIRST for ascending keys, NULLS LAST for descending ones.
+func sortKey(o *ast.OrderItem, e plan.Expr) plan.SortKey {
+	first := !o.Desc
+	switch strings.ToUpper(o.Nulls) {
+	case "FIRST":
+		first = true
+	case "LAST":
+		first = false
+	}
+	return plan.SortKey{Expr: e, Desc: o.Desc, NullsFirst: first}
+}
+
+// limitValue reads an OFFSET or FETCH literal; def when absent.
+func limitValue(e ast.Expr, def int64) int64 {
+	if l, ok := e.(*ast.Literal); ok {
+		if n, err := strconv.ParseInt(l.Value, 10, 64); err == nil {
+			return n
+		}
+	}
+	return def
+}
+
+// limitPlan adds a Limit when there is an offset or a fetch.
+func limitPlan(p plan.Node, offset, fetch int64) plan.Node {
+	if p == nil || offset == 0 && fetch < 0 {
+		return p
+	}
+	return &plan.Limit{Input: p, Offset: offset, Fetch: fetch}
+}
+
+func schemaOf(cols []OutputColumn) plan.Schema {
+	out := make(plan.Schema, len(cols))
+	for i, c := range cols {
+		out[i] = plan.Column{Name: c.Name, Type: c.Type}
+	}
+	return out
+}
+
+// castPlan projects p onto the given column types and names, casting
+// where the types differ.
+func castPlan(p plan.Node, cols []OutputColumn) plan.Node {
+	in := p.Schema()
+	same := len(in) == len(cols)
+	exprs := make([]plan.Expr, len(cols))
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		if i >= len(in) {
+			return p
+		}
+		exprs[i] = castTo(in.Ref(i), c.Type)
+		names[i] = c.Name
+		if _, ok := exprs[i].(*plan.ColumnRef); !ok || in[i].Name != c.Name {
+			same = false
+		}
+	}
+	if same {
+		return p
+	}
+	return &plan.Project{Input: p, Exprs: exprs, Names: names}
+}
+
+// renamePlan renames p's output columns (a CTE's column list).
+func renamePlan(p plan.Node, cols []OutputColumn) plan.Node {
+	if p == nil {
+		return nil
+	}
+	return castPlan(p, cols)
 }

@@ -10,9 +10,9 @@ import (
 
 	"eddy/catalogs"
 	"eddy/catalogs/memory"
-	"eddy/engine/ast"
 	"eddy/engine/functions"
 	"eddy/engine/parser"
+	"eddy/engine/plan"
 	"eddy/engine/types"
 )
 
@@ -32,6 +32,8 @@ import (
 //	                         column "name TYPE", "----", the expanded text.
 //	error                    input: a query that must fail; output:
 //	                         "Class line:col: message".
+//	plan                     input: a query; output: its logical plan
+//	                         (plan.Format), or "no plan: " and the reason.
 //
 // Regenerate with: go test ./engine/validate -run TestQueries -rewrite
 func TestQueries(t *testing.T) {
@@ -40,7 +42,7 @@ func TestQueries(t *testing.T) {
 	datadriven.Walk(t, "querydata", func(t *testing.T, path string) {
 		m := queryManager(t)
 		analyzer := func(src string) *Analyzer {
-			return &Analyzer{Funcs: reg, Catalogs: m, ParseQuery: parser.ParseQuery, Source: src}
+			return &Analyzer{Funcs: reg, Catalogs: m, ParseQuery: parser.ParseQuery, ParseExpr: parser.ParseExpr, Source: src}
 		}
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			switch td.Cmd {
@@ -100,6 +102,22 @@ func TestQueries(t *testing.T) {
 					t.Fatal(err)
 				}
 				return ""
+			case "plan":
+				q, err := parser.ParseQuery(td.Input)
+				if err != nil {
+					t.Fatalf("%s: %v", td.Pos, err)
+				}
+				an, err := analyzer(td.Input).Query(ctx, q)
+				if err != nil {
+					t.Fatalf("%s: unexpected error: %v", td.Pos, err)
+				}
+				if an.Plan == nil {
+					return "no plan: " + an.PlanErr.Error() + "\n"
+				}
+				if got, want := an.Plan.Schema().Types(), outputTypes(an); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("%s: the plan's output types %v differ from the query's %v", td.Pos, got, want)
+				}
+				return plan.Format(an.Plan)
 			case "query", "error":
 				q, err := parser.ParseQuery(td.Input)
 				if err != nil {
@@ -125,6 +143,14 @@ func TestQueries(t *testing.T) {
 			return ""
 		})
 	})
+}
+
+func outputTypes(an *Analyzed) []*types.Type {
+	out := make([]*types.Type, len(an.Columns))
+	for i, c := range an.Columns {
+		out[i] = c.Type
+	}
+	return out
 }
 
 func describeQuery(an *Analyzed) string {
@@ -171,5 +197,3 @@ func queryManager(t *testing.T) *catalogs.Manager {
 	must(t, m.Use(ctx, "default_catalog", "default_database"))
 	return m
 }
-
-var _ = ast.String

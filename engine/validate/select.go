@@ -5,24 +5,28 @@ import (
 
 	"eddy/engine/ast"
 	"eddy/engine/functions"
+	"eddy/engine/plan"
 	"eddy/engine/types"
 )
 
 // selectQuery validates one SELECT block and, when given, the ORDER BY
 // items that follow it. It returns the block's analysis (its Query is the
-// expanded *ast.Select) and the expanded ORDER BY items.
+// expanded *ast.Select, its Plan sorted by the ORDER BY) and the expanded
+// ORDER BY items.
 func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.OrderItem) (*Analyzed, []*ast.OrderItem, error) {
 	qs := &qscope{parent: outer}
 	out := &ast.Select{Pos: sel.Pos, Hints: sel.Hints, Quantifier: sel.Quantifier, Windows: sel.Windows}
+	// A SELECT without FROM reads one empty row.
+	var node plan.Node = &plan.Values{Cols: plan.Schema{}, Rows: [][]plan.Expr{{}}}
 	if sel.From != nil {
-		f, err := s.from(sel.From, qs)
+		f, p, err := s.from(sel.From, qs)
 		if err != nil {
 			return nil, nil, err
 		}
-		out.From = f
+		out.From, node = f, p
 	}
 	if sel.Where != nil {
-		w, err := s.typeExpr(qs, sel.Where, clauseWhere)
+		w, env, err := s.typeExprEnv(qs, sel.Where, clauseWhere)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -30,6 +34,14 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 			return nil, nil, errorf(sel.Where.Position(), ErrExpectedBoolean, "WHERE clause must be a condition")
 		}
 		out.Where = w.Expr
+		cond, err := env.toPlan(env.pre)
+		s.noPlan(err)
+		if node != nil && cond != nil {
+			node = &plan.Filter{Input: node, Cond: cond}
+		}
+	}
+	if len(sel.Windows) > 0 {
+		s.noPlanf(sel.Pos, "WINDOW clauses are not supported by the local engine")
 	}
 	g, err := s.groupBy(sel, qs)
 	if err != nil {
@@ -37,11 +49,13 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 	}
 	out.GroupBy = g.items
 	aggregated := len(sel.GroupBy) > 0 || sel.Having != nil || s.hasAggregate(sel.Items) || s.hasAggregateOrder(orderBy)
+	ab := &aggBuilder{g: g}
 
 	var cols []OutputColumn
 	var exprs []ast.Expr // expanded select items without their alias, for ORDER BY
+	var pexprs []plan.Expr
 	used := map[string]bool{}
-	add := func(e ast.Expr, natural string, alias *ast.Ident, t *types.Type) {
+	add := func(e ast.Expr, natural string, alias *ast.Ident, t *types.Type, env *exprEnv) error {
 		name := natural
 		if alias != nil {
 			name = alias.Name
@@ -60,9 +74,16 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 		if alias != nil || name != natural {
 			item.Alias = &ast.Ident{Name: name, Quoted: true}
 		}
+		if aggregated {
+			if err := s.checkGrouped(e, g.exprs, env); err != nil {
+				return err
+			}
+		}
 		out.Items = append(out.Items, item)
 		cols = append(cols, OutputColumn{Name: name, Type: t})
 		exprs = append(exprs, e)
+		pexprs = append(pexprs, s.selectPlan(env, aggregated, ab))
+		return nil
 	}
 	for _, it := range sel.Items {
 		if star, ok := it.Expr.(*ast.Star); ok {
@@ -75,30 +96,33 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 				if err != nil {
 					return nil, nil, err
 				}
-				if aggregated {
-					if err := s.checkGrouped(t.Expr, g.exprs, env); err != nil {
-						return nil, nil, err
-					}
-				}
 				var alias *ast.Ident
 				if x.alias != "" {
 					alias = &ast.Ident{Name: x.alias, Quoted: true}
 				}
-				add(t.Expr, x.name, alias, g.adjust(t))
+				if err := add(t.Expr, x.name, alias, g.adjust(t), env); err != nil {
+					return nil, nil, err
+				}
 			}
 			continue
 		}
-		t, env, err := s.typeExprEnv(qs, it.Expr, clauseSelect)
+		expr, alias := it.Expr, quoted(it.Alias)
+		if call := commonColumn(it.Expr, qs); call != nil {
+			// Calcite's expandCommonColumn: a merged USING/NATURAL column.
+			expr = call
+			if alias == nil {
+				alias = &ast.Ident{Name: naturalName(it.Expr, 0), Quoted: true}
+			}
+		}
+		t, env, err := s.typeExprEnv(qs, expr, clauseSelect)
 		if err != nil {
 			return nil, nil, err
 		}
-		if aggregated {
-			if err := s.checkGrouped(t.Expr, g.exprs, env); err != nil {
-				return nil, nil, err
-			}
+		if err := add(t.Expr, naturalName(it.Expr, len(cols)), alias, g.adjust(t), env); err != nil {
+			return nil, nil, err
 		}
-		add(t.Expr, naturalName(it.Expr, len(cols)), quoted(it.Alias), g.adjust(t))
 	}
+	var having plan.Expr
 	if sel.Having != nil {
 		h, env, err := s.typeExprEnv(qs, sel.Having, clauseHaving)
 		if err != nil {
@@ -111,48 +135,306 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 			return nil, nil, err
 		}
 		out.Having = h.Expr
+		having = s.selectPlan(env, true, ab)
 	}
 	var items []*ast.OrderItem
+	var keys []plan.SortKey
+	extra := 0
 	for _, o := range orderBy {
-		e, err := s.orderKey(o.Expr, qs, cols, exprs, sel.Items, aggregated, g.exprs)
+		e, idx, env, err := s.orderKey(o.Expr, qs, cols, exprs, aggregated, g.exprs)
 		if err != nil {
 			return nil, nil, err
 		}
 		item := *o
 		item.Expr = e
 		items = append(items, &item)
+		if idx < 0 {
+			// A key that is not a select item: a hidden column, dropped
+			// after the sort.
+			idx = len(pexprs)
+			pexprs = append(pexprs, s.selectPlan(env, aggregated, ab))
+			extra++
+		}
+		keys = append(keys, sortKey(o, &plan.ColumnRef{Index: idx, Name: "", T: typeOrNull(pexprs[idx])}))
 	}
-	return &Analyzed{Columns: cols, Query: out}, items, nil
+	an := &Analyzed{Columns: cols, Query: out}
+	if node == nil || s.planErr != nil {
+		return an, items, nil
+	}
+	if aggregated {
+		node = &plan.Aggregate{Input: node, Group: g.plans, GroupNames: g.names, GroupingSets: g.sets, Aggs: ab.aggs}
+		if having != nil {
+			node = &plan.Filter{Input: node, Cond: having}
+		}
+	}
+	if ab.over != nil {
+		ab.over.Input = node
+		node = ab.over
+	}
+	names := make([]string, len(pexprs))
+	for i := range pexprs {
+		if i < len(cols) {
+			names[i] = cols[i].Name
+		} else {
+			names[i] = "$order" + itoa(i-len(cols))
+		}
+	}
+	node = &plan.Project{Input: node, Exprs: pexprs, Names: names}
+	if strings.EqualFold(sel.Quantifier, "DISTINCT") {
+		sch := node.Schema()
+		group := make([]plan.Expr, len(sch))
+		for i := range sch {
+			group[i] = sch.Ref(i)
+		}
+		node = &plan.Aggregate{Input: node, Group: group, GroupNames: sch.Names()}
+	}
+	if len(keys) > 0 {
+		node = &plan.Sort{Input: node, Keys: keys}
+	}
+	if extra > 0 {
+		sch := node.Schema()
+		trim := make([]plan.Expr, len(cols))
+		for i := range cols {
+			trim[i] = sch.Ref(i)
+		}
+		node = &plan.Project{Input: node, Exprs: trim, Names: names[:len(cols)]}
+	}
+	an.Plan = node
+	return an, items, nil
+}
+
+func typeOrNull(e plan.Expr) *types.Type {
+	if e == nil {
+		return types.New(types.Null)
+	}
+	return e.Type()
+}
+
+// aggBuilder collects the aggregate calls of an aggregating SELECT and
+// the window calls of OVER windows.
+type aggBuilder struct {
+	g      *grouping
+	aggs   []plan.AggCall
+	finals []ast.Expr // the expanded form of each aggregate call, to share equal ones
+	over   *plan.Over
+	wins   []ast.Expr
+}
+
+// selectPlan converts a validated select-list, HAVING or ORDER BY
+// expression: over the FROM row, or, in an aggregating query, over the
+// Aggregate's output (group columns, then aggregate calls). A failure
+// only marks the query as having no plan.
+func (s *state) selectPlan(env *exprEnv, aggregated bool, ab *aggBuilder) plan.Expr {
+	if s.planErr != nil {
+		return nil
+	}
+	var rec func(e ast.Expr) (plan.Expr, error)
+	rec = func(e ast.Expr) (plan.Expr, error) {
+		fin := env.final(e)
+		if aggregated {
+			for i, g := range ab.g.exprs {
+				if ast.Equal(fin, g) {
+					t := ab.g.plans[i].Type()
+					if ab.g.partial[i] {
+						t = t.WithNullable(true)
+					}
+					return &plan.ColumnRef{Index: i, Name: ab.g.names[i], T: t}, nil
+				}
+			}
+		}
+		if fc, ok := e.(*ast.FuncCall); ok {
+			f := s.lookupFunc(fc)
+			switch {
+			case f != nil && (fc.Over != nil || fc.OverName != nil):
+				return s.windowCall(env, fc, f, fin, aggregated, ab)
+			case f != nil && f.Kind == functions.Aggregate && aggregated:
+				return s.aggCall(env, fc, f, fin, ab)
+			}
+		}
+		if id, ok := e.(*ast.Identifier); ok && aggregated {
+			if tgt := env.targets[id.Parts[0].Name]; tgt.expr == nil && tgt.corr == 0 {
+				return nil, errorf(id.Parts[0].Pos, ErrNoPlan, "No plan for a column outside GROUP BY")
+			}
+		}
+		return env.convert(e, rec)
+	}
+	p, err := rec(env.pre)
+	s.noPlan(err)
+	return p
+}
+
+// aggCall adds an aggregate call (or finds an equal one) and returns the
+// reference to its column of the Aggregate's output.
+func (s *state) aggCall(env *exprEnv, fc *ast.FuncCall, f *functions.Func, fin ast.Expr, ab *aggBuilder) (plan.Expr, error) {
+	t, err := env.typeOf(fc)
+	if err != nil {
+		return nil, err
+	}
+	base := len(ab.g.plans)
+	for k, a := range ab.finals {
+		if ast.Equal(fin, a) {
+			return &plan.ColumnRef{Index: base + k, Name: ab.aggs[k].Alias, T: ab.aggs[k].T}, nil
+		}
+	}
+	call := plan.AggCall{Name: f.Name, Func: f, Distinct: strings.EqualFold(fc.Quantifier, "DISTINCT"),
+		Alias: "$f" + itoa(base+len(ab.aggs)), T: t}
+	for _, a := range fc.Args {
+		if _, star := a.(*ast.Star); star {
+			continue
+		}
+		x, err := env.toPlan(a)
+		if err != nil {
+			return nil, err
+		}
+		call.Args = append(call.Args, x)
+	}
+	if fc.Filter != nil {
+		if call.Filter, err = env.toPlan(fc.Filter); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range fc.WithinGroup {
+		x, err := env.toPlan(o.Expr)
+		if err != nil {
+			return nil, err
+		}
+		call.OrderBy = append(call.OrderBy, sortKey(o, x))
+	}
+	ab.aggs = append(ab.aggs, call)
+	ab.finals = append(ab.finals, fin)
+	return &plan.ColumnRef{Index: base + len(ab.aggs) - 1, Name: call.Alias, T: t}, nil
+}
+
+// windowCall adds an OVER window call to the Over node below the
+// projection and returns the reference to its column.
+func (s *state) windowCall(env *exprEnv, fc *ast.FuncCall, f *functions.Func, fin ast.Expr, aggregated bool, ab *aggBuilder) (plan.Expr, error) {
+	if aggregated || fc.Over == nil {
+		return nil, errorf(fc.Pos, ErrNoPlan, "This OVER window is not supported by the local engine")
+	}
+	t, err := env.typeOf(fc)
+	if err != nil {
+		return nil, err
+	}
+	if ab.over == nil {
+		ab.over = &plan.Over{}
+	}
+	width := env.qs.width()
+	for k, w := range ab.wins {
+		if ast.Equal(fin, w) {
+			c := ab.over.Calls[k]
+			return &plan.ColumnRef{Index: width + k, Name: c.Alias, T: c.T}, nil
+		}
+	}
+	call := plan.WindowCall{Name: f.Name, Func: f, Distinct: strings.EqualFold(fc.Quantifier, "DISTINCT"),
+		Alias: "w" + itoa(len(ab.wins)) + "$o0", T: t}
+	for _, a := range fc.Args {
+		if _, star := a.(*ast.Star); star {
+			continue
+		}
+		x, err := env.toPlan(a)
+		if err != nil {
+			return nil, err
+		}
+		call.Args = append(call.Args, x)
+	}
+	for _, p := range fc.Over.PartitionBy {
+		x, err := env.toPlan(p)
+		if err != nil {
+			return nil, err
+		}
+		call.Partition = append(call.Partition, x)
+	}
+	for _, o := range fc.Over.OrderBy {
+		x, err := env.toPlan(o.Expr)
+		if err != nil {
+			return nil, err
+		}
+		call.Order = append(call.Order, sortKey(o, x))
+	}
+	call.Frame, err = env.frame(fc.Over)
+	if err != nil {
+		return nil, err
+	}
+	ab.over.Calls = append(ab.over.Calls, call)
+	ab.wins = append(ab.wins, fin)
+	return &plan.ColumnRef{Index: width + len(ab.wins) - 1, Name: call.Alias, T: t}, nil
+}
+
+// frame converts a window's frame; without one, Flink's default: RANGE
+// from the start to the current row when ordered, the whole partition
+// otherwise.
+func (env *exprEnv) frame(w *ast.WindowSpec) (plan.Frame, error) {
+	if w.Frame == nil {
+		if len(w.OrderBy) > 0 {
+			return plan.Frame{Mode: plan.FrameRange, Start: plan.Bound{Kind: plan.UnboundedPreceding}, End: plan.Bound{Kind: plan.CurrentRow}}, nil
+		}
+		return plan.Frame{Mode: plan.FrameRows, Start: plan.Bound{Kind: plan.UnboundedPreceding}, End: plan.Bound{Kind: plan.UnboundedFollowing}}, nil
+	}
+	mode := plan.FrameRange
+	if w.Frame.Rows {
+		mode = plan.FrameRows
+	}
+	start, err := env.bound(w.Frame.Start)
+	if err != nil {
+		return plan.Frame{}, err
+	}
+	end := plan.Bound{Kind: plan.CurrentRow}
+	if w.Frame.End != nil {
+		if end, err = env.bound(w.Frame.End); err != nil {
+			return plan.Frame{}, err
+		}
+	}
+	return plan.Frame{Mode: mode, Start: start, End: end}, nil
+}
+
+func (env *exprEnv) bound(b *ast.FrameBound) (plan.Bound, error) {
+	kinds := map[string]plan.BoundKind{"UNBOUNDED PRECEDING": plan.UnboundedPreceding, "CURRENT ROW": plan.CurrentRow,
+		"UNBOUNDED FOLLOWING": plan.UnboundedFollowing, "PRECEDING": plan.Preceding, "FOLLOWING": plan.Following}
+	out := plan.Bound{Kind: kinds[strings.ToUpper(b.Kind)]}
+	if b.Offset != nil {
+		x, err := env.toPlan(b.Offset)
+		if err != nil {
+			return out, err
+		}
+		out.Offset = x
+	}
+	return out, nil
 }
 
 // orderKey validates one ORDER BY key of a SELECT: an ordinal or an
 // output column's name stands for that select item (Calcite replaces it
-// by the item's expression); anything else is an expression over FROM.
-func (s *state) orderKey(e ast.Expr, qs *qscope, cols []OutputColumn, exprs []ast.Expr, items []*ast.SelectItem,
-	aggregated bool, groups []ast.Expr) (ast.Expr, error) {
+// by the item's expression; idx is its position); anything else is an
+// expression over FROM (idx -1, env its validation).
+func (s *state) orderKey(e ast.Expr, qs *qscope, cols []OutputColumn, exprs []ast.Expr,
+	aggregated bool, groups []ast.Expr) (ast.Expr, int, *exprEnv, error) {
 	if i, ok := ordinal(e); ok {
 		if i < 1 || i > len(exprs) {
-			return nil, errorf(e.Position(), ErrNotSupported, "Ordinal out of range")
+			return nil, 0, nil, errorf(e.Position(), ErrQuery, "Ordinal out of range")
 		}
-		return exprs[i-1], nil
+		return exprs[i-1], i - 1, nil, nil
 	}
 	if id, ok := e.(*ast.Identifier); ok && len(id.Parts) == 1 {
 		for i, c := range cols {
 			if c.Name == id.Parts[0].Name {
-				return exprs[i], nil
+				return exprs[i], i, nil, nil
 			}
 		}
 	}
 	t, env, err := s.typeExprEnv(qs, e, clauseOrderBy)
 	if err != nil {
-		return nil, err
+		return nil, 0, nil, err
 	}
 	if aggregated {
 		if err := s.checkGrouped(t.Expr, groups, env); err != nil {
-			return nil, err
+			return nil, 0, nil, err
 		}
 	}
-	return t.Expr, nil
+	for i, x := range exprs {
+		if ast.Equal(t.Expr, x) {
+			return t.Expr, i, env, nil
+		}
+	}
+	return t.Expr, -1, env, nil
 }
 
 // naturalName is the name Calcite gives a select item without an alias:
@@ -191,7 +473,7 @@ func (s *state) expandStar(star *ast.Star, qs *qscope, noFrom bool) ([]starItem,
 		return out, nil
 	}
 	if noFrom {
-		return nil, errorf(star.Pos, ErrNotSupported, "SELECT * requires a FROM clause")
+		return nil, errorf(star.Pos, ErrQuery, "SELECT * requires a FROM clause")
 	}
 	var out []starItem
 	done := map[string]bool{}
@@ -201,14 +483,7 @@ func (s *state) expandStar(star *ast.Star, qs *qscope, noFrom bool) ([]starItem,
 				continue
 			}
 			done[c.Name] = true
-			var args []ast.Expr
-			for _, r2 := range qs.rels {
-				if r2.index(c.Name) >= 0 {
-					args = append(args, ref(r2.alias, c.Name))
-				}
-			}
-			call := &ast.FuncCall{Pos: star.Pos, Name: &ast.ObjectName{Parts: []*ast.Ident{{Pos: star.Pos, Name: "COALESCE"}}}, Args: args}
-			out = append(out, starItem{expr: call, name: c.Name, alias: c.Name})
+			out = append(out, starItem{expr: coalesce(qs, c.Name, star.Pos), name: c.Name, alias: c.Name})
 		}
 	}
 	for _, r := range qs.rels {
@@ -297,18 +572,19 @@ var ErrNotGrouped = &Kind{"expression not grouped", classCalcite}
 
 // grouping is the validated GROUP BY clause.
 type grouping struct {
-	items []ast.Expr // the expanded clause
-	exprs []ast.Expr // every grouped expression, flattened
-	// partial are the grouped expressions missing from some grouping
-	// set: they are NULL in the rows of those sets.
-	partial []ast.Expr
+	items   []ast.Expr  // the expanded clause
+	exprs   []ast.Expr  // the distinct grouped expressions (expanded)
+	plans   []plan.Expr // the same over the FROM row
+	names   []string    // their column names in the Aggregate's output
+	partial []bool      // missing from some grouping set: NULL in that set's rows
+	sets    [][]int     // the grouping sets as positions in exprs; nil for a plain GROUP BY
 }
 
 // adjust makes a select item nullable when it is a grouped expression
 // missing from some grouping set.
 func (g *grouping) adjust(t *Typed) *types.Type {
-	for _, p := range g.partial {
-		if ast.Equal(t.Expr, p) {
+	for i, p := range g.exprs {
+		if g.partial[i] && ast.Equal(t.Expr, p) {
 			return withNullable(t.Type, true)
 		}
 	}
@@ -319,11 +595,12 @@ func (g *grouping) adjust(t *Typed) *types.Type {
 // CUBE and the empty set ().
 func (s *state) groupBy(sel *ast.Select, qs *qscope) (*grouping, error) {
 	g := &grouping{}
-	var sets [][]ast.Expr // the grouping sets, for partial
+	plain := true
 	var walk func(e ast.Expr) (ast.Expr, [][]ast.Expr, error)
 	walk = func(e ast.Expr) (ast.Expr, [][]ast.Expr, error) {
 		switch e := e.(type) {
 		case *ast.GroupingSet:
+			plain = false
 			out := &ast.GroupingSet{Pos: e.Pos, Kind: e.Kind}
 			var parts [][][]ast.Expr
 			for _, it := range e.Items {
@@ -336,6 +613,9 @@ func (s *state) groupBy(sel *ast.Select, qs *qscope) (*grouping, error) {
 			}
 			return out, combineSets(e.Kind, parts), nil
 		case *ast.RowCtor:
+			if len(e.Elems) == 0 {
+				plain = false
+			}
 			out := &ast.RowCtor{Pos: e.Pos, Explicit: e.Explicit}
 			var set []ast.Expr
 			for _, it := range e.Elems {
@@ -350,11 +630,21 @@ func (s *state) groupBy(sel *ast.Select, qs *qscope) (*grouping, error) {
 			}
 			return out, [][]ast.Expr{set}, nil
 		}
-		t, err := s.typeExpr(qs, e, clauseGroupBy)
+		t, env, err := s.typeExprEnv(qs, e, clauseGroupBy)
 		if err != nil {
 			return nil, nil, err
 		}
-		g.exprs = append(g.exprs, t.Expr)
+		if g.find(t.Expr) < 0 {
+			g.exprs = append(g.exprs, t.Expr)
+			p, err := env.toPlan(env.pre)
+			s.noPlan(err)
+			g.plans = append(g.plans, p)
+			name := "$f" + itoa(len(g.names))
+			if id, ok := t.Expr.(*ast.Identifier); ok {
+				name = id.Parts[len(id.Parts)-1].Name
+			}
+			g.names = append(g.names, name)
+		}
 		return t.Expr, [][]ast.Expr{{t.Expr}}, nil
 	}
 	var all [][][]ast.Expr
@@ -366,20 +656,50 @@ func (s *state) groupBy(sel *ast.Select, qs *qscope) (*grouping, error) {
 		g.items = append(g.items, x)
 		all = append(all, sub)
 	}
-	sets = combineSets("", all)
-	for _, x := range g.exprs {
+	sets := combineSets("", all)
+	g.partial = make([]bool, len(g.exprs))
+	for i, x := range g.exprs {
 		for _, set := range sets {
 			in := false
 			for _, y := range set {
 				in = in || ast.Equal(x, y)
 			}
 			if !in {
-				g.partial = append(g.partial, x)
+				g.partial[i] = true
 				break
 			}
 		}
 	}
+	if !plain {
+		for _, set := range sets {
+			idx := []int{}
+			for _, y := range set {
+				if i := g.find(y); i >= 0 && !containsInt(idx, i) {
+					idx = append(idx, i)
+				}
+			}
+			g.sets = append(g.sets, idx)
+		}
+	}
 	return g, nil
+}
+
+func (g *grouping) find(e ast.Expr) int {
+	for i, x := range g.exprs {
+		if ast.Equal(x, e) {
+			return i
+		}
+	}
+	return -1
+}
+
+func containsInt(list []int, x int) bool {
+	for _, y := range list {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 // combineSets computes the grouping sets of a GROUP BY element from those
@@ -435,4 +755,26 @@ func flatten(parts [][][]ast.Expr) []ast.Expr {
 		}
 	}
 	return out
+}
+
+// coalesce builds COALESCE(l.c, r.c) over the relations that hold the
+// merged column c.
+func coalesce(qs *qscope, name string, pos ast.Pos) ast.Expr {
+	var args []ast.Expr
+	for _, r := range qs.rels {
+		if r.index(name) >= 0 {
+			args = append(args, &ast.Identifier{Parts: []*ast.Ident{{Pos: pos, Name: r.alias, Quoted: true}, {Pos: pos, Name: name, Quoted: true}}})
+		}
+	}
+	return &ast.FuncCall{Pos: pos, Name: &ast.ObjectName{Parts: []*ast.Ident{{Pos: pos, Name: "COALESCE"}}}, Args: args}
+}
+
+// commonColumn returns the COALESCE a select item stands for when it is
+// the bare name of a column merged by USING or NATURAL, else nil.
+func commonColumn(e ast.Expr, qs *qscope) ast.Expr {
+	id, ok := e.(*ast.Identifier)
+	if !ok || len(id.Parts) != 1 || !qs.common[id.Parts[0].Name] {
+		return nil
+	}
+	return coalesce(qs, id.Parts[0].Name, id.Parts[0].Pos)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"eddy/engine/ast"
+	"eddy/engine/plan"
 	"eddy/engine/types"
 )
 
@@ -23,88 +24,104 @@ var windowTVFs = map[string]struct {
 // tableFunc validates TABLE(call) in FROM. Window TVFs give the input's
 // columns plus window_start, window_end and window_time; other table
 // functions are not built in.
-func (s *state) tableFunc(t *ast.TableFunc, qs *qscope) (ast.TableExpr, error) {
+func (s *state) tableFunc(t *ast.TableFunc, qs *qscope) (ast.TableExpr, plan.Node, error) {
 	call, ok := t.Call.(*ast.FuncCall)
 	if !ok {
-		return nil, errorf(t.Pos, ErrNotSupported, "TABLE(...) needs a table function call")
+		return nil, nil, errorf(t.Pos, ErrNotSupported, "TABLE(...) needs a table function call")
 	}
 	name := ""
 	if len(call.Name.Parts) == 1 {
 		name = strings.ToUpper(call.Name.Parts[0].Name)
 	}
+	derived := s.deriveAlias(t.Alias)
 	spec, ok := windowTVFs[name]
 	if !ok {
 		typed, err := s.typeExpr(qs, call, clauseFrom)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, errorf(call.Pos, ErrNotSupported, "%s is not a table function (it returns %s)", ast.String(call.Name), typed.Type)
+		return nil, nil, errorf(call.Pos, ErrNotSupported, "%s is not a table function (it returns %s)", ast.String(call.Name), typed.Type)
 	}
 	// Bind the arguments, positional or named (DATA => ..., TIMECOL => ...).
 	params := append([]string{"DATA", "TIMECOL"}, spec.params...)
 	bound := map[string]ast.Expr{}
-	for i, a := range call.Args {
+	for i, a := range splitPartition(call.Args) {
 		if na, ok := a.(*ast.NamedArg); ok {
 			bound[strings.ToUpper(na.Name.Name)] = na.Value
 			continue
 		}
 		if i >= len(params) {
-			return nil, errorf(a.Position(), ErrArgCount, "Invalid number of arguments to function '%s'. Was expecting %d arguments", name, len(params))
+			return nil, nil, errorf(a.Position(), ErrArgCount, "Invalid number of arguments to function '%s'. Was expecting %d arguments", name, len(params))
 		}
 		bound[params[i]] = a
 	}
 	for _, p := range params[:2+spec.required] {
 		if bound[p] == nil {
-			return nil, errorf(call.Pos, ErrArgCount, "Invalid number of arguments to function '%s'. Was expecting %d arguments", name, 2+spec.required)
+			return nil, nil, errorf(call.Pos, ErrArgCount, "Invalid number of arguments to function '%s'. Was expecting %d arguments", name, 2+spec.required)
 		}
 	}
 	data, ok := bound["DATA"].(*ast.TableArg)
 	if !ok {
-		return nil, errorf(bound["DATA"].Position(), ErrCannotApply, "The first argument of %s must be a table: %s", name, spec.usage)
+		return nil, nil, errorf(bound["DATA"].Position(), ErrCannotApply, "The first argument of %s must be a table: %s", name, spec.usage)
 	}
 	desc, ok := bound["TIMECOL"].(*ast.Descriptor)
 	if !ok || len(desc.Cols) != 1 {
-		return nil, errorf(bound["TIMECOL"].Position(), ErrCannotApply, "The second argument of %s must be DESCRIPTOR(timecol): %s", name, spec.usage)
+		return nil, nil, errorf(bound["TIMECOL"].Position(), ErrCannotApply, "The second argument of %s must be DESCRIPTOR(timecol): %s", name, spec.usage)
 	}
 	// The input table, in a scope of its own.
 	in := &qscope{parent: qs.parent}
-	inExpr, err := s.from(&ast.TableName{Name: data.Name}, in)
+	inExpr, inPlan, err := s.from(&ast.TableName{Name: data.Name}, in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rel := in.rels[0]
 	outArg := &ast.TableArg{Pos: data.Pos, Name: inExpr.(*ast.TableName).Name}
+	var partition []int
 	for _, p := range data.PartitionBy {
-		x, err := s.typeExpr(in, p, clauseFrom)
-		if err != nil {
-			return nil, err
+		if id, ok := p.(*ast.Identifier); ok && len(id.Parts) == 1 {
+			partition = append(partition, rel.index(id.Parts[0].Name))
 		}
-		outArg.PartitionBy = append(outArg.PartitionBy, x.Expr)
+		if _, err := s.typeExpr(in, p, clauseFrom); err != nil {
+			return nil, nil, err
+		}
+		// Partition keys name columns of the input table; they print bare.
+		if id, ok := p.(*ast.Identifier); ok {
+			p = &ast.Identifier{Parts: quotedList(id.Parts)}
+		}
+		outArg.PartitionBy = append(outArg.PartitionBy, p)
 	}
 	tc := desc.Cols[0]
 	i := rel.index(tc.Name)
 	if i < 0 {
-		return nil, errorf(tc.Pos, ErrColumnNotFound, "Unknown identifier '%s'", tc.Name)
+		return nil, nil, errorf(tc.Pos, ErrColumnNotFound, "Unknown identifier '%s'", tc.Name)
 	}
 	timeType := rel.cols[i].Type
 	if timeType.TimeAttr == types.Regular {
-		return nil, errorf(tc.Pos, ErrCannotApply,
+		return nil, nil, errorf(tc.Pos, ErrCannotApply,
 			"The window function %s requires the timecol to be a time attribute type, but is %s.", spec.usage, timeType)
 	}
 	args := []ast.Expr{outArg, &ast.Descriptor{Pos: desc.Pos, Cols: []*ast.Ident{quoted(tc)}}}
+	millis := map[string]int64{}
 	for _, p := range spec.params {
 		a := bound[p]
 		if a == nil {
 			continue
 		}
-		x, err := s.typeExpr(qs, a, clauseFrom)
+		x, env, err := s.typeExprEnv(qs, a, clauseFrom)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if x.Type.Kind != types.IntervalDayTime && x.Type.Kind != types.IntervalYearMonth {
-			return nil, errorf(a.Position(), ErrCannotApply, "%s: the %s must be an interval, but is %s", spec.usage, strings.ToLower(p), x.Type)
+			return nil, nil, errorf(a.Position(), ErrCannotApply, "%s: the %s must be an interval, but is %s", spec.usage, strings.ToLower(p), x.Type)
 		}
 		args = append(args, x.Expr)
+		if lit, err := env.toPlan(env.pre); err == nil {
+			if l, ok := lit.(*plan.Literal); ok {
+				if n, ok := types.AsInt64(l.Value); ok {
+					millis[p] = n
+				}
+			}
+		}
 	}
 	cols := append([]OutputColumn(nil), rel.cols...)
 	bound3 := types.NewTimestamp(3).WithNullable(false)
@@ -120,9 +137,50 @@ func (s *state) tableFunc(t *ast.TableFunc, qs *qscope) (ast.TableExpr, error) {
 		OutputColumn{Name: "window_end", Type: bound3},
 		OutputColumn{Name: "window_time", Type: wt})
 	outCall := &ast.FuncCall{Pos: call.Pos, Name: &ast.ObjectName{Parts: []*ast.Ident{{Pos: call.Pos, Name: name}}}, Args: args}
-	alias, err := s.addRelation(qs, t.Alias, "", cols, t.Pos)
+	alias, err := s.addRelation(qs, t.Alias, derived, cols, t.Pos)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &ast.TableFunc{Pos: t.Pos, Lateral: t.Lateral, Call: outCall, Alias: alias}, nil
+	var p plan.Node
+	if inPlan != nil {
+		kinds := map[string]plan.WindowKind{"TUMBLE": plan.Tumble, "HOP": plan.Hop, "CUMULATE": plan.Cumulate, "SESSION": plan.Session}
+		w := &plan.WindowTVF{Input: inPlan, Kind: kinds[name], TimeCol: i, Offset: millis["OFFSET"],
+			Partition: partition, Cols: schemaOf(qs.rels[len(qs.rels)-1].cols)}
+		switch name {
+		case "TUMBLE":
+			w.Size = millis["SIZE"]
+		case "HOP":
+			w.Size, w.Slide = millis["SIZE"], millis["SLIDE"]
+		case "CUMULATE":
+			w.Size, w.Slide = millis["SIZE"], millis["STEP"]
+		case "SESSION":
+			w.Size = millis["GAP"]
+		}
+		p = w
+	}
+	return &ast.TableFunc{Pos: t.Pos, Lateral: t.Lateral, Call: outCall, Alias: alias}, p, nil
+}
+
+// splitPartition undoes a greedy parse of `TABLE t PARTITION BY k,
+// DESCRIPTOR(ts), ...`, whose partition list may have swallowed the
+// arguments after it: from the first DESCRIPTOR (or named argument) on,
+// the list items are arguments again.
+func splitPartition(args []ast.Expr) []ast.Expr {
+	if len(args) == 0 {
+		return args
+	}
+	ta, ok := args[0].(*ast.TableArg)
+	if !ok {
+		return args
+	}
+	for i, p := range ta.PartitionBy {
+		switch p.(type) {
+		case *ast.Descriptor, *ast.NamedArg:
+			fixed := *ta
+			fixed.PartitionBy = ta.PartitionBy[:i]
+			out := append([]ast.Expr{&fixed}, ta.PartitionBy[i:]...)
+			return append(out, args[1:]...)
+		}
+	}
+	return args
 }

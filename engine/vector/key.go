@@ -79,7 +79,7 @@ func Compare(a *Vec, i int, b *Vec, j int) int {
 		}
 		return 0
 	case Float:
-		return types.CompareValues(a.Floats[i], b.Floats[j])
+		return CompareFloat(a.Floats[i], b.Floats[j])
 	case Decimal:
 		return a.Decs[i].Cmp(b.Decs[j])
 	case String:
@@ -95,4 +95,22 @@ func Compare(a *Vec, i int, b *Vec, j int) int {
 		return a.Times[i].Compare(b.Times[j])
 	}
 	return types.CompareValues(a.Get(i), b.Get(j))
+}
+
+// CompareFloat orders floats as Java's Double.compare: NaN above
+// +Infinity, equal NaNs equal.
+func CompareFloat(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	case x == y:
+		return 0
+	case math.IsNaN(x) && math.IsNaN(y):
+		return 0
+	case math.IsNaN(x):
+		return 1
+	}
+	return -1
 }

@@ -313,9 +313,50 @@ func (v *Vec) Gather(sel []int) *Vec {
 
 // Const returns a vector of n copies of an engine value.
 func Const(t *types.Type, x any, n int) *Vec {
-	v := New(t, n)
-	for range n {
-		v.Append(x)
+	if x == nil {
+		v := Make(t, n)
+		v.nulls = make([]uint64, (n+63)>>6)
+		for i := range v.nulls {
+			v.nulls[i] = ^uint64(0)
+		}
+		return v
+	}
+	one := New(t, 1)
+	one.Append(x)
+	v := Make(t, n)
+	switch v.Class {
+	case Bool:
+		for i := range v.Bools {
+			v.Bools[i] = one.Bools[0]
+		}
+	case Int:
+		for i := range v.Ints {
+			v.Ints[i] = one.Ints[0]
+		}
+	case Float:
+		for i := range v.Floats {
+			v.Floats[i] = one.Floats[0]
+		}
+	case Decimal:
+		for i := range v.Decs {
+			v.Decs[i] = one.Decs[0]
+		}
+	case String:
+		for i := range v.Strs {
+			v.Strs[i] = one.Strs[0]
+		}
+	case Bytes:
+		for i := range v.Bytes {
+			v.Bytes[i] = one.Bytes[0]
+		}
+	case Time:
+		for i := range v.Times {
+			v.Times[i] = one.Times[0]
+		}
+	default:
+		for i := range v.Anys {
+			v.Anys[i] = x
+		}
 	}
 	return v
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,5 +104,23 @@ func TestTruncate(t *testing.T) {
 func TestTagMax(t *testing.T) {
 	if Max(TagInfo, TagError) != TagError || Max(TagWarning, TagOK) != TagWarning || Max(TagOK, TagOK) != TagOK {
 		t.Error("Max does not order error > warning > info > ok")
+	}
+}
+
+func TestInfoWarningQuit(t *testing.T) {
+	var b strings.Builder
+	tags := []Tag{
+		Info(&b, "Complete execution of the SQL update statement.", Options{}),
+		Warning(&b, "The view already exists.", Options{Color: true}),
+		Quit(&b, Options{}),
+	}
+	want := "[INFO] Complete execution of the SQL update statement.\n" +
+		"\x1b[1;33m[WARNING] The view already exists.\x1b[0m\n" +
+		"[INFO] Exiting eddy...\n"
+	if b.String() != want || tags[0] != TagInfo || tags[1] != TagWarning || tags[2] != TagInfo {
+		t.Errorf("got %q %v, want %q", b.String(), tags, want)
+	}
+	if got := Banner("1.2.3"); !strings.HasPrefix(got, "eddy 1.2.3, ") || !strings.Contains(got, "HELP;") || strings.Contains(got, "\n") {
+		t.Errorf("banner %q: want one line naming eddy, its version and HELP;", got)
 	}
 }

@@ -18,6 +18,7 @@
 #   EDDY_FLINK_START_TIMEOUT  seconds to wait for the gateway (default 300)
 #   EDDY_FLINK_SLOTS          task slots of the TaskManager (default 4)
 #   EDDY_FLINK_HEAP           JVM heap (default 2g)
+#   EDDY_FLINK_JAVA_OPTS      more JVM options (split on blanks)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,6 +27,7 @@ build=${EDDY_FLINK_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/eddy/flink-gateway}
 timeout=${EDDY_FLINK_START_TIMEOUT:-300}
 slots=${EDDY_FLINK_SLOTS:-4}
 heap=${EDDY_FLINK_HEAP:-2g}
+read -r -a java_opts <<<"${EDDY_FLINK_JAVA_OPTS:-}"
 
 die() { echo "gateway.sh: $*" >&2; exit 1; }
 
@@ -100,7 +102,7 @@ do_start() {
   # launcher passes everything that matters as dynamic options.
   : >"$state/conf/config.yaml"
   local started=$SECONDS
-  FLINK_CONF_DIR="$state/conf" nohup java -Xmx"$heap" "${java_opens[@]}" \
+  FLINK_CONF_DIR="$state/conf" nohup java -Xmx"$heap" "${java_opens[@]}" ${java_opts[@]+"${java_opts[@]}"} \
     -cp "$build/target/classes:$(cat "$build/target/classpath.txt")" \
     eddy.flink.GatewayLauncher "$state" "$slots" >"$state/gateway.log" 2>&1 </dev/null &
   echo $! >"$state/pid"

@@ -1,0 +1,107 @@
+package connectors
+
+import (
+	"context"
+	"sync"
+
+	"eddy/catalogs"
+	"eddy/engine/vector"
+)
+
+// MemoryStore keeps the rows of managed tables of catalogs that store no
+// rows themselves (generic_in_memory) and of temporary tables, keyed by
+// catalog instance and path, as immutable batches: a reader sees the rows
+// committed when it opened, a writer's rows appear at Commit.
+type MemoryStore struct {
+	mu     sync.Mutex
+	tables map[memKey][]*vector.Batch
+}
+
+type memKey struct {
+	catalog   catalogs.Catalog
+	path      catalogs.ObjectPath
+	temporary bool
+}
+
+// NewMemoryStore returns an empty store.
+func NewMemoryStore() *MemoryStore { return &MemoryStore{tables: map[memKey][]*vector.Batch{}} }
+
+func keyOf(t *Table) memKey {
+	return memKey{catalog: t.Catalog, path: t.Name.Path(), temporary: t.Temporary}
+}
+
+// Reader returns a reader of the table's committed rows.
+func (m *MemoryStore) Reader(t *Table) Reader {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return SliceReader(m.tables[keyOf(t)])
+}
+
+// Writer returns a writer that appends (or, with overwrite, replaces) the
+// table's rows at Commit.
+func (m *MemoryStore) Writer(t *Table, overwrite bool) Writer {
+	return &memWriter{m: m, key: keyOf(t), overwrite: overwrite}
+}
+
+// Drop forgets a table's rows (DROP TABLE, TRUNCATE TABLE).
+func (m *MemoryStore) Drop(t *Table) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.tables, keyOf(t))
+}
+
+// Rows returns the number of rows stored for a table.
+func (m *MemoryStore) Rows(t *Table) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, b := range m.tables[keyOf(t)] {
+		n += b.N
+	}
+	return n
+}
+
+type memWriter struct {
+	m         *MemoryStore
+	key       memKey
+	overwrite bool
+	batches   []*vector.Batch
+	cur       *vector.Batch
+}
+
+func (w *memWriter) Write(ctx context.Context, b *vector.Batch) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Copy into batches of BatchSize rows: the caller may reuse its batch,
+	// and small batches would slow every later scan.
+	for i := range b.N {
+		if w.cur == nil || w.cur.N >= vector.BatchSize {
+			w.cur = vector.NewBatch(b.Types(), vector.BatchSize)
+			w.batches = append(w.batches, w.cur)
+		}
+		w.cur.AppendFrom(b, i, b.Kind(i))
+	}
+	return nil
+}
+
+func (w *memWriter) Commit(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w.m.mu.Lock()
+	defer w.m.mu.Unlock()
+	if w.overwrite {
+		w.m.tables[w.key] = w.batches
+	} else {
+		old := w.m.tables[w.key]
+		w.m.tables[w.key] = append(old[:len(old):len(old)], w.batches...)
+	}
+	w.batches = nil
+	return nil
+}
+
+func (w *memWriter) Abort() error {
+	w.batches = nil
+	return nil
+}

@@ -1,0 +1,255 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"eddy/engine/functions"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+)
+
+var (
+	intT  = types.New(types.Int)
+	strT  = types.NewString()
+	boolT = types.New(types.Boolean)
+	bigT  = types.New(types.BigInt).WithNullable(false)
+)
+
+func lit(v any, t *types.Type) *plan.Literal { return &plan.Literal{Value: v, T: t} }
+
+func col(s plan.Schema, i int) *plan.ColumnRef { return s.Ref(i) }
+
+func call(name string, t *types.Type, args ...plan.Expr) *plan.Call {
+	return &plan.Call{Name: name, Args: args, T: t}
+}
+
+// values builds a VALUES table of (INT, STRING) rows; nil is NULL.
+func values(rows ...[]any) *plan.Values {
+	v := &plan.Values{Cols: plan.Schema{{Name: "id", Type: intT}, {Name: "s", Type: strT}}}
+	for _, r := range rows {
+		v.Rows = append(v.Rows, []plan.Expr{lit(r[0], intT), lit(r[1], strT)})
+	}
+	return v
+}
+
+// run executes a plan and prints its rows as "kind|v1|v2" lines.
+func run(t *testing.T, n plan.Node, streaming bool) []string {
+	t.Helper()
+	out, err := runErr(n, streaming)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, plan.Format(n))
+	}
+	return out
+}
+
+func runErr(n plan.Node, streaming bool) ([]string, error) {
+	b := NewBuilder(Options{Streaming: streaming})
+	op, err := b.Build(n)
+	if err != nil {
+		return nil, err
+	}
+	defer op.Close()
+	ts := n.Schema().Types()
+	var out []string
+	for {
+		bt, err := op.Next(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		if bt == nil {
+			return out, nil
+		}
+		for i := range bt.N {
+			parts := []string{}
+			if streaming {
+				parts = append(parts, bt.Kind(i).String())
+			}
+			for c, v := range bt.Cols {
+				parts = append(parts, types.ValueString(v.Get(i), ts[c]))
+			}
+			out = append(out, strings.Join(parts, "|"))
+		}
+	}
+}
+
+func check(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestProjectFilter(t *testing.T) {
+	v := values([]any{int32(1), "Hello World"}, []any{int32(2), "Hi"}, []any{nil, "x"}, []any{int32(2147483647), nil})
+	s := v.Schema()
+	f := &plan.Filter{Input: v, Cond: call(">=", boolT, col(s, 0), lit(int32(2), intT))}
+	p := &plan.Project{Input: f, Exprs: []plan.Expr{
+		call("+", intT, col(s, 0), lit(int32(1), intT)),
+		call("UPPER", strT, col(s, 1)),
+		call("IS NULL", boolT, col(s, 1)),
+	}, Names: []string{"a", "b", "c"}}
+	// INT arithmetic wraps as Java's does; NULL rows fail the filter.
+	check(t, run(t, p, false), "3|HI|FALSE", "-2147483648|NULL|TRUE")
+}
+
+func TestDivisionByZeroAndShortCircuit(t *testing.T) {
+	v := values([]any{int32(0), "a"}, []any{int32(5), "b"})
+	s := v.Schema()
+	div := call("/", intT, lit(int32(10), intT), col(s, 0))
+	_, err := runErr(&plan.Project{Input: v, Exprs: []plan.Expr{div}, Names: []string{"q"}}, false)
+	var ee *functions.EvalError
+	if !errors.As(err, &ee) || !strings.Contains(err.Error(), "/ by zero") {
+		t.Fatalf("err = %v, want / by zero", err)
+	}
+	// x <> 0 AND 10 / x > 1 never divides by zero.
+	cond := call("AND", boolT, call("<>", boolT, col(s, 0), lit(int32(0), intT)),
+		call(">", boolT, div, lit(int32(1), intT)))
+	check(t, run(t, &plan.Filter{Input: v, Cond: cond}, false), "5|b")
+}
+
+func TestThreeValuedLogic(t *testing.T) {
+	bv := &plan.Values{Cols: plan.Schema{{Name: "a", Type: boolT}, {Name: "b", Type: boolT}}}
+	for _, a := range []any{true, false, nil} {
+		for _, b := range []any{true, false, nil} {
+			bv.Rows = append(bv.Rows, []plan.Expr{lit(a, boolT), lit(b, boolT)})
+		}
+	}
+	s := bv.Schema()
+	p := &plan.Project{Input: bv, Exprs: []plan.Expr{
+		call("AND", boolT, col(s, 0), col(s, 1)),
+		call("OR", boolT, col(s, 0), col(s, 1)),
+		call("NOT", boolT, col(s, 0)),
+	}, Names: []string{"and", "or", "not"}}
+	check(t, run(t, p, false),
+		"TRUE|TRUE|FALSE", "FALSE|TRUE|FALSE", "NULL|TRUE|FALSE",
+		"FALSE|TRUE|TRUE", "FALSE|FALSE|TRUE", "FALSE|NULL|TRUE",
+		"NULL|TRUE|NULL", "FALSE|NULL|NULL", "NULL|NULL|NULL")
+}
+
+func TestCastAndTryCast(t *testing.T) {
+	v := values([]any{int32(1), "42"}, []any{int32(2), "x"})
+	s := v.Schema()
+	try := &plan.Project{Input: v, Exprs: []plan.Expr{&plan.Cast{X: col(s, 1), T: intT, Try: true}}, Names: []string{"n"}}
+	check(t, run(t, try, false), "42", "NULL")
+	bad := &plan.Project{Input: v, Exprs: []plan.Expr{&plan.Cast{X: col(s, 1), T: intT}}, Names: []string{"n"}}
+	var ce *types.CastError
+	if _, err := runErr(bad, false); !errors.As(err, &ce) {
+		t.Fatalf("CAST('x' AS INT) err = %v, want a cast error", err)
+	}
+}
+
+func aggCall(name string, t *types.Type, distinct bool, args ...plan.Expr) plan.AggCall {
+	return plan.AggCall{Name: name, Args: args, Distinct: distinct, Alias: strings.ToLower(name), T: t}
+}
+
+// TestStreamingAggregate is select.q's GROUP BY in streaming mode: +I for
+// a new group, -U/+U when its result changes.
+func TestStreamingAggregate(t *testing.T) {
+	v := values([]any{int32(1), "Hello World"}, []any{int32(2), "Hi"}, []any{int32(2), "Hi"})
+	s := v.Schema()
+	agg := &plan.Aggregate{Input: v, Group: []plan.Expr{col(s, 0)}, GroupNames: []string{"id"},
+		Aggs: []plan.AggCall{aggCall("COUNT", bigT, false), aggCall("COUNT", bigT, true, col(s, 1))}}
+	check(t, run(t, agg, true), "+I|1|1|1", "+I|2|1|1", "-U|2|1|1", "+U|2|2|1")
+	check(t, run(t, agg, false), "1|1|1", "2|2|1")
+}
+
+func TestGlobalAggregateAndGroupingSets(t *testing.T) {
+	empty := values()
+	s := empty.Schema()
+	g := &plan.Aggregate{Input: empty, Aggs: []plan.AggCall{aggCall("COUNT", bigT, false), aggCall("SUM", intT, false, col(s, 0))}}
+	check(t, run(t, g, false), "0|NULL")
+	check(t, run(t, g, true))
+
+	v := values([]any{int32(1), "a"}, []any{int32(2), "a"}, []any{int32(3), "b"}, []any{nil, "b"})
+	s = v.Schema()
+	rollup := &plan.Aggregate{Input: v, Group: []plan.Expr{col(s, 1)}, GroupNames: []string{"s"},
+		GroupingSets: [][]int{{0}, {}},
+		Aggs: []plan.AggCall{aggCall("SUM", intT, false, col(s, 0)), aggCall("AVG", intT, false, col(s, 0)),
+			aggCall("MAX", intT, false, col(s, 0)), aggCall("COUNT", bigT, false, col(s, 0))}}
+	check(t, run(t, rollup, false), "a|3|1|2|2", "NULL|6|2|3|3", "b|3|3|3|1")
+}
+
+func TestJoins(t *testing.T) {
+	l := values([]any{int32(1), "l1"}, []any{int32(2), "l2"}, []any{nil, "l3"})
+	r := values([]any{int32(2), "r2"}, []any{int32(3), "r3"}, []any{int32(2), "r2b"}, []any{nil, "rn"})
+	cond := call("=", boolT, &plan.ColumnRef{Index: 0, T: intT}, &plan.ColumnRef{Index: 2, T: intT})
+	cases := []struct {
+		kind plan.JoinKind
+		want []string
+	}{
+		{plan.InnerJoin, []string{"2|l2|2|r2", "2|l2|2|r2b"}},
+		{plan.LeftJoin, []string{"1|l1|NULL|NULL", "2|l2|2|r2", "2|l2|2|r2b", "NULL|l3|NULL|NULL"}},
+		{plan.RightJoin, []string{"2|l2|2|r2", "2|l2|2|r2b", "NULL|NULL|3|r3", "NULL|NULL|NULL|rn"}},
+		{plan.FullJoin, []string{"1|l1|NULL|NULL", "2|l2|2|r2", "2|l2|2|r2b", "NULL|l3|NULL|NULL", "NULL|NULL|3|r3", "NULL|NULL|NULL|rn"}},
+		{plan.SemiJoin, []string{"2|l2"}},
+		{plan.AntiJoin, []string{"1|l1", "NULL|l3"}},
+	}
+	for _, c := range cases {
+		j := plan.NewJoin(c.kind, l, r, cond)
+		if len(j.EquiKeys) != 1 {
+			t.Fatalf("%v: no equi-key", c.kind)
+		}
+		check(t, run(t, j, false), c.want...)
+	}
+	// A residual condition on top of the key.
+	res := call("<>", boolT, &plan.ColumnRef{Index: 3, T: strT}, lit("r2", strT))
+	j := plan.NewJoin(plan.LeftJoin, l, r, call("AND", boolT, cond, res))
+	check(t, run(t, j, false), "1|l1|NULL|NULL", "2|l2|2|r2b", "NULL|l3|NULL|NULL")
+}
+
+func TestSortLimit(t *testing.T) {
+	v := values([]any{int32(3), "c"}, []any{nil, "n"}, []any{int32(1), "a"}, []any{int32(2), "b"}, []any{int32(1), "a2"})
+	s := v.Schema()
+	asc := &plan.Sort{Input: v, Keys: []plan.SortKey{{Expr: col(s, 0), NullsFirst: true}}}
+	check(t, run(t, asc, false), "NULL|n", "1|a", "1|a2", "2|b", "3|c")
+	desc := &plan.Limit{Input: &plan.Sort{Input: v, Keys: []plan.SortKey{{Expr: col(s, 0), Desc: true}}}, Offset: 1, Fetch: 2}
+	check(t, run(t, desc, false), "2|b", "1|a")
+	check(t, run(t, &plan.Limit{Input: v, Fetch: 2}, false), "3|c", "NULL|n")
+}
+
+func TestSetOps(t *testing.T) {
+	a := values([]any{int32(1), "x"}, []any{int32(1), "x"}, []any{int32(2), "y"}, []any{nil, "z"})
+	b := values([]any{int32(1), "x"}, []any{nil, "z"}, []any{int32(3), "w"})
+	cols := a.Schema()
+	op := func(k plan.SetOpKind, all bool) *plan.SetOp {
+		return &plan.SetOp{Kind: k, All: all, Inputs: []plan.Node{a, b}, Cols: cols}
+	}
+	check(t, run(t, op(plan.Union, true), false), "1|x", "1|x", "2|y", "NULL|z", "1|x", "NULL|z", "3|w")
+	check(t, run(t, op(plan.Union, false), false), "1|x", "2|y", "NULL|z", "3|w")
+	check(t, run(t, op(plan.Intersect, false), false), "1|x", "NULL|z")
+	check(t, run(t, op(plan.Intersect, true), false), "1|x", "NULL|z")
+	check(t, run(t, op(plan.Except, false), false), "2|y")
+	check(t, run(t, op(plan.Except, true), false), "1|x", "2|y")
+}
+
+func TestOverWindow(t *testing.T) {
+	v := values([]any{int32(1), "a"}, []any{int32(3), "b"}, []any{int32(2), "a"}, []any{int32(2), "a"})
+	s := v.Schema()
+	order := []plan.SortKey{{Expr: col(s, 0)}}
+	part := []plan.Expr{col(s, 1)}
+	o := &plan.Over{Input: v, Calls: []plan.WindowCall{
+		{Name: "ROW_NUMBER", Partition: part, Order: order, Alias: "rn", T: bigT},
+		{Name: "RANK", Partition: part, Order: order, Alias: "rk", T: bigT},
+		{Name: "SUM", Args: []plan.Expr{col(s, 0)}, Partition: part, Order: order, Alias: "running", T: intT},
+		{Name: "LAG", Args: []plan.Expr{col(s, 0)}, Partition: part, Order: order, Alias: "prev", T: intT},
+	}}
+	// RANGE frame by default: peers (the two 2s) share the running sum.
+	check(t, run(t, o, false), "1|a|1|1|1|NULL", "2|a|2|2|5|1", "2|a|3|2|5|2", "3|b|1|1|3|NULL")
+}
+
+func TestCancellation(t *testing.T) {
+	v := values([]any{int32(1), "a"})
+	b := NewBuilder(Options{})
+	op, err := b.Build(&plan.Filter{Input: v, Cond: lit(true, boolT)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := op.Next(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}

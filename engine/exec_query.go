@@ -1,0 +1,569 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"eddy/catalogs"
+	"eddy/engine/ast"
+	"eddy/engine/connectors"
+	"eddy/engine/exec"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// Queries, INSERT [OVERWRITE], CTAS, TRUNCATE, EXPLAIN, EXECUTE and
+// statement sets: validate -> plan -> exec.
+
+// connectors returns the connectors the session's statements use.
+//
+// The memory store of managed tables of generic_in_memory catalogs must
+// live as long as the session; it belongs in a Session field set by
+// NewSession. Until that field exists each statement gets its own store,
+// so only managed tables of sqlite catalogs and connector tables keep
+// their rows between statements.
+func (s *Session) connectors() *connectors.Connectors { return connectors.New() }
+
+func (s *Session) streaming() bool {
+	return strings.EqualFold(s.conf.get("execution.runtime-mode"), "streaming")
+}
+
+// location is table.local-time-zone ('default' is the system zone).
+func (s *Session) location() (*time.Location, error) {
+	name := s.conf.get("table.local-time-zone")
+	if name == "" || strings.EqualFold(name, "default") {
+		return time.Local, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, Errorf("ValidationException", "Invalid time zone '%s'.", name)
+	}
+	return loc, nil
+}
+
+// prepare resolves every table a plan reads or writes (while the session
+// lock is held) and returns an executor builder over them.
+func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nodes ...plan.Node) (*exec.Builder, *sessionTables, error) {
+	loc, err := s.location()
+	if err != nil {
+		return nil, nil, err
+	}
+	st := &sessionTables{conns: conns, streaming: s.streaming(), tables: map[plan.TableID]*connectors.Table{}}
+	var resolveErr error
+	for _, n := range nodes {
+		plan.Walk(n, func(x plan.Node) {
+			if resolveErr != nil {
+				return
+			}
+			switch x := x.(type) {
+			case *plan.Scan:
+				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
+				if resolveErr == nil && !st.streaming && !x.Bounded {
+					resolveErr = Errorf("ValidationException",
+						"Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.",
+						x.Table.Catalog+"."+x.Table.Database+"."+x.Table.Object)
+				}
+			case *plan.Sink:
+				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
+			}
+		})
+	}
+	if resolveErr != nil {
+		return nil, nil, resolveErr
+	}
+	b := exec.NewBuilder(exec.Options{Streaming: st.streaming, Loc: loc, Tables: st})
+	return b, st, nil
+}
+
+// sessionTables opens the tables of one statement.
+type sessionTables struct {
+	conns     *connectors.Connectors
+	streaming bool
+	tables    map[plan.TableID]*connectors.Table
+}
+
+func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id plan.TableID, cols plan.Schema, options map[string]string, parts []string) error {
+	if _, ok := st.tables[id]; ok {
+		return nil
+	}
+	cid := catalogs.NewIdentifier(id.Catalog, id.Database, id.Object)
+	entry, err := m.GetTable(ctx, cid)
+	if err != nil {
+		return err
+	}
+	var cat catalogs.Catalog
+	if !entry.Temporary {
+		if cat, err = m.Catalog(ctx, id.Catalog); err != nil {
+			return err
+		}
+	}
+	t := &connectors.Table{Catalog: cat, Name: cid, Temporary: entry.Temporary, Options: options, PartitionKeys: parts}
+	if t.Options == nil {
+		t.Options = map[string]string{}
+	}
+	for _, c := range cols {
+		t.Columns = append(t.Columns, connectors.Column{Name: c.Name, Type: c.Type})
+	}
+	st.tables[id] = t
+	return nil
+}
+
+// OpenScan implements exec.Tables.
+func (st *sessionTables) OpenScan(ctx context.Context, scan *plan.Scan) (connectors.Reader, error) {
+	t, ok := st.tables[scan.Table]
+	if !ok {
+		return nil, fmt.Errorf("table %s was not resolved", scan.Table)
+	}
+	return st.conns.OpenReader(ctx, t)
+}
+
+// OpenSink implements exec.Tables.
+func (st *sessionTables) OpenSink(ctx context.Context, sink *plan.Sink) (connectors.Writer, error) {
+	t, ok := st.tables[sink.Table]
+	if !ok {
+		return nil, fmt.Errorf("table %s was not resolved", sink.Table)
+	}
+	return st.conns.OpenWriter(ctx, t, connectors.WriteSpec{Overwrite: sink.Overwrite,
+		StaticPartition: sink.StaticPartition, Streaming: st.streaming})
+}
+
+// execQuery runs a query and returns its rows as they are produced.
+func (s *Session) execQuery(ctx context.Context, st *ast.QueryStatement, text string) (*Result, error) {
+	_ = text
+	n, err := s.planQuery(ctx, st.Query)
+	if err != nil {
+		return nil, err
+	}
+	return s.runQuery(ctx, n)
+}
+
+// runQuery builds the operators of a query plan and wraps them as a
+// result. Rows are computed when the caller reads them.
+func (s *Session) runQuery(ctx context.Context, n plan.Node) (*Result, error) {
+	b, _, err := s.prepare(ctx, s.connectors(), n)
+	if err != nil {
+		return nil, err
+	}
+	op, err := b.Build(n)
+	if err != nil {
+		return nil, err
+	}
+	schema := n.Schema()
+	cols := make([]Column, len(schema))
+	for i, c := range schema {
+		cols[i] = Column{Name: c.Name, Type: c.Type}
+	}
+	bounded := true
+	plan.Walk(n, func(x plan.Node) {
+		if sc, ok := x.(*plan.Scan); ok && !sc.Bounded {
+			bounded = false
+		}
+	})
+	return &Result{Kind: ResultRows, Columns: cols, Rows: &opRows{op: op}, IsQuery: true,
+		Changelog: s.streaming(), Bounded: bounded}, nil
+}
+
+// opRows turns an operator's batches into result rows.
+type opRows struct {
+	op     exec.Operator
+	b      *vector.Batch
+	i      int
+	done   bool
+	closed bool
+}
+
+func (r *opRows) Next(ctx context.Context) (Row, bool, error) {
+	for !r.done && (r.b == nil || r.i >= r.b.N) {
+		if err := ctx.Err(); err != nil {
+			return Row{}, false, err
+		}
+		b, err := r.op.Next(ctx)
+		if err != nil {
+			r.done = true
+			r.Close()
+			return Row{}, false, AsError(err)
+		}
+		if b == nil {
+			r.done = true
+			r.Close()
+			break
+		}
+		r.b, r.i = b, 0
+	}
+	if r.done && (r.b == nil || r.i >= r.b.N) {
+		return Row{}, false, nil
+	}
+	row := Row{Kind: r.b.Kind(r.i), Values: r.b.Row(r.i)}
+	r.i++
+	return row, true, nil
+}
+
+func (r *opRows) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	return r.op.Close()
+}
+
+// dmlResult is the answer to a finished INSERT or statement set:
+// table.dml-sync true gives Flink's synchronous line, false its answer for
+// a submitted job (the job has already finished here).
+func (s *Session) dmlResult() *Result {
+	if s.conf.getBool("table.dml-sync") {
+		return Info("Complete execution of the SQL update statement.")
+	}
+	var id [16]byte
+	_, _ = rand.Read(id[:])
+	return Info("Submitting SQL update statement to the cluster...\n" +
+		"[INFO] SQL update statement has been successfully submitted to the cluster:\n" +
+		"Job ID: " + hex.EncodeToString(id[:]))
+}
+
+// execInsert runs INSERT INTO / INSERT OVERWRITE.
+func (s *Session) execInsert(ctx context.Context, st *ast.Insert) (*Result, error) {
+	return s.runInserts(ctx, []*ast.Insert{st})
+}
+
+// execStatementSetRun runs EXECUTE STATEMENT SET and END of BEGIN
+// STATEMENT SET: every INSERT is planned first, then all run, and their
+// writes are committed together only when all succeeded.
+func (s *Session) execStatementSetRun(ctx context.Context, set *ast.StatementSet) (*Result, error) {
+	if len(set.Inserts) == 0 {
+		return Success(), nil
+	}
+	return s.runInserts(ctx, set.Inserts)
+}
+
+func (s *Session) runInserts(ctx context.Context, inserts []*ast.Insert) (*Result, error) {
+	sinks := make([]*plan.Sink, len(inserts))
+	for i, ins := range inserts {
+		sink, err := s.planInsert(ctx, ins)
+		if err != nil {
+			return nil, err
+		}
+		sinks[i] = sink
+	}
+	if err := s.runSinks(ctx, s.connectors(), sinks); err != nil {
+		return nil, err
+	}
+	return s.dmlResult(), nil
+}
+
+// runSinks writes every sink's rows and commits all writers at the end;
+// on any failure every writer is aborted.
+func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink) error {
+	nodes := make([]plan.Node, len(sinks))
+	for i, sk := range sinks {
+		nodes[i] = sk
+	}
+	b, st, err := s.prepare(ctx, conns, nodes...)
+	if err != nil {
+		return err
+	}
+	var writers []connectors.Writer
+	abort := func(err error) error {
+		for _, w := range writers {
+			err = errors.Join(err, w.Abort())
+		}
+		return err
+	}
+	for _, sk := range sinks {
+		if st.streaming && sk.Overwrite {
+			// INSERT OVERWRITE is batch only (FileSystemTableSink's text).
+			return abort(Errorf("IllegalStateException", "Streaming mode not support overwrite."))
+		}
+		w, err := st.OpenSink(ctx, sk)
+		if err != nil {
+			return abort(err)
+		}
+		writers = append(writers, w)
+		op, err := b.Build(sk.Input)
+		if err != nil {
+			return abort(err)
+		}
+		err = func() error {
+			defer op.Close()
+			for {
+				bt, err := op.Next(ctx)
+				if err != nil {
+					return err
+				}
+				if bt == nil {
+					return nil
+				}
+				if err := w.Write(ctx, bt); err != nil {
+					return err
+				}
+			}
+		}()
+		if err != nil {
+			return abort(err)
+		}
+	}
+	for i, w := range writers {
+		if err := w.Commit(ctx); err != nil {
+			// Writers before i have committed; the rest are discarded.
+			writers = writers[i+1:]
+			return abort(err)
+		}
+	}
+	return nil
+}
+
+// planInsert plans INSERT's query and maps it onto the target table's
+// physical columns: named columns by name, the rest NULL, static
+// partition values as literals, casts where the types differ.
+func (s *Session) planInsert(ctx context.Context, st *ast.Insert) (*plan.Sink, error) {
+	id, err := s.cat.Qualify(st.Table.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	entry, err := s.cat.GetTable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	tbl, ok := entry.Table.(*catalogs.CatalogTable)
+	if !ok {
+		return nil, Errorf("ValidationException", "View '%s' cannot be written: it is a view, not a table.", id)
+	}
+	src, err := s.planQuery(ctx, st.Source)
+	if err != nil {
+		return nil, err
+	}
+	return buildSink(id, tbl, st, src)
+}
+
+func buildSink(id catalogs.Identifier, tbl *catalogs.CatalogTable, st *ast.Insert, src plan.Node) (*plan.Sink, error) {
+	var phys plan.Schema
+	for _, c := range tbl.Schema.Columns {
+		if c.Kind == catalogs.Physical {
+			phys = append(phys, plan.Column{Name: c.Name, Type: c.Type})
+		}
+	}
+	static := map[string]string{}
+	staticExpr := map[string]ast.Expr{}
+	for _, p := range st.Partition {
+		lit, ok := p.Value.(*ast.Literal)
+		if !ok {
+			return nil, Errorf("ValidationException", "Partition value of '%s' must be a literal.", p.Key.Name)
+		}
+		static[p.Key.Name] = lit.Value
+		staticExpr[p.Key.Name] = p.Value
+	}
+	// The target columns the query fills, in order.
+	var targets []int
+	if st.Columns != nil {
+		for _, c := range st.Columns {
+			idx := -1
+			for i, pc := range phys {
+				if pc.Name == c.Name {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				return nil, Errorf("ValidationException", "Unknown target column '%s'", c.Name)
+			}
+			targets = append(targets, idx)
+		}
+	} else {
+		for i, pc := range phys {
+			if _, ok := static[pc.Name]; !ok {
+				targets = append(targets, i)
+			}
+		}
+	}
+	srcSchema := src.Schema()
+	if len(srcSchema) != len(targets) {
+		q := make([]string, len(srcSchema))
+		for i, c := range srcSchema {
+			q[i] = c.Name + " " + c.Type.String()
+		}
+		k := make([]string, len(phys))
+		for i, c := range phys {
+			k[i] = c.Name + " " + c.Type.String()
+		}
+		return nil, Errorf("ValidationException",
+			"Column types of query result and sink for '%s' do not match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]",
+			id.SummaryString(), strings.Join(q, ", "), strings.Join(k, ", "))
+	}
+	exprs := make([]plan.Expr, len(phys))
+	for j, t := range targets {
+		exprs[t] = castIfNeeded(srcSchema.Ref(j), phys[t].Type)
+	}
+	for i, pc := range phys {
+		if exprs[i] != nil {
+			continue
+		}
+		if v, ok := static[pc.Name]; ok {
+			exprs[i] = &plan.Cast{X: &plan.Literal{Value: v, T: types.NewString().WithNullable(false)}, T: pc.Type}
+			continue
+		}
+		if !pc.Type.Nullable() {
+			return nil, Errorf("ValidationException", "Column '%s' has no default value and does not allow NULLs", pc.Name)
+		}
+		exprs[i] = &plan.Literal{Value: nil, T: pc.Type}
+	}
+	proj := &plan.Project{Input: src, Exprs: exprs, Names: phys.Names()}
+	return &plan.Sink{Input: proj, Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
+		Options: tbl.Options, Physical: phys, PartitionKeys: tbl.PartitionKeys, Overwrite: st.Overwrite,
+		StaticPartition: nilIfEmpty(static)}, nil
+}
+
+func nilIfEmpty(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// castIfNeeded casts e to t unless it already has t's type (nullability
+// aside).
+func castIfNeeded(e plan.Expr, t *types.Type) plan.Expr {
+	if e.Type().WithNullable(true).Equal(t.WithNullable(true)) {
+		return e
+	}
+	return &plan.Cast{X: e, T: t.WithNullable(e.Type().Nullable())}
+}
+
+// execTruncate runs TRUNCATE TABLE (batch mode only, as in Flink).
+func (s *Session) execTruncate(ctx context.Context, st *ast.Truncate) (*Result, error) {
+	if s.streaming() {
+		return nil, Errorf("TableException", "TRUNCATE TABLE statement is not supported in streaming mode.")
+	}
+	id, err := s.cat.Qualify(st.Table.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	entry, err := s.cat.GetTable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	tbl, ok := entry.Table.(*catalogs.CatalogTable)
+	if !ok {
+		return nil, Errorf("TableException", "TRUNCATE TABLE statement is not supported for view %s.", id)
+	}
+	var cat catalogs.Catalog
+	if !entry.Temporary {
+		if cat, err = s.cat.Catalog(ctx, id.Catalog); err != nil {
+			return nil, err
+		}
+	}
+	t := &connectors.Table{Catalog: cat, Name: id, Temporary: entry.Temporary, Options: tbl.Options}
+	if t.Options == nil {
+		t.Options = map[string]string{}
+	}
+	if err := s.connectors().Truncate(ctx, t); err != nil {
+		return nil, err
+	}
+	return Success(), nil
+}
+
+// execExplain prints eddy's plan of a query, an INSERT or a statement
+// set in the sections Flink's EXPLAIN prints.
+func (s *Session) execExplain(ctx context.Context, st *ast.Explain) (*Result, error) {
+	var nodes []plan.Node
+	switch x := st.Stmt.(type) {
+	case *ast.QueryStatement:
+		n, err := s.planQuery(ctx, x.Query)
+		if err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, n)
+	case *ast.Insert:
+		sk, err := s.planInsert(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, sk)
+	case *ast.StatementSet:
+		for _, ins := range x.Inserts {
+			sk, err := s.planInsert(ctx, ins)
+			if err != nil {
+				return nil, err
+			}
+			nodes = append(nodes, sk)
+		}
+	default:
+		return nil, unsupported(st)
+	}
+	var tree strings.Builder
+	for i, n := range nodes {
+		if i > 0 {
+			tree.WriteString("\n")
+		}
+		tree.WriteString(plan.Format(n))
+	}
+	text := "== Abstract Syntax Tree ==\n" + tree.String() +
+		"\n== Optimized Physical Plan ==\n" + tree.String() +
+		"\n== Optimized Execution Plan ==\n" + tree.String()
+	res := StringTable([]string{"result"}, [][]any{{text}})
+	res.IsQuery = true
+	return res, nil
+}
+
+// execExecute runs EXECUTE <query | insert | statement set>.
+func (s *Session) execExecute(ctx context.Context, st *ast.Execute) (*Result, error) {
+	switch x := st.Stmt.(type) {
+	case *ast.QueryStatement:
+		return s.execQuery(ctx, x, "")
+	case *ast.Insert:
+		return s.execInsert(ctx, x)
+	case *ast.StatementSet:
+		return s.execStatementSetRun(ctx, x)
+	}
+	return nil, unsupported(st)
+}
+
+// execCreateTableAs runs CREATE TABLE ... AS SELECT: the table takes the
+// query's columns; if filling it fails, it is dropped again.
+func (s *Session) execCreateTableAs(ctx context.Context, st *ast.CreateTable) (*Result, error) {
+	id, err := s.cat.Qualify(st.Name.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	src, err := s.planQuery(ctx, st.Query)
+	if err != nil {
+		return nil, err
+	}
+	tbl := &catalogs.CatalogTable{Options: map[string]string{}}
+	for _, p := range st.Options {
+		tbl.Options[p.Key] = p.Value
+	}
+	for _, c := range src.Schema() {
+		tbl.Schema.Columns = append(tbl.Schema.Columns, catalogs.Column{Name: c.Name, Kind: catalogs.Physical, Type: c.Type})
+	}
+	if st.Comment != nil {
+		tbl.Comment = *st.Comment
+	}
+	for _, p := range st.PartitionBy {
+		tbl.PartitionKeys = append(tbl.PartitionKeys, p.Name)
+	}
+	if st.Temporary {
+		err = s.cat.CreateTemporaryTable(ctx, id, tbl, st.IfNotExists)
+	} else {
+		err = s.cat.CreateTable(ctx, id, tbl, st.IfNotExists)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sink, err := buildSink(id, tbl, &ast.Insert{Table: st.Name}, src)
+	if err == nil {
+		err = s.runSinks(ctx, s.connectors(), []*plan.Sink{sink})
+	}
+	if err != nil {
+		if st.Temporary {
+			_ = s.cat.DropTemporaryTable(id, true)
+		} else {
+			_ = s.cat.DropTable(ctx, id, true)
+		}
+		return nil, err
+	}
+	return s.dmlResult(), nil
+}

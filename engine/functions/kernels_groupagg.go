@@ -1,0 +1,213 @@
+package functions
+
+import (
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// GroupAccumulator keeps one aggregate call's state for every group of a
+// hash aggregation in flat arrays indexed by group number, so that a batch
+// is folded in with one loop per aggregate instead of one call per row.
+// Update folds row i into group groups[i] (rows with a negative group are
+// skipped); Grow makes room for groups 0..n-1.
+type GroupAccumulator interface {
+	Grow(n int)
+	Update(groups []int32, args []*vector.Vec)
+	Result(g int) any
+}
+
+// GroupAggregateKernel returns a constructor of group accumulators for the
+// aggregates that have one (COUNT, SUM, AVG, MIN, MAX over integers and
+// floating point); ok is false for the others, which use Accumulator.
+func GroupAggregateKernel(name string, args []*types.Type, ret *types.Type) (mk func() GroupAccumulator, ok bool) {
+	switch name {
+	case "COUNT":
+		return func() GroupAccumulator { return &groupCount{} }, true
+	}
+	if len(args) != 1 {
+		return nil, false
+	}
+	in := vector.ClassOf(args[0])
+	if in != vector.Int && in != vector.Float {
+		return nil, false
+	}
+	switch name {
+	case "SUM", "SUM0":
+		if vector.ClassOf(ret) != in {
+			return nil, false
+		}
+		zero := name == "SUM0"
+		return func() GroupAccumulator { return &groupSum{ret: ret, float: in == vector.Float, zero: zero} }, true
+	case "AVG":
+		if vector.ClassOf(ret) != in {
+			return nil, false
+		}
+		return func() GroupAccumulator { return &groupSum{ret: ret, float: in == vector.Float, avg: true} }, true
+	case "MIN", "MAX":
+		want := 1
+		if name == "MIN" {
+			want = -1
+		}
+		return func() GroupAccumulator { return &groupMinMax{t: args[0], float: in == vector.Float, want: want} }, true
+	}
+	return nil, false
+}
+
+// groupCount is COUNT(*) and COUNT(x...).
+type groupCount struct{ n []int64 }
+
+func (a *groupCount) Grow(n int) {
+	for len(a.n) < n {
+		a.n = append(a.n, 0)
+	}
+}
+
+func (a *groupCount) Update(groups []int32, args []*vector.Vec) {
+	if len(args) == 0 || !anyNulls(args) {
+		for _, g := range groups {
+			if g >= 0 {
+				a.n[g]++
+			}
+		}
+		return
+	}
+rows:
+	for i, g := range groups {
+		if g < 0 {
+			continue
+		}
+		for _, v := range args {
+			if v.IsNull(i) {
+				continue rows
+			}
+		}
+		a.n[g]++
+	}
+}
+
+func anyNulls(args []*vector.Vec) bool {
+	for _, v := range args {
+		if v.HasNulls() {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *groupCount) Result(g int) any { return a.n[g] }
+
+// groupSum is SUM, SUM0 and AVG over integers (wrapping in the result
+// type for SUM; an exact int64 sum for AVG) or floating point.
+type groupSum struct {
+	ret   *types.Type
+	float bool
+	zero  bool
+	avg   bool
+	i     []int64
+	f     []float64
+	n     []int64
+}
+
+func (a *groupSum) Grow(n int) {
+	for len(a.n) < n {
+		a.n = append(a.n, 0)
+		a.i = append(a.i, 0)
+		a.f = append(a.f, 0)
+	}
+}
+
+func (a *groupSum) Update(groups []int32, args []*vector.Vec) {
+	v := args[0]
+	nulls := v.HasNulls()
+	if a.float {
+		x := v.Floats
+		for i, g := range groups {
+			if g >= 0 && (!nulls || !v.IsNull(i)) {
+				a.f[g] += x[i]
+				a.n[g]++
+			}
+		}
+		return
+	}
+	x := v.Ints
+	for i, g := range groups {
+		if g >= 0 && (!nulls || !v.IsNull(i)) {
+			a.i[g] += x[i]
+			a.n[g]++
+		}
+	}
+}
+
+func (a *groupSum) Result(g int) any {
+	if a.n[g] == 0 && !a.zero {
+		return nil
+	}
+	if a.float {
+		f := a.f[g]
+		if a.avg {
+			f /= float64(a.n[g])
+		}
+		if a.ret.Kind == types.Float {
+			return float32(f)
+		}
+		return f
+	}
+	s := a.i[g]
+	if a.avg {
+		s /= a.n[g]
+	}
+	return types.IntegerValue(a.ret.Kind, wrapInt(a.ret.Kind, s))
+}
+
+// groupMinMax is MIN and MAX over integers or floating point.
+type groupMinMax struct {
+	t     *types.Type
+	float bool
+	want  int
+	seen  []bool
+	i     []int64
+	f     []float64
+}
+
+func (a *groupMinMax) Grow(n int) {
+	for len(a.seen) < n {
+		a.seen = append(a.seen, false)
+		a.i = append(a.i, 0)
+		a.f = append(a.f, 0)
+	}
+}
+
+func (a *groupMinMax) Update(groups []int32, args []*vector.Vec) {
+	v := args[0]
+	nulls := v.HasNulls()
+	for i, g := range groups {
+		if g < 0 || nulls && v.IsNull(i) {
+			continue
+		}
+		if a.float {
+			x := v.Floats[i]
+			if !a.seen[g] || vector.CompareFloat(x, a.f[g])*a.want > 0 {
+				a.f[g], a.seen[g] = x, true
+			}
+			continue
+		}
+		x := v.Ints[i]
+		if !a.seen[g] || (a.want > 0 && x > a.i[g]) || (a.want < 0 && x < a.i[g]) {
+			a.i[g], a.seen[g] = x, true
+		}
+	}
+}
+
+func (a *groupMinMax) Result(g int) any {
+	if !a.seen[g] {
+		return nil
+	}
+	one := vector.New(a.t, 1)
+	if a.float {
+		one.Floats = append(one.Floats, a.f[g])
+	} else {
+		one.Ints = append(one.Ints, a.i[g])
+	}
+	one.Len = 1
+	return one.Get(0)
+}

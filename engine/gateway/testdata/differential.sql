@@ -1,0 +1,321 @@
+-- Differential corpus: every query runs on eddy's local engine and on a real
+-- Flink SQL Gateway in batch mode; the rendered answers are compared.
+-- Format: "-- @setup" and "-- @category NAME" start sections; every other
+-- non-comment line is one statement ending with ';'. Setup statements run
+-- first on both sides and are not compared.
+
+-- @setup
+CREATE TEMPORARY VIEW nums AS SELECT * FROM (VALUES (1, 'one', 1.5, TRUE), (2, 'two', 2.5, FALSE), (3, 'three', CAST(NULL AS DECIMAL(2, 1)), CAST(NULL AS BOOLEAN)), (4, 'four', 4.0, TRUE)) AS t(id, name, val, flag);
+CREATE TEMPORARY VIEW emp AS SELECT * FROM (VALUES (1, 'ann', 'eng', 100, DATE '2020-01-15'), (2, 'bob', 'eng', 80, DATE '2021-03-01'), (3, 'cy', 'ops', 70, DATE '2019-07-30'), (4, 'dee', 'ops', 90, DATE '2022-11-11'), (5, 'eve', 'hr', CAST(NULL AS INT), DATE '2023-05-05')) AS t(id, name, dept, salary, hired);
+CREATE TEMPORARY VIEW dept AS SELECT * FROM (VALUES ('eng', 'Engineering'), ('ops', 'Operations'), ('fin', 'Finance')) AS t(code, title);
+CREATE TEMPORARY VIEW events AS SELECT * FROM (VALUES (1, TIMESTAMP '2024-01-01 10:00:01', 'a'), (2, TIMESTAMP '2024-01-01 10:00:07', 'b'), (3, TIMESTAMP '2024-01-01 10:00:12', 'a'), (4, TIMESTAMP '2024-01-01 10:01:03', 'c'), (5, TIMESTAMP '2024-01-01 10:01:04', 'a')) AS t(id, ts, k);
+CREATE TEMPORARY TABLE seq (n BIGINT) WITH ('connector' = 'datagen', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '20', 'number-of-rows' = '20');
+
+-- @category literals
+SELECT 1;
+SELECT 1, 'a', TRUE;
+SELECT -7, +3;
+SELECT 'it''s';
+SELECT '';
+SELECT 2147483647;
+SELECT 2147483648;
+SELECT 9223372036854775807;
+SELECT 1.5;
+SELECT 0.1 + 0.2;
+SELECT 1e3;
+SELECT 1.5e-3;
+SELECT NULL;
+SELECT X'CAFE';
+SELECT DATE '2024-02-29';
+SELECT TIME '23:59:59';
+SELECT TIMESTAMP '2024-01-02 03:04:05';
+SELECT TIMESTAMP '2024-01-02 03:04:05.123456789';
+SELECT INTERVAL '3' DAY;
+SELECT INTERVAL '1-6' YEAR TO MONTH;
+SELECT ARRAY[1, 2, 3];
+SELECT ROW(1, 'x');
+
+-- @category casts
+SELECT CAST('42' AS INT);
+SELECT CAST(' 42 ' AS INT);
+SELECT CAST('x' AS INT);
+SELECT TRY_CAST('x' AS INT);
+SELECT CAST(3.7 AS INT);
+SELECT CAST(-3.7 AS INT);
+SELECT CAST(300 AS TINYINT);
+SELECT CAST(1 AS BOOLEAN);
+SELECT CAST('true' AS BOOLEAN);
+SELECT CAST(TRUE AS INT);
+SELECT CAST(1.25 AS DECIMAL(3, 1));
+SELECT CAST(1.35 AS DECIMAL(3, 1));
+SELECT CAST(123.456 AS DECIMAL(4, 1));
+SELECT CAST('2024-03-01' AS DATE);
+SELECT CAST('2024-03-01 12:00:00' AS TIMESTAMP);
+SELECT CAST(DATE '2024-03-01' AS TIMESTAMP);
+SELECT CAST(TIMESTAMP '2024-03-01 12:34:56' AS DATE);
+SELECT CAST(TIMESTAMP '2024-03-01 12:34:56' AS TIME);
+SELECT CAST(12 AS STRING);
+SELECT CAST(1.5 AS STRING);
+SELECT CAST(1.5E0 AS STRING);
+SELECT CAST(TRUE AS STRING);
+SELECT CAST(DATE '2024-03-01' AS STRING);
+SELECT CAST('abc' AS CHAR(5));
+SELECT CAST('abcdef' AS VARCHAR(3));
+SELECT CAST(1 AS DOUBLE);
+SELECT CAST(1.1 AS FLOAT);
+SELECT CAST(ARRAY[1, 2] AS ARRAY<BIGINT>);
+SELECT CAST(NULL AS INT);
+SELECT TRY_CAST('2024-13-01' AS DATE);
+
+-- @category arithmetic
+SELECT 1 + 2 * 3;
+SELECT 7 / 2;
+SELECT 7 % 3;
+SELECT -7 % 3;
+SELECT MOD(7, 3);
+SELECT 7.0 / 2;
+SELECT 1 / 3.0;
+SELECT 2147483647 + 1;
+SELECT CAST(1 AS BIGINT) + 2147483647;
+SELECT 1.1 + 2.22;
+SELECT 1.5 * 1.5;
+SELECT CAST(10 AS DECIMAL(10, 2)) / 3;
+SELECT CAST(1 AS DOUBLE) / 0;
+SELECT ABS(-5);
+SELECT ABS(-5.5);
+SELECT POWER(2, 10);
+SELECT SQRT(16);
+SELECT FLOOR(2.7);
+SELECT CEIL(2.1);
+SELECT ROUND(2.567, 2);
+SELECT ROUND(-2.5, 0);
+SELECT TRUNCATE(2.567, 1);
+SELECT SIGN(-3);
+SELECT LN(1);
+SELECT EXP(0);
+SELECT LOG10(1000);
+SELECT PI();
+SELECT id * 10 FROM nums;
+SELECT val * 2 FROM nums;
+SELECT id + val FROM nums;
+
+-- @category nulls
+SELECT NULL + 1;
+SELECT NULL = NULL;
+SELECT NULL IS NULL;
+SELECT 1 IS NOT NULL;
+SELECT COALESCE(NULL, 2, 3);
+SELECT COALESCE(CAST(NULL AS INT), CAST(NULL AS INT));
+SELECT NULLIF(1, 1);
+SELECT NULLIF(1, 2);
+SELECT IFNULL(CAST(NULL AS STRING), 'd');
+SELECT TRUE AND CAST(NULL AS BOOLEAN);
+SELECT FALSE AND CAST(NULL AS BOOLEAN);
+SELECT TRUE OR CAST(NULL AS BOOLEAN);
+SELECT NOT CAST(NULL AS BOOLEAN);
+SELECT id, val FROM nums WHERE val IS NULL;
+SELECT id FROM nums WHERE flag IS NOT TRUE;
+SELECT COUNT(val), COUNT(*) FROM nums;
+SELECT SUM(val) FROM nums;
+SELECT name, salary FROM emp WHERE salary > 75 OR salary IS NULL;
+SELECT CASE WHEN val IS NULL THEN 'none' ELSE 'some' END FROM nums;
+SELECT 1 IN (1, NULL);
+SELECT 2 IN (1, NULL);
+SELECT 2 NOT IN (1, NULL);
+
+-- @category strings
+SELECT 'a' || 'b';
+SELECT CONCAT('a', 'b', 'c');
+SELECT CONCAT_WS('-', 'a', 'b');
+SELECT UPPER('abc');
+SELECT LOWER('ABC');
+SELECT CHAR_LENGTH('héllo');
+SELECT CHARACTER_LENGTH('abc');
+SELECT SUBSTRING('hello' FROM 2 FOR 3);
+SELECT SUBSTR('hello', 2);
+SELECT TRIM('  x  ');
+SELECT TRIM(LEADING 'x' FROM 'xxaxx');
+SELECT LTRIM('  x');
+SELECT RTRIM('x  ');
+SELECT POSITION('l' IN 'hello');
+SELECT REPLACE('banana', 'a', 'o');
+SELECT REVERSE('abc');
+SELECT REPEAT('ab', 3);
+SELECT LPAD('7', 3, '0');
+SELECT RPAD('7', 3, '*');
+SELECT INITCAP('hello world');
+SELECT 'abc' LIKE 'a%';
+SELECT 'abc' LIKE '_b_';
+SELECT 'abc' NOT LIKE '%z%';
+SELECT 'abc' SIMILAR TO '(a|b)%';
+SELECT REGEXP_REPLACE('a1b2', '[0-9]', '#');
+SELECT REGEXP_EXTRACT('foo123bar', '([0-9]+)', 1);
+SELECT SPLIT_INDEX('a,b,c', ',', 1);
+SELECT OVERLAY('hello' PLACING 'XY' FROM 2 FOR 2);
+SELECT ASCII('A');
+SELECT CHR(65);
+SELECT 'b' > 'a';
+SELECT name FROM nums WHERE name LIKE 't%';
+SELECT UPPER(name), CHAR_LENGTH(name) FROM nums;
+SELECT LEFT('hello', 2), RIGHT('hello', 2);
+SELECT MD5('a');
+
+-- @category temporal
+SELECT DATE '2024-01-31' + INTERVAL '1' DAY;
+SELECT TIMESTAMP '2024-01-01 00:00:00' + INTERVAL '90' MINUTE;
+SELECT EXTRACT(YEAR FROM DATE '2024-05-06');
+SELECT EXTRACT(MONTH FROM DATE '2024-05-06');
+SELECT EXTRACT(DAY FROM TIMESTAMP '2024-05-06 07:08:09');
+SELECT EXTRACT(HOUR FROM TIMESTAMP '2024-05-06 07:08:09');
+SELECT YEAR(DATE '2024-05-06'), MONTH(DATE '2024-05-06'), DAYOFMONTH(DATE '2024-05-06');
+SELECT QUARTER(DATE '2024-05-06');
+SELECT DAYOFWEEK(DATE '2024-05-06');
+SELECT DAYOFYEAR(DATE '2024-05-06');
+SELECT WEEK(DATE '2024-05-06');
+SELECT FLOOR(TIMESTAMP '2024-05-06 07:08:09' TO HOUR);
+SELECT CEIL(TIMESTAMP '2024-05-06 07:08:09' TO DAY);
+SELECT TIMESTAMPDIFF(DAY, TIMESTAMP '2024-01-01 00:00:00', TIMESTAMP '2024-03-01 00:00:00');
+SELECT TIMESTAMPADD(MONTH, 1, DATE '2024-01-31');
+SELECT DATE_FORMAT(TIMESTAMP '2024-05-06 07:08:09', 'yyyy/MM/dd');
+SELECT TO_DATE('2024-05-06');
+SELECT TO_TIMESTAMP('2024-05-06 07:08:09');
+SELECT DATE '2024-03-01' - DATE '2024-02-01';
+SELECT DATE '2024-03-01' > DATE '2024-02-01';
+SELECT TIMESTAMP '2024-01-01 10:00:00' BETWEEN TIMESTAMP '2024-01-01 09:00:00' AND TIMESTAMP '2024-01-01 11:00:00';
+SELECT name, YEAR(hired) FROM emp;
+SELECT name FROM emp WHERE hired >= DATE '2021-01-01';
+SELECT CAST(TIMESTAMP '2024-01-01 10:00:00.123' AS TIMESTAMP(1));
+SELECT INTERVAL '2' HOUR * 3;
+
+-- @category conditional
+SELECT CASE 1 WHEN 1 THEN 'a' ELSE 'b' END;
+SELECT CASE WHEN 1 > 2 THEN 'a' END;
+SELECT IF(1 < 2, 'yes', 'no');
+SELECT GREATEST(1, 5, 3);
+SELECT LEAST(1, 5, 3);
+SELECT 5 BETWEEN 1 AND 10;
+SELECT 5 NOT BETWEEN 1 AND 3;
+SELECT id, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END FROM nums;
+SELECT 1 = 1.0;
+SELECT 'a' = 'a ';
+SELECT TRUE IS TRUE, FALSE IS FALSE;
+SELECT 3 IN (1, 2, 3);
+
+-- @category filters
+SELECT * FROM nums;
+SELECT * FROM nums WHERE id > 2;
+SELECT name FROM nums WHERE id = 2;
+SELECT * FROM nums WHERE flag;
+SELECT * FROM nums WHERE NOT flag;
+SELECT * FROM emp WHERE dept IN ('eng', 'hr');
+SELECT * FROM emp WHERE dept <> 'eng' AND salary >= 80;
+SELECT DISTINCT dept FROM emp;
+SELECT * FROM nums WHERE 1 = 0;
+SELECT id AS ident, name AS label FROM nums;
+
+-- @category ordering
+SELECT * FROM nums ORDER BY id DESC;
+SELECT name FROM emp ORDER BY salary;
+SELECT name FROM emp ORDER BY salary DESC NULLS LAST;
+SELECT name FROM emp ORDER BY dept, name;
+SELECT * FROM nums ORDER BY id LIMIT 2;
+SELECT * FROM nums ORDER BY id LIMIT 2 OFFSET 1;
+SELECT name, salary FROM emp ORDER BY salary NULLS FIRST;
+SELECT * FROM emp ORDER BY hired DESC LIMIT 1;
+
+-- @category aggregates
+SELECT COUNT(*) FROM emp;
+SELECT dept, COUNT(*) FROM emp GROUP BY dept;
+SELECT dept, SUM(salary), AVG(salary), MIN(salary), MAX(salary) FROM emp GROUP BY dept;
+SELECT AVG(salary) FROM emp;
+SELECT AVG(CAST(salary AS DOUBLE)) FROM emp;
+SELECT SUM(val) / COUNT(val) FROM nums;
+SELECT COUNT(DISTINCT dept) FROM emp;
+SELECT dept, COUNT(*) FROM emp GROUP BY dept HAVING COUNT(*) > 1;
+SELECT MAX(name), MIN(name) FROM emp;
+SELECT MAX(hired) FROM emp;
+SELECT STDDEV_POP(salary) FROM emp;
+SELECT VAR_SAMP(salary) FROM emp;
+SELECT LISTAGG(name) FROM emp WHERE dept = 'eng';
+SELECT SUM(id) FILTER (WHERE id > 1) FROM nums;
+SELECT COUNT(*) FROM nums WHERE 1 = 0;
+SELECT SUM(id) FROM nums WHERE 1 = 0;
+SELECT flag, COUNT(*) FROM nums GROUP BY flag;
+SELECT dept, MAX(salary) - MIN(salary) FROM emp GROUP BY dept;
+SELECT COUNT(*), SUM(n) FROM seq;
+SELECT n % 3, COUNT(*) FROM seq GROUP BY n % 3;
+
+-- @category joins
+SELECT e.name, d.title FROM emp e JOIN dept d ON e.dept = d.code;
+SELECT e.name, d.title FROM emp e LEFT JOIN dept d ON e.dept = d.code;
+SELECT e.name, d.title FROM emp e RIGHT JOIN dept d ON e.dept = d.code;
+SELECT e.name, d.title FROM emp e FULL JOIN dept d ON e.dept = d.code;
+SELECT a.id, b.id FROM nums a CROSS JOIN nums b WHERE a.id < b.id;
+SELECT a.name, b.name FROM emp a JOIN emp b ON a.dept = b.dept AND a.id < b.id;
+SELECT d.title, COUNT(e.id) FROM dept d LEFT JOIN emp e ON e.dept = d.code GROUP BY d.title;
+SELECT n.name, e.name FROM nums n JOIN emp e ON n.id = e.id;
+SELECT * FROM nums n, dept d WHERE n.id = 1;
+SELECT e.name FROM emp e JOIN dept d ON e.dept = d.code WHERE d.title LIKE 'E%';
+
+-- @category windows
+SELECT window_start, window_end, COUNT(*) FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end;
+SELECT window_start, k, COUNT(*) FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, k;
+SELECT window_start, window_end, COUNT(*) FROM TABLE(HOP(TABLE events, DESCRIPTOR(ts), INTERVAL '30' SECOND, INTERVAL '1' MINUTE)) GROUP BY window_start, window_end;
+SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM nums;
+SELECT name, dept, RANK() OVER (PARTITION BY dept ORDER BY salary DESC) FROM emp;
+SELECT name, SUM(salary) OVER (PARTITION BY dept) FROM emp;
+SELECT name, salary, LAG(salary) OVER (ORDER BY id) FROM emp;
+SELECT name, salary, LEAD(salary, 1, 0) OVER (ORDER BY id) FROM emp;
+SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM nums;
+SELECT name, DENSE_RANK() OVER (ORDER BY dept) FROM emp;
+SELECT * FROM (SELECT name, dept, ROW_NUMBER() OVER (PARTITION BY dept ORDER BY salary DESC) AS rn FROM emp) WHERE rn = 1;
+
+-- @category set operations
+SELECT id FROM nums UNION ALL SELECT id FROM emp;
+SELECT id FROM nums UNION SELECT id FROM emp;
+SELECT id FROM emp INTERSECT SELECT id FROM nums;
+SELECT id FROM emp EXCEPT SELECT id FROM nums;
+SELECT dept FROM emp UNION SELECT code FROM dept;
+SELECT 1 UNION ALL SELECT 1;
+SELECT 1 UNION SELECT 1;
+SELECT 'a' AS x UNION ALL SELECT 'bb';
+
+-- @category subqueries
+SELECT * FROM (SELECT id * 2 AS d FROM nums) WHERE d > 4;
+SELECT name FROM emp WHERE dept IN (SELECT code FROM dept);
+SELECT name FROM emp WHERE dept NOT IN (SELECT code FROM dept);
+SELECT name FROM emp e WHERE EXISTS (SELECT 1 FROM dept d WHERE d.code = e.dept);
+SELECT name FROM emp WHERE salary > (SELECT AVG(salary) FROM emp);
+SELECT name, (SELECT title FROM dept WHERE code = emp.dept) FROM emp;
+SELECT MAX(c) FROM (SELECT dept, COUNT(*) AS c FROM emp GROUP BY dept);
+WITH t AS (SELECT id FROM nums WHERE id > 1) SELECT COUNT(*) FROM t;
+WITH a AS (SELECT 1 AS x), b AS (SELECT x + 1 AS y FROM a) SELECT * FROM b;
+SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS t(x, y) WHERE x IN (SELECT id FROM nums);
+
+-- @category values
+SELECT * FROM (VALUES (1, 'a')) AS t(x, y);
+SELECT * FROM (VALUES (1), (2), (3)) AS t(x);
+VALUES (1, 2);
+SELECT x FROM (VALUES (CAST(NULL AS INT)), (1)) AS t(x);
+SELECT * FROM (VALUES (1.5, 'a'), (2, 'bcd')) AS t(x, y);
+SELECT * FROM (VALUES (TRUE), (FALSE)) AS t(b);
+SELECT COUNT(*) FROM (VALUES (1), (2)) AS t(x);
+SELECT * FROM (VALUES (ARRAY[1, 2]), (ARRAY[3])) AS t(a);
+
+-- @category collections
+SELECT CARDINALITY(ARRAY[1, 2, 3]);
+SELECT ARRAY[1, 2, 3][2];
+SELECT ARRAY['a', 'b'];
+SELECT ROW(1, 'a').EXPR$0;
+SELECT MAP['a', 1]['a'];
+SELECT CARDINALITY(MAP['a', 1, 'b', 2]);
+SELECT ELEMENT(ARRAY[5]);
+SELECT ARRAY_CONTAINS(ARRAY[1, 2], 2);
+
+-- @category errors
+SELECT * FROM nosuch;
+SELECT nosuch FROM nums;
+SELECT 1 +;
+SELECT CAST('a' AS NOSUCHTYPE);
+SELECT id FROM nums GROUP BY name;
+SELECT UNKNOWN_FUNCTION(1);
