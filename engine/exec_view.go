@@ -60,6 +60,18 @@ func (s *Session) viewFromQuery(ctx context.Context, id catalogs.Identifier, q a
 // viewOf freezes an analysed query into a view definition.
 func viewOf(an *validate.Analyzed, original string, names []*ast.ViewColumn) (*catalogs.CatalogView, error) {
 	v := &catalogs.CatalogView{OriginalQuery: original, ExpandedQuery: an.ExpandedText()}
+	var list []string
+	for _, n := range names {
+		list = append(list, n.Name.Name)
+	}
+	// Flink's SqlNodeConvertUtils.validateDuplicatedColumnNames.
+	if name, pos, dup := an.DuplicateColumn(list); dup {
+		if !pos.IsValid() {
+			return nil, Errorf("ValidationException", "SQL validation failed. Column `%s` has been specified.", name)
+		}
+		return nil, Errorf("ValidationException", "SQL validation failed. A column with the same name `%s` has been defined at line %d, column %d.",
+			name, pos.Line, pos.Col)
+	}
 	if names != nil && len(names) != len(an.Columns) {
 		def := make([]string, len(names))
 		for i, n := range names {
@@ -136,26 +148,34 @@ func (s *Session) execAlterViewAs(ctx context.Context, st *ast.AlterViewAs) (*Re
 	if err := s.viewDDLAllowed(ctx, id); err != nil {
 		return nil, err
 	}
-	e, err := s.cat.GetTable(ctx, id)
-	if errors.Is(err, catalogs.ErrTableNotExist) {
-		return nil, Errorf("ValidationException", "View %s doesn't exist or is a temporary view.", id)
-	}
+	old, err := s.viewToAlter(ctx, id)
 	if err != nil {
 		return nil, err
-	}
-	old, ok := e.Table.(*catalogs.CatalogView)
-	if !ok {
-		return nil, Errorf("ValidationException", "ALTER VIEW for a table is not allowed")
 	}
 	v, err := s.viewFromQuery(ctx, id, st.Query, st.QuerySpan.Text(s.sql), nil, true)
 	if err != nil {
 		return nil, err
 	}
 	v.Comment, v.Options = old.Comment, old.Options
-	if e.Temporary {
-		return success(s.cat.ReplaceView(ctx, id, v, true))
-	}
 	return success(s.cat.AlterView(ctx, id, v))
+}
+
+// viewToAlter returns the permanent view ALTER VIEW changes, with
+// Flink's errors for a missing or temporary view and for a table
+// (SqlNodeConvertUtils.validateAlterView).
+func (s *Session) viewToAlter(ctx context.Context, id catalogs.Identifier) (*catalogs.CatalogView, error) {
+	e, err := s.cat.GetTable(ctx, id)
+	if errors.Is(err, catalogs.ErrTableNotExist) || err == nil && e.Temporary {
+		return nil, Errorf("ValidationException", "View %s doesn't exist or is a temporary view.", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	v, ok := e.Table.(*catalogs.CatalogView)
+	if !ok {
+		return nil, Errorf("ValidationException", "ALTER VIEW for a table is not allowed")
+	}
+	return v, nil
 }
 
 func (s *Session) execDropView(ctx context.Context, st *ast.DropView) (*Result, error) {
@@ -186,6 +206,9 @@ func (s *Session) execAlterViewRename(ctx context.Context, st *ast.AlterViewRena
 		return nil, err
 	}
 	if err := s.viewDDLAllowed(ctx, from); err != nil {
+		return nil, err
+	}
+	if _, err := s.viewToAlter(ctx, from); err != nil {
 		return nil, err
 	}
 	return success(s.cat.RenameView(ctx, from, to))

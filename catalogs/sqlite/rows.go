@@ -22,13 +22,16 @@ import (
 // TEXT for strings, DECIMAL (exact text) and timestamps (UTC,
 // 'yyyy-mm-dd hh:mm:ss.fffffffff'); BLOB for binary strings.
 
-const rowTablesDDL = `CREATE TABLE IF NOT EXISTS row_tables (
-	id      INTEGER PRIMARY KEY AUTOINCREMENT,
-	catalog TEXT NOT NULL,
-	db      TEXT NOT NULL,
-	name    TEXT NOT NULL,
-	UNIQUE (catalog, db, name)
-)`
+// The data tables are the one place where this package sends SQL that is
+// not a literal: their names and column lists are generated from the
+// integer id of row_tables and the column positions only (eddy_rows_<id>,
+// c0, c1, ...; column types from sqliteType's fixed keywords), never from
+// names or values given by users, which always travel as parameters.
+// execText runs such a generated text.
+func execText(ctx context.Context, tx *sql.Tx, q string, args ...any) error {
+	_, err := tx.ExecContext(ctx, q, args...)
+	return err
+}
 
 func sqliteType(t *types.Type) (string, error) {
 	switch t.Kind {
@@ -132,43 +135,56 @@ func (c *Catalog) rowTable(ctx context.Context, q interface {
 	return fmt.Sprintf("eddy_rows_%d", id), nil
 }
 
-// ReadRows calls fn for every row of a managed table, in insertion order.
-func (c *Catalog) ReadRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, fn func(row []any) error) error {
+// ReadRows calls fn for at most limit rows of a managed table (limit <= 0:
+// all) that follow the row position after (0 for the start), in insertion
+// order, and returns the position of the last row read (after itself when
+// none was), so that a reader can page through a table without holding a
+// transaction open.
+func (c *Catalog) ReadRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, after int64, limit int,
+	fn func(row []any) error) (int64, error) {
 	tbl, err := c.rowTable(ctx, c.store.db, path)
 	if err != nil || tbl == "" {
-		return storeErr(err, "cannot read the rows of %s", path.FullName())
+		return after, storeErr(err, "cannot read the rows of %s", path.FullName())
 	}
-	names := make([]string, len(cols))
+	names := []string{"rowid"}
 	for i := range cols {
-		names[i] = fmt.Sprintf("c%d", i)
+		names = append(names, fmt.Sprintf("c%d", i))
 	}
-	rows, err := c.store.db.QueryContext(ctx, `SELECT `+strings.Join(names, ", ")+` FROM `+tbl+` ORDER BY rowid`)
+	q := `SELECT ` + strings.Join(names, ", ") + ` FROM ` + tbl + ` WHERE rowid > ? ORDER BY rowid`
+	args := []any{after}
+	if limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, limit)
+	}
+	rows, err := c.store.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return storeErr(err, "cannot read the rows of %s", path.FullName())
+		return after, storeErr(err, "cannot read the rows of %s", path.FullName())
 	}
 	defer rows.Close()
-	raw := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
+	raw := make([]any, len(cols)+1)
+	ptrs := make([]any, len(raw))
 	for i := range raw {
 		ptrs[i] = &raw[i]
 	}
 	out := make([]any, len(cols))
+	last := after
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return storeErr(err, "cannot read the rows of %s", path.FullName())
+			return last, storeErr(err, "cannot read the rows of %s", path.FullName())
 		}
 		for i, t := range cols {
-			v, err := fromSQL(raw[i], t)
+			v, err := fromSQL(raw[i+1], t)
 			if err != nil {
-				return storeErr(err, "cannot read the rows of %s", path.FullName())
+				return last, storeErr(err, "cannot read the rows of %s", path.FullName())
 			}
 			out[i] = v
 		}
+		last = raw[0].(int64)
 		if err := fn(out); err != nil {
-			return err
+			return last, err
 		}
 	}
-	return storeErr(rows.Err(), "cannot read the rows of %s", path.FullName())
+	return last, storeErr(rows.Err(), "cannot read the rows of %s", path.FullName())
 }
 
 // WriteRows stores the rows produce emits in one transaction; overwrite
@@ -188,7 +204,12 @@ func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols 
 		marks[i] = "?"
 	}
 	return c.store.WriteTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, rowTablesDDL); err != nil {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS row_tables (
+			id      INTEGER PRIMARY KEY AUTOINCREMENT,
+			catalog TEXT NOT NULL,
+			db      TEXT NOT NULL,
+			name    TEXT NOT NULL,
+			UNIQUE (catalog, db, name))`); err != nil {
 			return storeErr(err, "cannot prepare row storage")
 		}
 		tbl, err := c.rowTable(ctx, tx, path)
@@ -203,27 +224,44 @@ func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols 
 			}
 			id, _ := res.LastInsertId()
 			tbl = fmt.Sprintf("eddy_rows_%d", id)
-			if _, err := tx.ExecContext(ctx, `CREATE TABLE `+tbl+` (`+strings.Join(defs, ", ")+`)`); err != nil {
+			if err := execText(ctx, tx, `CREATE TABLE `+tbl+` (`+strings.Join(defs, ", ")+`)`); err != nil {
 				return storeErr(err, "cannot write the rows of %s", path.FullName())
 			}
 		} else if overwrite {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM `+tbl); err != nil {
+			if err := execText(ctx, tx, `DELETE FROM `+tbl); err != nil {
 				return storeErr(err, "cannot write the rows of %s", path.FullName())
 			}
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO `+tbl+` (`+strings.Join(names, ", ")+`) VALUES (`+strings.Join(marks, ", ")+`)`)
-		if err != nil {
+		// Rows go in multi-row INSERTs of up to perInsert rows (SQLite
+		// takes at most 32766 parameters a statement).
+		perInsert := max(1, min(256, 32766/max(len(cols), 1)))
+		rowMarks := "(" + strings.Join(marks, ", ") + ")"
+		head := `INSERT INTO ` + tbl + ` (` + strings.Join(names, ", ") + `) VALUES `
+		var args []any
+		pending := 0
+		flush := func() error {
+			if pending == 0 {
+				return nil
+			}
+			text := head + strings.Repeat(rowMarks+", ", pending-1) + rowMarks
+			err := execText(ctx, tx, text, args...)
+			args, pending = args[:0], 0
 			return storeErr(err, "cannot write the rows of %s", path.FullName())
 		}
-		defer stmt.Close()
-		args := make([]any, len(cols))
-		return produce(func(row []any) error {
-			for i, v := range row {
-				args[i] = toSQL(v)
+		err = produce(func(row []any) error {
+			for _, v := range row {
+				args = append(args, toSQL(v))
 			}
-			_, err := stmt.ExecContext(ctx, args...)
-			return storeErr(err, "cannot write the rows of %s", path.FullName())
+			pending++
+			if pending == perInsert {
+				return flush()
+			}
+			return nil
 		})
+		if err != nil {
+			return err
+		}
+		return flush()
 	})
 }
 
@@ -242,7 +280,7 @@ func DropRows(ctx context.Context, tx *sql.Tx, catalog string, path catalogs.Obj
 	if err != nil || tbl == "" {
 		return storeErr(err, "cannot remove the rows of %s", path.FullName())
 	}
-	if _, err := tx.ExecContext(ctx, `DROP TABLE `+tbl); err != nil {
+	if err := execText(ctx, tx, `DROP TABLE `+tbl); err != nil {
 		return storeErr(err, "cannot remove the rows of %s", path.FullName())
 	}
 	_, err = tx.ExecContext(ctx, `DELETE FROM row_tables WHERE catalog = ? AND db = ? AND name = ?`,

@@ -14,34 +14,58 @@ import (
 // transaction (replacing the table's rows when overwrite is set): when the
 // producer or the store fails nothing is written.
 type RowStore interface {
-	ReadRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, fn func(row []any) error) error
+	// ReadRows calls fn for at most limit rows (limit <= 0: all) after the
+	// row position after (0: from the start) and returns the position of
+	// the last row read.
+	ReadRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, after int64, limit int,
+		fn func(row []any) error) (int64, error)
 	WriteRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, overwrite bool,
 		produce func(emit func(row []any) error) error) error
 	TruncateRows(ctx context.Context, path catalogs.ObjectPath) error
 }
 
-// readRowStore reads the whole table into batches. (The store is read
-// inside one read transaction, which a lazy reader could not keep open
-// across the query's batches without holding the store.)
-func readRowStore(ctx context.Context, rs RowStore, t *Table) (Reader, error) {
-	ts := t.Types()
-	var batches []*vector.Batch
-	var cur *vector.Batch
-	err := rs.ReadRows(ctx, t.Name.Path(), ts, func(row []any) error {
-		if cur == nil || cur.N >= vector.BatchSize {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			cur = vector.NewBatch(ts, vector.BatchSize)
-			batches = append(batches, cur)
-		}
-		cur.AppendRow(types.Insert, row)
+// readRowStore reads a table one page of BatchSize rows per batch, so a
+// query that stops early (LIMIT) reads no more than it needs.
+func readRowStore(_ context.Context, rs RowStore, t *Table) (Reader, error) {
+	return &rowStoreReader{rs: rs, t: t, types: t.Types()}, nil
+}
+
+type rowStoreReader struct {
+	rs    RowStore
+	t     *Table
+	types []*types.Type
+	after int64
+	done  bool
+}
+
+func (r *rowStoreReader) Next(ctx context.Context) (*vector.Batch, error) {
+	if r.done {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	b := vector.NewBatch(r.types, vector.BatchSize)
+	last, err := r.rs.ReadRows(ctx, r.t.Name.Path(), r.types, r.after, vector.BatchSize, func(row []any) error {
+		b.AppendRow(types.Insert, row)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return SliceReader(batches), nil
+	r.after = last
+	if b.N < vector.BatchSize {
+		r.done = true
+	}
+	if b.N == 0 {
+		return nil, nil
+	}
+	return b, nil
+}
+
+func (r *rowStoreReader) Close() error {
+	r.done = true
+	return nil
 }
 
 // rowStoreWriter buffers the statement's rows and writes them in one

@@ -95,8 +95,8 @@ type aggOp struct {
 	sets      [][]int
 	specs     []aggSpec
 	groups    map[string]*group
-	intGroups map[int64]*group // one integer group key and one grouping set
-	nullGroup *group           // its NULL key's group
+	intGroups *intTable // one integer group key and one grouping set: key -> position in order
+	nullGroup *group    // its NULL key's group
 	order     []*group
 	done      bool
 	out       *sliceOp
@@ -239,7 +239,7 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 	var buf []byte
 	intKey := len(o.sets) == 1 && len(o.sets[0]) == 1 && keyVecs[o.sets[0][0]].Class == vector.Int
 	if intKey && o.intGroups == nil {
-		o.intGroups = map[int64]*group{}
+		o.intGroups = newIntTable()
 	}
 	for row := range bt.N {
 		kind := bt.Kind(row)
@@ -251,8 +251,8 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 				kv := keyVecs[cols[0]]
 				if kv.IsNull(row) {
 					g, ok = o.nullGroup, o.nullGroup != nil
-				} else {
-					g, ok = o.intGroups[kv.Ints[row]]
+				} else if pos := o.intGroups.get(kv.Ints[row]); pos >= 0 {
+					g, ok = o.order[pos], true
 				}
 				if !ok {
 					if retract {
@@ -262,7 +262,7 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 					if kv.IsNull(row) {
 						o.nullGroup = g
 					} else {
-						o.intGroups[kv.Ints[row]] = g
+						o.intGroups.put(kv.Ints[row], g.id)
 					}
 				}
 			} else {

@@ -86,6 +86,8 @@ func (f *fakeGateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"sessionHandle":"s1"}`)
 	case len(parts) == 3 && r.Method == http.MethodGet:
 		io.WriteString(w, `{"properties":{"execution.runtime-mode":"batch","table.dml-sync":"false"}}`)
+	case len(parts) == 4 && parts[3] == "heartbeat" && r.Method == http.MethodPost:
+		w.WriteHeader(http.StatusOK)
 	case len(parts) == 3 && r.Method == http.MethodDelete:
 		io.WriteString(w, `{"status":"CLOSED"}`)
 	case len(parts) == 4 && parts[3] == "statements":
@@ -359,5 +361,50 @@ func TestAffects(t *testing.T) {
 		if p != c.props || q != c.prompt {
 			t.Errorf("affects(%q) = %v, %v", c.stmt, p, q)
 		}
+	}
+}
+
+func TestHeartbeat(t *testing.T) {
+	f := newFake(t)
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	s, err := Open(context.Background(), Config{ClientConfig: ClientConfig{Endpoint: srv.URL}, Heartbeat: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	beats := func() int {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		n := 0
+		for _, c := range f.calls {
+			if c == "POST /v3/sessions/s1/heartbeat" {
+				n++
+			}
+		}
+		return n
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for beats() < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if beats() < 2 {
+		t.Fatalf("%d heartbeats", beats())
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n := beats()
+	time.Sleep(50 * time.Millisecond)
+	if beats() != n {
+		t.Error("heartbeats after Close")
+	}
+	f.mu.Lock()
+	last := f.calls[len(f.calls)-1]
+	f.mu.Unlock()
+	if last != "DELETE /v3/sessions/s1" {
+		t.Errorf("Close ended with %s, want the session closed", last)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
 	}
 }

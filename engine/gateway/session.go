@@ -45,8 +45,10 @@ type Session struct {
 	catalog  string
 	database string
 
-	stop chan struct{}
-	done chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open negotiates the API version, opens a session with cfg's properties,
@@ -132,14 +134,12 @@ func (s *Session) Complete(ctx context.Context, statement string, pos int) ([]st
 
 // Close stops the heartbeat and closes the session on the gateway.
 func (s *Session) Close() error {
-	select {
-	case <-s.stop:
-		return nil
-	default:
-	}
-	close(s.stop)
-	<-s.done
-	return s.closeRemote()
+	s.closeOnce.Do(func() {
+		close(s.stop)
+		<-s.done
+		s.closeErr = s.closeRemote()
+	})
+	return s.closeErr
 }
 
 func (s *Session) closeRemote() error {

@@ -44,6 +44,44 @@ type Analyzer struct {
 type OutputColumn struct {
 	Name string
 	Type *types.Type
+	// Pos is where the select item giving the column starts in the
+	// statement (the `*` for expanded columns); zero when unknown.
+	Pos ast.Pos
+	// Natural is the name before duplicates were made unique (Calcite's
+	// validated row type keeps duplicates); "" when it is Name.
+	Natural string
+}
+
+// written returns the column's name before duplicates were made unique.
+func (c OutputColumn) written() string {
+	if c.Natural != "" {
+		return c.Natural
+	}
+	return c.Name
+}
+
+// DuplicateColumn finds a repeated output column name, as Flink checks
+// the columns of a view: among names (a view's column list) when given,
+// else among the query's names before duplicates were made unique. It
+// returns the repeated name and the position of the item that first
+// gave it (zero when unknown); ok is false when the names are unique.
+func (a *Analyzed) DuplicateColumn(names []string) (name string, first ast.Pos, ok bool) {
+	if names == nil {
+		for _, c := range a.Columns {
+			names = append(names, c.written())
+		}
+	}
+	seen := map[string]int{}
+	for i, n := range names {
+		if j, dup := seen[n]; dup {
+			if j < len(a.Columns) {
+				first = a.Columns[j].Pos
+			}
+			return n, first, true
+		}
+		seen[n] = i
+	}
+	return "", ast.Pos{}, false
 }
 
 // Analyzed is a validated query.
@@ -282,7 +320,7 @@ func (s *state) setOp(q *ast.SetOp, outer *qscope) (*Analyzed, error) {
 		if !ok {
 			return nil, errorf(q.Pos, ErrIncompatible, "Type mismatch in column %d of %s", i+1, q.Op)
 		}
-		cols[i] = OutputColumn{Name: l.Columns[i].Name, Type: t}
+		cols[i] = OutputColumn{Name: l.Columns[i].Name, Type: t, Pos: l.Columns[i].Pos, Natural: l.Columns[i].Natural}
 	}
 	an := &Analyzed{Columns: cols, Query: &ast.SetOp{Pos: q.Pos, Op: q.Op, All: q.All, Left: l.Query, Right: r.Query}}
 	if l.Plan != nil && r.Plan != nil {

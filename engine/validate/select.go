@@ -50,12 +50,13 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 	out.GroupBy = g.items
 	aggregated := len(sel.GroupBy) > 0 || sel.Having != nil || s.hasAggregate(sel.Items) || s.hasAggregateOrder(orderBy)
 	ab := &aggBuilder{g: g}
+	keep := keepsTimeAttributes(g, aggregated)
 
 	var cols []OutputColumn
 	var exprs []ast.Expr // expanded select items without their alias, for ORDER BY
 	var pexprs []plan.Expr
 	used := map[string]bool{}
-	add := func(e ast.Expr, natural string, alias *ast.Ident, t *types.Type, env *exprEnv) error {
+	add := func(e ast.Expr, natural string, alias *ast.Ident, t *types.Type, env *exprEnv, pos ast.Pos) error {
 		name := natural
 		if alias != nil {
 			name = alias.Name
@@ -70,9 +71,15 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 			}
 		}
 		used[name] = true
+		if !keep(e) {
+			t = materialized(t)
+		}
+		// Calcite keeps duplicate names in the validated select list (the
+		// plan makes them unique), so the expanded text shows no alias for
+		// a renamed duplicate.
 		item := &ast.SelectItem{Expr: e}
-		if alias != nil || name != natural {
-			item.Alias = &ast.Ident{Name: name, Quoted: true}
+		if alias != nil {
+			item.Alias = &ast.Ident{Name: alias.Name, Quoted: true}
 		}
 		if aggregated {
 			if err := s.checkGrouped(e, g.exprs, env); err != nil {
@@ -80,9 +87,16 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 			}
 		}
 		out.Items = append(out.Items, item)
-		cols = append(cols, OutputColumn{Name: name, Type: t})
+		cols = append(cols, OutputColumn{Name: name, Type: t, Pos: pos, Natural: natural})
+		if alias != nil {
+			cols[len(cols)-1].Natural = alias.Name
+		}
 		exprs = append(exprs, e)
-		pexprs = append(pexprs, s.selectPlan(env, aggregated, ab))
+		p := s.selectPlan(env, aggregated, ab)
+		if p != nil && !keep(e) && p.Type().TimeAttr != types.Regular {
+			p = &plan.Cast{X: p, T: t}
+		}
+		pexprs = append(pexprs, p)
 		return nil
 	}
 	for _, it := range sel.Items {
@@ -100,7 +114,7 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 				if x.alias != "" {
 					alias = &ast.Ident{Name: x.alias, Quoted: true}
 				}
-				if err := add(t.Expr, x.name, alias, g.adjust(t), env); err != nil {
+				if err := add(t.Expr, x.name, alias, g.adjust(t), env, star.Pos); err != nil {
 					return nil, nil, err
 				}
 			}
@@ -118,7 +132,7 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := add(t.Expr, naturalName(it.Expr, len(cols)), alias, g.adjust(t), env); err != nil {
+		if err := add(t.Expr, naturalName(it.Expr, len(cols)), alias, g.adjust(t), env, it.Expr.Position()); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -777,4 +791,33 @@ func commonColumn(e ast.Expr, qs *qscope) ast.Expr {
 		return nil
 	}
 	return coalesce(qs, id.Parts[0].Name, id.Parts[0].Pos)
+}
+
+// keepsTimeAttributes returns whether a select item of the query keeps
+// its time attribute. An aggregation materializes time attributes (a
+// rowtime grouped by a regular GROUP BY is a plain TIMESTAMP, as Flink
+// derives it), except window_time of a window aggregation, which groups
+// by window_start and window_end.
+func keepsTimeAttributes(g *grouping, aggregated bool) func(ast.Expr) bool {
+	if !aggregated {
+		return func(ast.Expr) bool { return true }
+	}
+	windowed := false
+	for _, e := range g.exprs {
+		if id, ok := e.(*ast.Identifier); ok && id.Parts[len(id.Parts)-1].Name == "window_end" {
+			windowed = true
+		}
+	}
+	return func(e ast.Expr) bool {
+		id, ok := e.(*ast.Identifier)
+		return ok && windowed && id.Parts[len(id.Parts)-1].Name == "window_time"
+	}
+}
+
+// materialized drops a time attribute: the value is a plain timestamp.
+func materialized(t *types.Type) *types.Type {
+	if t.TimeAttr == types.Regular {
+		return t
+	}
+	return t.WithTimeAttr(types.Regular)
 }

@@ -29,7 +29,7 @@ func (a *Analyzer) InsertTarget(ctx context.Context, name *ast.ObjectName) (cata
 	}
 	if _, ok := e.Table.(*catalogs.CatalogView); ok {
 		return catalogs.TableEntry{}, errorf(name.Position(), ErrReadOnlyView,
-			"View '%s' is read-only: INSERT INTO a view is not allowed.", id)
+			"View '%s' cannot be written: it is a view, not a table.", id)
 	}
 	return e, nil
 }

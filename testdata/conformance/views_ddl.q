@@ -199,6 +199,17 @@ ValidationException: VIEW definition and input fields not match:
 	Input fields: [order_id].
 !error
 
+# A view's column names must be unique.
+CREATE VIEW dup AS SELECT order_id, order_id FROM orders;
+[ERROR] Could not execute SQL statement. Reason:
+ValidationException: SQL validation failed. A column with the same name `order_id` has been defined at line 1, column 27.
+!error
+
+CREATE VIEW dup (a, a) AS SELECT order_id, price FROM orders;
+[ERROR] Could not execute SQL statement. Reason:
+ValidationException: SQL validation failed. A column with the same name `a` has been defined at line 1, column 34.
+!error
+
 CREATE VIEW spenders AS
   SELECT c.name, SUM(o.price) AS total
   FROM orders o JOIN customers c ON o.customer_id = c.customer_id
@@ -401,6 +412,21 @@ WHERE `orders`.`price` <= 10
 ALTER VIEW small_orders AS SELECT nope FROM orders;
 [ERROR] Could not execute SQL statement. Reason:
 SqlValidatorException: Column 'nope' not found in any table
+!error
+
+ALTER VIEW orders AS SELECT 1 AS x;
+[ERROR] Could not execute SQL statement. Reason:
+ValidationException: ALTER VIEW for a table is not allowed
+!error
+
+ALTER VIEW orders RENAME TO orders2;
+[ERROR] Could not execute SQL statement. Reason:
+ValidationException: ALTER VIEW for a table is not allowed
+!error
+
+ALTER VIEW no_such_view AS SELECT 1 AS x;
+[ERROR] Could not execute SQL statement. Reason:
+ValidationException: View `_env_prod`.`default`.`no_such_view` doesn't exist or is a temporary view.
 !error
 
 # RENAME TO within the database.
@@ -693,6 +719,12 @@ SHOW VIEWS;
 CREATE TEMPORARY VIEW large_orders AS SELECT 1 AS x;
 [ERROR] Could not execute SQL statement. Reason:
 ValidationException: Temporary table '`_env_prod`.`default`.`large_orders`' already exists
+!error
+
+# ALTER VIEW changes permanent views only.
+ALTER VIEW large_orders AS SELECT 1 AS x;
+[ERROR] Could not execute SQL statement. Reason:
+ValidationException: View `_env_prod`.`default`.`large_orders` doesn't exist or is a temporary view.
 !error
 
 DROP VIEW large_orders;

@@ -131,7 +131,7 @@ SELECT COUNT(*) AS n FROM big_spenders;
 # A view is read-only.
 INSERT INTO large_orders VALUES (9, 9, 99.0);
 [ERROR] Could not execute SQL statement. Reason:
-ValidationException: View '`_env_prod`.`default`.`large_orders`' is read-only: INSERT INTO a view is not allowed.
+ValidationException: View '`_env_prod`.`default`.`large_orders`' cannot be written: it is a view, not a table.
 !error
 
 SELECT * FROM large_orders /*+ OPTIONS('k' = 'v') */;

@@ -11,7 +11,7 @@
 #   gateway.sh url     print the URL of the running gateway (exit 1 if none)
 #
 # Environment:
-#   EDDY_FLINK_STATE          state directory: url, pid, log, conf
+#   EDDY_FLINK_STATE          state directory: url, pid, log, conf, tmp
 #                             (default ${TMPDIR:-/tmp}/eddy-flink-gateway)
 #   EDDY_FLINK_BUILD          build directory (default
 #                             ${XDG_CACHE_HOME:-~/.cache}/eddy/flink-gateway)
@@ -98,11 +98,16 @@ do_start() {
   built || do_build
   mkdir -p "$state/conf"
   rm -f "$state/url" "$state/pid"
+  # Flink's working files (the extracted planner, blobs, shuffle files)
+  # live in the state directory, so that a killed gateway leaves nothing
+  # elsewhere.
+  rm -rf "$state/tmp"
+  mkdir -p "$state/tmp"
   # The gateway reads its base configuration from FLINK_CONF_DIR; the
   # launcher passes everything that matters as dynamic options.
   : >"$state/conf/config.yaml"
   local started=$SECONDS
-  FLINK_CONF_DIR="$state/conf" nohup java -Xmx"$heap" "${java_opens[@]}" ${java_opts[@]+"${java_opts[@]}"} \
+  FLINK_CONF_DIR="$state/conf" nohup java -Xmx"$heap" -Djava.io.tmpdir="$state/tmp" "${java_opens[@]}" ${java_opts[@]+"${java_opts[@]}"} \
     -cp "$build/target/classes:$(cat "$build/target/classpath.txt")" \
     eddy.flink.GatewayLauncher "$state" "$slots" >"$state/gateway.log" 2>&1 </dev/null &
   echo $! >"$state/pid"
