@@ -181,3 +181,19 @@ func TestQueryForms(t *testing.T) {
 		}
 	}
 }
+
+func TestExplain(t *testing.T) {
+	s := openQuerySession(t)
+	mustExec(t, s, "CREATE TABLE t (id INT, str STRING)")
+	got := rowsOf(t, s, "EXPLAIN PLAN FOR SELECT str FROM t WHERE id > 1")
+	for _, want := range []string{"== Abstract Syntax Tree ==", "== Optimized Physical Plan ==", "== Optimized Execution Plan ==",
+		"Filter(condition=[", "TableSourceScan(table=[`lake`.`default`.`t`]"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("EXPLAIN output lacks %q:\n%s", want, got)
+		}
+	}
+	got = rowsOf(t, s, "EXPLAIN INSERT INTO t VALUES (1, 'a')")
+	if !strings.Contains(got, "Sink(table=[`lake`.`default`.`t`], fields=[id, str])") {
+		t.Fatalf("EXPLAIN INSERT:\n%s", got)
+	}
+}

@@ -80,6 +80,15 @@ func text(t *testing.T, res *engine.Result) string {
 	}
 }
 
+// columnList prints a Table's columns as "name TYPE, ...".
+func columnList(t *engine.Table) string {
+	var parts []string
+	for _, c := range t.Columns() {
+		parts = append(parts, c.Name+" "+c.Type.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
 func failsWith(t *testing.T, s *engine.Session, sql, class, msg string) {
 	t.Helper()
 	_, err := s.Execute(context.Background(), sql)
@@ -136,7 +145,7 @@ func TestViewsSurviveRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(tbl.Columns()); got != "[{id BIGINT NOT NULL} {customer INT}]" {
+	if got := columnList(tbl); got != "id BIGINT NOT NULL, customer INT" {
 		t.Errorf("columns after a restart: %s", got)
 	}
 }
@@ -239,7 +248,7 @@ func TestCatalogLevelViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(tbl.Columns()) != "[{name STRING}]" {
+	if columnList(tbl) != "name STRING" {
 		t.Fatalf("columns: %v", tbl.Columns())
 	}
 	v.ExpandedQuery = "SELECT `people`.`id`, `people`.`name`\nFROM `_env_prod`.`default`.`people` AS `people`\nWHERE `people`.`age` >= 21"
