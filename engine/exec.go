@@ -87,6 +87,19 @@ func (s *Session) execute(ctx context.Context, stmt ast.Statement) (*Result, err
 	case *ast.End:
 		return nil, Errorf("SqlExecutionException", "No Statement Set to submit. 'END' statement should be used after 'BEGIN STATEMENT SET'.")
 
+	case *ast.QueryStatement:
+		return s.execQuery(ctx, st, s.sql)
+	case *ast.Insert:
+		return s.execInsert(ctx, st)
+	case *ast.StatementSet:
+		return s.execStatementSetRun(ctx, st)
+	case *ast.Execute:
+		return s.execExecute(ctx, st)
+	case *ast.Truncate:
+		return s.execTruncate(ctx, st)
+	case *ast.Explain:
+		return s.execExplain(ctx, st)
+
 	case *ast.ClientCommand:
 		return nil, Errorf("SqlExecutionException", "%s is a command of the shell, not a statement the engine runs.", st.Name)
 	}

@@ -16,7 +16,10 @@ import (
 const alterPrefix = "Failed to execute ALTER TABLE statement.\n"
 
 func (s *Session) execCreateTable(ctx context.Context, st *ast.CreateTable) (*Result, error) {
-	if st.Query != nil || st.Replace {
+	if st.Query != nil {
+		return s.execCreateTableAs(ctx, st)
+	}
+	if st.Replace {
 		return nil, unsupported(st)
 	}
 	id, err := s.cat.Qualify(st.Name.Names()...)

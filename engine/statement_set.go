@@ -32,12 +32,11 @@ func (s *Session) executeInStatementSet(ctx context.Context, stmt ast.Statement)
 		if len(set.inserts) == 0 {
 			return Success(), nil
 		}
-		return s.execStatementSet(ctx, &ast.StatementSet{Inserts: set.inserts})
+		return s.execStatementSetRun(ctx, &ast.StatementSet{Inserts: set.inserts})
+	case *ast.CreateTable:
+		if st.Query != nil {
+			return nil, errOnlyInserts()
+		}
 	}
 	return nil, errOnlyInserts()
-}
-
-// execStatementSet runs a group of INSERTs as one job.
-func (s *Session) execStatementSet(ctx context.Context, set *ast.StatementSet) (*Result, error) {
-	return nil, unsupported(set)
 }

@@ -321,6 +321,17 @@ func (env *exprEnv) prepare(e ast.Expr) (ast.Expr, bool, error) {
 		if err := env.checkAggregateClause(e); err != nil {
 			return nil, true, err
 		}
+		if e.OverName != nil || e.Over != nil && e.Over.Ref != nil {
+			// A named window: validate (and plan) the call over the window's
+			// definition; the expanded text keeps OVER w.
+			spec, err := env.s.windowSpec(e)
+			if err != nil {
+				return nil, true, err
+			}
+			cp := *e
+			cp.Over = spec
+			return mapExpr(&cp, env.prepare)
+		}
 	case *ast.Star, *ast.Descriptor, *ast.TableArg:
 		return e, true, nil
 	}

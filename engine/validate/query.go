@@ -141,6 +141,8 @@ type state struct {
 	nextCorr int // counter for correlation ids of the plan
 	reads    *[]Read
 	planErr  error // the first construct that has no plan
+	// windows are the named windows of the SELECT being validated.
+	windows map[string]*ast.WindowSpec
 }
 
 // noPlan records that the query cannot be planned (the first reason wins).
@@ -196,7 +198,9 @@ func (s *state) queryNode(q ast.Query, outer *qscope) (*Analyzed, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Analyzed{Columns: an.Columns, Query: &ast.ParenQuery{Pos: q.Pos, Query: an.Query}, Plan: an.Plan}, nil
+		// Calcite's tree keeps no parentheses: the printer adds those the
+		// grammar needs.
+		return an, nil
 	case *ast.SetOp:
 		return s.setOp(q, outer)
 	case *ast.Values:

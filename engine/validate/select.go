@@ -40,9 +40,14 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 			node = &plan.Filter{Input: node, Cond: cond}
 		}
 	}
-	if len(sel.Windows) > 0 {
-		s.noPlanf(sel.Pos, "WINDOW clauses are not supported by the local engine")
+	savedWindows := s.windows
+	defer func() { s.windows = savedWindows }()
+	s.windows = nil
+	wins, err := s.namedWindows(sel.Windows, qs)
+	if err != nil {
+		return nil, nil, err
 	}
+	out.Windows = wins
 	g, err := s.groupBy(sel, qs)
 	if err != nil {
 		return nil, nil, err

@@ -184,3 +184,87 @@ func splitPartition(args []ast.Expr) []ast.Expr {
 	}
 	return args
 }
+
+// windowSpec returns the window a call's OVER names, merged as Calcite's
+// SqlWindow.overlay does: OVER w is w's definition; OVER (w ORDER BY ...)
+// extends w with what it adds.
+func (s *state) windowSpec(e *ast.FuncCall) (*ast.WindowSpec, error) {
+	name := e.OverName
+	var own *ast.WindowSpec
+	if name == nil {
+		own, name = e.Over, e.Over.Ref
+	}
+	base, ok := s.windows[name.Name]
+	if !ok {
+		return nil, errorf(name.Pos, ErrQuery, "Window '%s' not found", name.Name)
+	}
+	out := *base
+	out.Ref = nil
+	if own != nil {
+		if len(own.PartitionBy) > 0 {
+			return nil, errorf(own.Pos, ErrQuery, "PARTITION BY not allowed with existing window reference")
+		}
+		if len(own.OrderBy) > 0 {
+			if len(base.OrderBy) > 0 {
+				return nil, errorf(own.Pos, ErrQuery, "ORDER BY not allowed in both base and referenced windows")
+			}
+			out.OrderBy = own.OrderBy
+		}
+		if own.Frame != nil {
+			out.Frame = own.Frame
+		}
+	}
+	return &out, nil
+}
+
+// namedWindows validates a SELECT's WINDOW clause: each definition's
+// expressions over the FROM clause. It returns the expanded clause.
+func (s *state) namedWindows(ws []*ast.NamedWindow, qs *qscope) ([]*ast.NamedWindow, error) {
+	if len(ws) == 0 {
+		return nil, nil
+	}
+	s.windows = map[string]*ast.WindowSpec{}
+	var out []*ast.NamedWindow
+	for _, w := range ws {
+		if _, dup := s.windows[w.Name.Name]; dup {
+			return nil, errorf(w.Name.Pos, ErrQuery, "Duplicate window names not allowed")
+		}
+		spec := w.Spec
+		if spec.Ref != nil {
+			base, ok := s.windows[spec.Ref.Name]
+			if !ok {
+				return nil, errorf(spec.Ref.Pos, ErrQuery, "Window '%s' not found", spec.Ref.Name)
+			}
+			merged := *base
+			if len(spec.OrderBy) > 0 {
+				merged.OrderBy = spec.OrderBy
+			}
+			if spec.Frame != nil {
+				merged.Frame = spec.Frame
+			}
+			spec = &merged
+		}
+		s.windows[w.Name.Name] = spec
+		exp := *w.Spec
+		exp.PartitionBy = nil
+		for _, p := range w.Spec.PartitionBy {
+			t, err := s.typeExpr(qs, p, clauseWhere)
+			if err != nil {
+				return nil, err
+			}
+			exp.PartitionBy = append(exp.PartitionBy, t.Expr)
+		}
+		exp.OrderBy = nil
+		for _, o := range w.Spec.OrderBy {
+			t, err := s.typeExpr(qs, o.Expr, clauseWhere)
+			if err != nil {
+				return nil, err
+			}
+			item := *o
+			item.Expr = t.Expr
+			exp.OrderBy = append(exp.OrderBy, &item)
+		}
+		out = append(out, &ast.NamedWindow{Name: quoted(w.Name), Spec: &exp})
+	}
+	return out, nil
+}
