@@ -26,8 +26,8 @@ import (
 // and string functions whose case rules differ outside ASCII.
 
 const (
-	diffRows1  = 2000
-	diffRows2  = 500
+	diffRows1  = 10000
+	diffRows2  = 2000
 	diffQuries = 300
 )
 

@@ -231,22 +231,22 @@ func (c *Client) once(ctx context.Context, method, path string, payload []byte, 
 }
 
 // ParseHeaders reads HTTP headers in the form of Flink's
-// FLINK_REST_CLIENT_HEADERS environment variable: "Name:value" pairs
-// separated by ';' (Flink's ClientUtils.readHeadersFromEnvironmentVariable).
-// Entries without a ':' are an error.
-func ParseHeaders(s string) (http.Header, error) {
-	h := http.Header{}
-	for _, part := range strings.Split(s, ";") {
-		part = strings.TrimSpace(part)
-		if part == "" {
+// FLINK_REST_CLIENT_HEADERS environment variable: one "Name:value" per line
+// (Flink's ClientUtils.readHeadersFromEnvironmentVariable). Like Flink it
+// skips malformed lines; it returns them so that the caller can warn.
+func ParseHeaders(s string) (h http.Header, skipped []string) {
+	h = http.Header{}
+	for _, line := range strings.Split(s, "\n") {
+		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		name, value, ok := strings.Cut(part, ":")
+		name, value, ok := strings.Cut(line, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
-			return nil, fmt.Errorf("header %q: want Name:value", part)
+			skipped = append(skipped, line)
+			continue
 		}
 		h.Add(name, strings.TrimSpace(value))
 	}
-	return h, nil
+	return h, skipped
 }

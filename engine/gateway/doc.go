@@ -40,6 +40,16 @@
 //	EDDY_GATEWAY=$(engine/gateway/testdata/flink/gateway.sh start) go test ./engine/gateway/
 //	go test ./engine/gateway/ -gateway
 //
-// Without either they are skipped, saying so. The unit tests replay
-// responses recorded from Flink 2.2 (testdata/responses).
+// Without either they are skipped, saying so (they also run when the
+// launcher is already built). They check the acceptance script through the
+// shell, errors, USE/SET bookkeeping, and that cancelling a streaming
+// query's context stops its operation and job; TestConformanceRemote runs
+// Flink's sql-client and sql-gateway .q scripts (../shared next to the
+// repository) through this client and prints the pass counts;
+// TestDifferential runs testdata/differential.sql on the local engine and
+// on the gateway in batch mode and prints the mismatch count by category
+// (EDDY_DIFF_REPORT=FILE writes every mismatch; EDDY_DIFF_STRICT=1 and
+// EDDY_REMOTE_STRICT=1 turn differences into failures). The unit tests
+// replay responses recorded from Flink 2.2 (testdata/responses) and a fake
+// gateway.
 package gateway

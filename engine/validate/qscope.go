@@ -330,7 +330,8 @@ func (env *exprEnv) prepare(e ast.Expr) (ast.Expr, bool, error) {
 			}
 			cp := *e
 			cp.Over = spec
-			return mapExpr(&cp, env.prepare)
+			x, err := mapChildren(&cp, env.prepare)
+			return x, true, err
 		}
 	case *ast.Star, *ast.Descriptor, *ast.TableArg:
 		return e, true, nil

@@ -110,3 +110,13 @@ func astStruct(t reflect.Type) bool {
 	return t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct &&
 		t.Elem().PkgPath() == exprType.PkgPath() && !t.Implements(queryType)
 }
+
+// mapChildren is mapExpr without calling f on e itself: a copy of e whose
+// sub-expressions f has mapped.
+func mapChildren(e ast.Expr, f func(ast.Expr) (ast.Expr, bool, error)) (ast.Expr, error) {
+	v, err := mapValue(reflect.ValueOf(e), f)
+	if err != nil {
+		return nil, err
+	}
+	return v.Interface().(ast.Expr), nil
+}
