@@ -12,6 +12,7 @@ require (
 )
 
 require (
+	github.com/jedib0t/go-pretty/v6 v6.8.3 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 )

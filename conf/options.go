@@ -191,6 +191,9 @@ const (
 	PrintTimeCost      = "sql-client.display.print-time-cost"
 	ShowLineNumbers    = "sql-client.display.show-line-numbers"
 	ColorSchema        = "sql-client.display.color-schema"
+	OutputFormat       = "sql-client.display.output-format"
+	Prompt             = "sql-client.display.prompt"
+	MaxTableResultRows = "sql-client.execution.max-table-result.rows"
 	Verbose            = "sql-client.verbose"
 	DMLSync            = "table.dml-sync"
 	LocalTimeZone      = "table.local-time-zone"
@@ -218,7 +221,18 @@ func Options() *Registry {
 			Description: "Deprecated name of table.display.max-column-width."},
 		{Key: PrintTimeCost, Type: TypeBool, Default: "true", Description: "Print the time a query took."},
 		{Key: ShowLineNumbers, Type: TypeBool, Default: "false", Description: "Show line numbers when editing."},
-		{Key: ColorSchema, Type: TypeString, Default: "DEFAULT", Description: "Syntax highlighting colours."},
+		// Flink's schemas; DEFAULT means no highlighting, as in Flink. eddy
+		// highlights with DARK unless the option says otherwise.
+		{Key: ColorSchema, Type: TypeEnum, Default: "DARK",
+			Values: []string{"DEFAULT", "DARK", "LIGHT", "CHESTER", "DRACULA", "SOLARIZED", "VS2010", "OBSIDIAN", "GESHI"},
+			Description: "Syntax highlighting colours at the prompt; DEFAULT turns highlighting off."},
+		{Key: OutputFormat, Type: TypeEnum, Default: "tableau",
+			Values:      []string{"tableau", "csv", "tsv", "json", "jsonl", "markdown", "vertical"},
+			Description: "How query results are printed: tableau (the Flink client's tables) or an export format."},
+		{Key: Prompt, Type: TypeString, Default: "%c.%d> ",
+			Description: "The prompt: %c is the current catalog, %d the current database, %% a percent sign."},
+		{Key: MaxTableResultRows, Type: TypeInt, Default: "1000000",
+			Description: "Rows kept by the table result mode; older rows are dropped."},
 		{Key: Verbose, Type: TypeBool, Default: "false", Description: "Print error details."},
 		{Key: DMLSync, Type: TypeBool, Default: "false", Description: "Wait for INSERT statements to finish."},
 		{Key: LocalTimeZone, Type: TypeZone, Default: "default", Description: "Zone of TIMESTAMP_LTZ values."},

@@ -65,6 +65,53 @@ func (b *Builder) compileSubQuery(e *plan.SubQuery) (evaluator, error) {
 		return r, nil
 	}
 	t := e.T
+	// An uncorrelated single-column IN probes a hash set of the
+	// sub-query's values.
+	if e.Kind == plan.SubIn && bind == nil && len(e.Left) == 1 &&
+		vector.ClassOf(e.Left[0].Type()) == vector.ClassOf(qTypes[0]) {
+		var set map[string]bool
+		hasNull := false
+		return func(ctx context.Context, bt *vector.Batch) (*vector.Vec, error) {
+			lv, err := left[0](ctx, bt)
+			if err != nil {
+				return nil, err
+			}
+			r, err := rows(ctx, bt, 0)
+			if err != nil {
+				return nil, err
+			}
+			if set == nil {
+				set = make(map[string]bool, r.N)
+				var k []byte
+				for i := range r.N {
+					if r.Cols[0].IsNull(i) {
+						hasNull = true
+						continue
+					}
+					k = vector.AppendKey(k[:0], r.Cols[0], i)
+					set[string(k)] = true
+				}
+			}
+			out := vector.Make(t, bt.N)
+			var k []byte
+			for i := range bt.N {
+				switch {
+				case r.N == 0:
+					out.Bools[i] = false
+				case lv.IsNull(i):
+					out.SetNull(i)
+				default:
+					k = vector.AppendKey(k[:0], lv, i)
+					if set[string(k)] {
+						out.Bools[i] = true
+					} else if hasNull {
+						out.SetNull(i)
+					}
+				}
+			}
+			return out, nil
+		}, nil
+	}
 	return func(ctx context.Context, bt *vector.Batch) (*vector.Vec, error) {
 		lv := make([]*vector.Vec, len(left))
 		for j, l := range left {

@@ -52,16 +52,13 @@ func unixTimestamp(_ string, ops []Operand) (*types.Type, error) {
 	return bigint().WithNullable(opsNullable(ops)), nil
 }
 
-// toTimestampLTZ is TO_TIMESTAMP_LTZ(n, precision) with precision 0 or 3
-// (the default), and TO_TIMESTAMP_LTZ(string[, format[, zone]]), which is
-// TIMESTAMP_LTZ(3).
+// toTimestampLTZ is TO_TIMESTAMP_LTZ(n[, precision]), where precision is
+// the unit of n (0 seconds, 3 milliseconds), and TO_TIMESTAMP_LTZ(string[,
+// format[, zone]]). The result is always TIMESTAMP_LTZ(3): select.q prints
+// TO_TIMESTAMP_LTZ(1, 0) as 1970-01-01 08:00:01.000.
 func toTimestampLTZ(_ string, ops []Operand) (*types.Type, error) {
-	p := 3
-	if len(ops) == 2 && ops[1].Int != nil && ops[0].Type.Kind.IsNumeric() {
-		p = int(*ops[1].Int)
-	}
 	// Flink forces the result nullable: a bad input gives NULL.
-	return types.NewTimestampLTZ(p).WithNullable(true), nil
+	return types.NewTimestampLTZ(3).WithNullable(true), nil
 }
 
 // currentWatermark is CURRENT_WATERMARK(rowtime): the rowtime's type, with

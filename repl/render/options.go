@@ -12,6 +12,35 @@ const (
 	ModeChangelog = "changelog"
 )
 
+// Output formats (sql-client.display.output-format). FormatTableau is the
+// Flink client's display, shaped by the result mode; the others print rows
+// only, for export and reading.
+const (
+	FormatTableau  = "tableau"
+	FormatCSV      = "csv"
+	FormatTSV      = "tsv"
+	FormatJSON     = "json"
+	FormatJSONL    = "jsonl"
+	FormatMarkdown = "markdown"
+	FormatVertical = "vertical"
+)
+
+// Formats lists the output formats in the order the help shows them.
+var Formats = []string{FormatTableau, FormatCSV, FormatTSV, FormatJSON, FormatJSONL, FormatMarkdown, FormatVertical}
+
+// IsFormat reports whether name is an output format.
+func IsFormat(name string) bool {
+	for _, f := range Formats {
+		if strings.EqualFold(f, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultPrompt is sql-client.display.prompt's default.
+const DefaultPrompt = "%c.%d> "
+
 // DefaultMaxColumnWidth is sql-client.display.max-column-width's default.
 const DefaultMaxColumnWidth = 30
 
@@ -25,6 +54,19 @@ type Options struct {
 	Verbose        bool   // errors show their whole cause chain
 	Color          bool   // ANSI colours (a terminal that wants them)
 	Interactive    bool   // a person at a terminal: table and changelog modes are allowed
+
+	// Format is the output format; "" means FormatTableau.
+	Format string
+	// MaxTableRows caps the rows the table result mode keeps (the oldest
+	// go first); 0 means no cap.
+	MaxTableRows int
+
+	// Prompt is the prompt template (%c catalog, %d database); "" means
+	// DefaultPrompt. ShowLineNumbers numbers continuation lines. Highlight
+	// colours SQL at the prompt (when the terminal has colours).
+	Prompt          string
+	ShowLineNumbers bool
+	Highlight       bool
 
 	// Location is table.local-time-zone: TIMESTAMP_LTZ values are shown in
 	// it. Nil keeps each value's own location.
@@ -40,6 +82,13 @@ func (o Options) maxWidth() int {
 		return DefaultMaxColumnWidth
 	}
 	return o.MaxColumnWidth
+}
+
+func (o Options) format() string {
+	if o.Format == "" {
+		return FormatTableau
+	}
+	return strings.ToLower(o.Format)
 }
 
 func (o Options) mode() string {
