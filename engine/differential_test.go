@@ -27,8 +27,8 @@ import (
 
 const (
 	diffRows1  = 10000
-	diffRows2  = 2000
-	diffQuries = 300
+	diffRows2  = 1000
+	diffQueries = 300
 )
 
 type diffTable struct {
@@ -226,7 +226,7 @@ func TestDifferentialAgainstSQLite(t *testing.T) {
 		}
 	}
 	failures := 0
-	for i := range diffQuries {
+	for i := range diffQueries {
 		q := genQuery(r)
 		want := sqliteRows(t, db, q)
 		got, err := eddyRows(s, t, q)

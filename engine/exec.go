@@ -99,6 +99,12 @@ func (s *Session) execute(ctx context.Context, stmt ast.Statement) (*Result, err
 		return s.execTruncate(ctx, st)
 	case *ast.Explain:
 		return s.execExplain(ctx, st)
+	case *ast.CompilePlan:
+		return s.execCompilePlan(ctx, st)
+	case *ast.CompileAndExecutePlan:
+		return s.execCompileAndExecutePlan(ctx, st)
+	case *ast.ExecutePlan:
+		return s.execExecutePlan(ctx, st)
 
 	case *ast.ClientCommand:
 		return nil, Errorf("SqlExecutionException", "%s is a command of the shell, not a statement the engine runs.", st.Name)

@@ -253,3 +253,33 @@ func TestCancellation(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+func TestWindowTVF(t *testing.T) {
+	ts3 := types.NewTimestamp(3)
+	v := &plan.Values{Cols: plan.Schema{{Name: "ts", Type: ts3}, {Name: "x", Type: intT}}}
+	for _, s := range []string{"2021-04-13 10:00:04", "2021-04-13 10:00:05", "2021-04-13 10:00:12"} {
+		tm, _ := types.ParseTimestamp(s)
+		v.Rows = append(v.Rows, []plan.Expr{lit(tm, ts3), lit(int32(1), intT)})
+	}
+	v.Rows = append(v.Rows, []plan.Expr{lit(nil, ts3), lit(int32(2), intT)})
+	cols := append(append(plan.Schema{}, v.Cols...), plan.Column{Name: "window_start", Type: ts3},
+		plan.Column{Name: "window_end", Type: ts3}, plan.Column{Name: "window_time", Type: ts3})
+	tumble := &plan.WindowTVF{Input: v, Kind: plan.Tumble, TimeCol: 0, Size: 5000, Cols: cols}
+	got := run(t, &plan.Project{Input: tumble, Exprs: []plan.Expr{cols.Ref(0), cols.Ref(2), cols.Ref(4)}, Names: []string{"ts", "s", "wt"}}, false)
+	check(t, got,
+		"2021-04-13 10:00:04.000|2021-04-13 10:00:00.000|2021-04-13 10:00:04.999",
+		"2021-04-13 10:00:05.000|2021-04-13 10:00:05.000|2021-04-13 10:00:09.999",
+		"2021-04-13 10:00:12.000|2021-04-13 10:00:10.000|2021-04-13 10:00:14.999")
+	hop := &plan.WindowTVF{Input: v, Kind: plan.Hop, TimeCol: 0, Size: 10000, Slide: 5000, Cols: cols}
+	got = run(t, &plan.Project{Input: hop, Exprs: []plan.Expr{cols.Ref(2), cols.Ref(3)}, Names: []string{"s", "e"}}, false)
+	check(t, got,
+		"2021-04-13 09:59:55.000|2021-04-13 10:00:05.000", "2021-04-13 10:00:00.000|2021-04-13 10:00:10.000",
+		"2021-04-13 10:00:00.000|2021-04-13 10:00:10.000", "2021-04-13 10:00:05.000|2021-04-13 10:00:15.000",
+		"2021-04-13 10:00:05.000|2021-04-13 10:00:15.000", "2021-04-13 10:00:10.000|2021-04-13 10:00:20.000")
+	cum := &plan.WindowTVF{Input: v, Kind: plan.Cumulate, TimeCol: 0, Size: 10000, Slide: 5000, Cols: cols}
+	got = run(t, &plan.Project{Input: cum, Exprs: []plan.Expr{cols.Ref(0), cols.Ref(3)}, Names: []string{"ts", "e"}}, false)
+	check(t, got,
+		"2021-04-13 10:00:04.000|2021-04-13 10:00:05.000", "2021-04-13 10:00:04.000|2021-04-13 10:00:10.000",
+		"2021-04-13 10:00:05.000|2021-04-13 10:00:10.000", "2021-04-13 10:00:12.000|2021-04-13 10:00:15.000",
+		"2021-04-13 10:00:12.000|2021-04-13 10:00:20.000")
+}

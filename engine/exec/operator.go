@@ -106,6 +106,8 @@ func (b *Builder) Build(n plan.Node) (Operator, error) {
 		return b.unnest(n)
 	case *plan.Sink:
 		return b.sink(n)
+	case *plan.WindowTVF:
+		return b.windowTVF(n)
 	}
 	return nil, &UnsupportedError{What: fmt.Sprintf("%T", n)}
 }

@@ -77,6 +77,13 @@ func rowTerm(n int64) string {
 // is on: " (1.23 seconds)".
 func timeCost(seconds float64) string { return fmt.Sprintf(" (%.2f seconds)", seconds) }
 
+// verticalRule heads each row of the vertical output format:
+// "*************************** 1. row ***************************".
+func verticalRule(n int64) string {
+	stars := strings.Repeat("*", 27)
+	return fmt.Sprintf("%s %d. row %s", stars, n, stars)
+}
+
 // Banner is the one line the interactive shell prints when it starts.
 func Banner(version string) string {
 	return Version(version) + ", a Flink SQL shell. Enter HELP; for help, QUIT; or Ctrl-D to exit."

@@ -25,7 +25,7 @@ import (
 //
 //	kind=success|info|rows  query  changelog  mode=tableau|table|changelog
 //	width=N  interactive  tz=Zone  cost=SECONDS  cancel-after=N  fail-after=N
-//	streaming color
+//	streaming color format=FORMAT max-rows=N unbounded
 //
 // The output is what the shell would print (the answer, then any error it
 // reports) and the tag as a .q file writes it.
@@ -97,6 +97,12 @@ func runRender(t *testing.T, d *datadriven.TestData) string {
 			cancelAfter = atoi(t, val)
 		case "fail-after":
 			failAfter = atoi(t, val)
+		case "format":
+			opt.Format = val
+		case "max-rows":
+			opt.MaxTableRows = atoi(t, val)
+		case "unbounded":
+			res.Bounded = false
 		case "color":
 			opt.Color = true
 		case "verbose":

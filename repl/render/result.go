@@ -31,6 +31,9 @@ func Result(ctx context.Context, w io.Writer, res *engine.Result, opt Options) (
 	case engine.ResultInfo:
 		return Info(w, res.Message, opt), nil
 	}
+	if opt.format() != FormatTableau {
+		return TagOK, formatted(ctx, w, res, opt)
+	}
 	if !res.IsQuery {
 		return TagOK, metadataTable(ctx, w, res, opt)
 	}
@@ -167,6 +170,9 @@ func materialized(ctx context.Context, w io.Writer, res *engine.Result, opt Opti
 		c := cells(res.Columns, r, nullValue, opt)
 		if r.Kind.IsAccumulate() {
 			final = append(final, c)
+			if opt.MaxTableRows > 0 && len(final) > opt.MaxTableRows {
+				final = final[1:] // Flink's table view drops the oldest row
+			}
 			continue
 		}
 		for i := range final {
