@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"eddy/conf"
 	"eddy/engine/parser"
 	"eddy/repl/render"
 )
@@ -77,13 +78,30 @@ func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, int
 	return tag
 }
 
-// options returns the session's display options for one statement.
+// options returns the session's display options for one statement. The
+// time cost is shown at a terminal; piped and script output leaves it out
+// unless sql-client.display.print-time-cost was set explicitly (by SET, the
+// configuration or -D), so that output does not change from run to run.
 func (sh *Shell) options(interactive bool, started time.Time) render.Options {
 	opt := sh.sess.DisplayOptions()
+	if !interactive && !sh.optionIsSet(conf.PrintTimeCost) {
+		opt.PrintTimeCost = false
+	}
 	opt.Interactive = interactive
 	opt.Color = sh.cfg.Color
 	opt.Started = started
 	return opt
+}
+
+// optionSetter is implemented by sessions that tell an option set
+// explicitly from its default (*engine.Session does).
+type optionSetter interface {
+	OptionIsSet(key string) bool
+}
+
+func (sh *Shell) optionIsSet(key string) bool {
+	s, ok := sh.sess.(optionSetter)
+	return ok && s.OptionIsSet(key)
 }
 
 func flushWriter(w io.Writer) {

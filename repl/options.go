@@ -28,11 +28,19 @@ func OptionsFromConfig(get func(key string) (string, bool)) render.Options {
 		return b
 	}
 	opt := render.Options{
-		ResultMode:     strings.ToLower(str(conf.ResultMode, render.ModeTable)),
-		Streaming:      !strings.EqualFold(str(conf.RuntimeMode, "streaming"), "batch"),
-		MaxColumnWidth: render.DefaultMaxColumnWidth,
-		PrintTimeCost:  flag(conf.PrintTimeCost, false),
-		Verbose:        flag(conf.Verbose, false),
+		ResultMode:      strings.ToLower(str(conf.ResultMode, render.ModeTable)),
+		Streaming:       !strings.EqualFold(str(conf.RuntimeMode, "streaming"), "batch"),
+		MaxColumnWidth:  render.DefaultMaxColumnWidth,
+		PrintTimeCost:   flag(conf.PrintTimeCost, false),
+		Verbose:         flag(conf.Verbose, false),
+		Format:          strings.ToLower(str(conf.OutputFormat, render.FormatTableau)),
+		Prompt:          str(conf.Prompt, render.DefaultPrompt),
+		ShowLineNumbers: flag(conf.ShowLineNumbers, false),
+		// Flink's DEFAULT colour schema highlights nothing.
+		Highlight: !strings.EqualFold(str(conf.ColorSchema, "DARK"), "DEFAULT"),
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(str(conf.MaxTableResultRows, ""))); err == nil && n > 0 {
+		opt.MaxTableRows = n
 	}
 	// table.display.max-column-width, or its older name when it has no value
 	// (the registry's fallback).

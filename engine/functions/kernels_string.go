@@ -107,8 +107,36 @@ func stringKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel
 			k = max(min(k, int64(len(r))), 0)
 			return string(r[int64(len(r))-k:]), nil
 		})
-	case "TRIM", "BTRIM":
+	case "TRIM":
+		if len(args) == 3 {
+			// TRIM(mode, x, chars) as the validator passes SQL's
+			// TRIM(BOTH|LEADING|TRAILING chars FROM x).
+			return strict(ret, func(_ *Env, a []any) (any, error) {
+				mode, x, cut := asString(a[0]), asString(a[1]), asString(a[2])
+				if mode != "TRAILING" {
+					x = strings.TrimLeft(x, cut)
+				}
+				if mode != "LEADING" {
+					x = strings.TrimRight(x, cut)
+				}
+				return x, nil
+			})
+		}
 		return trimKernel(ret, true, true)
+	case "BTRIM":
+		return trimKernel(ret, true, true)
+	case "OVERLAY":
+		return strict(ret, func(_ *Env, a []any) (any, error) {
+			r, placing := []rune(asString(a[0])), []rune(asString(a[1]))
+			from, _ := types.AsInt64(a[2])
+			length := int64(len(placing))
+			if len(a) > 3 {
+				length, _ = types.AsInt64(a[3])
+			}
+			from = max(min(from, int64(len(r))+1), 1)
+			end := min(from-1+max(length, 0), int64(len(r)))
+			return string(r[:from-1]) + string(placing) + string(r[end:]), nil
+		})
 	case "LTRIM":
 		return trimKernel(ret, true, false)
 	case "RTRIM":

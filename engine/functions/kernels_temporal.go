@@ -28,6 +28,19 @@ func temporalKernel(name string, args []*types.Type, ret *types.Type) ScalarKern
 			t := env.Now.In(env.loc())
 			return time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute + time.Duration(t.Second())*time.Second
 		})
+	case "EXTRACT":
+		if len(args) == 2 {
+			return strict(ret, func(env *Env, a []any) (any, error) {
+				return extractUnit(asString(a[0]), a[1], args[1], env), nil
+			})
+		}
+	case "FLOOR", "CEIL", "CEILING":
+		if len(args) == 2 && args[0].Kind.IsCharacterString() {
+			up := name != "FLOOR"
+			return strict(ret, func(env *Env, a []any) (any, error) {
+				return floorCeilTime(asString(a[0]), a[1], args[1], up), nil
+			})
+		}
 	case "YEAR", "QUARTER", "MONTH", "WEEK", "DAYOFYEAR", "DAYOFMONTH", "DAYOFWEEK", "HOUR", "MINUTE", "SECOND":
 		if len(args) == 1 {
 			return strict(ret, func(env *Env, a []any) (any, error) { return extract(name, a[0], args[0], env), nil })
@@ -205,4 +218,122 @@ func javaLayout(p string) string {
 	r := strings.NewReplacer("yyyy", "2006", "yy", "06", "MM", "01", "dd", "02", "HH", "15",
 		"hh", "03", "mm", "04", "ss", "05", "SSSSSS", "000000", "SSS", "000", "a", "PM")
 	return r.Replace(p)
+}
+
+// extractUnit is EXTRACT(unit FROM x) for datetimes, with Flink's unit
+// names (DOW counts Sunday as 1, ISODOW Monday as 1).
+func extractUnit(unit string, v any, t *types.Type, env *Env) any {
+	tm, ok := timeOf(v, t, env)
+	if !ok {
+		return nil
+	}
+	var n int64
+	switch strings.ToUpper(unit) {
+	case "YEAR":
+		n = int64(tm.Year())
+	case "QUARTER":
+		n = int64((int(tm.Month())-1)/3 + 1)
+	case "MONTH":
+		n = int64(tm.Month())
+	case "WEEK":
+		_, w := tm.ISOWeek()
+		n = int64(w)
+	case "DAY":
+		n = int64(tm.Day())
+	case "DOY":
+		n = int64(tm.YearDay())
+	case "DOW":
+		n = int64(tm.Weekday()) + 1
+	case "ISODOW":
+		n = int64((int(tm.Weekday())+6)%7 + 1)
+	case "ISOYEAR":
+		y, _ := tm.ISOWeek()
+		n = int64(y)
+	case "HOUR":
+		n = int64(tm.Hour())
+	case "MINUTE":
+		n = int64(tm.Minute())
+	case "SECOND":
+		n = int64(tm.Second())
+	case "MILLISECOND":
+		n = int64(tm.Second()*1000 + tm.Nanosecond()/1e6)
+	case "MICROSECOND":
+		n = int64(tm.Second()*1e6 + tm.Nanosecond()/1e3)
+	case "NANOSECOND":
+		n = int64(tm.Second())*1e9 + int64(tm.Nanosecond())
+	case "EPOCH":
+		n = tm.Unix()
+	case "DECADE":
+		n = int64(tm.Year() / 10)
+	case "CENTURY":
+		n = int64((tm.Year() + 99) / 100)
+	case "MILLENNIUM":
+		n = int64((tm.Year() + 999) / 1000)
+	default:
+		return nil
+	}
+	return n
+}
+
+// floorCeilTime is FLOOR(x TO unit) / CEIL(x TO unit) for DATE and
+// TIMESTAMP values, in the value's own representation.
+func floorCeilTime(unit string, v any, t *types.Type, up bool) any {
+	var tm time.Time
+	switch x := v.(type) {
+	case time.Time:
+		tm = x
+	case int32:
+		tm = types.DateTime(x)
+	case time.Duration:
+		tm = time.Unix(0, int64(x)).UTC()
+	default:
+		return nil
+	}
+	y, mo, d := tm.Date()
+	h, mi, s := tm.Clock()
+	var lo, next time.Time
+	switch strings.ToUpper(unit) {
+	case "YEAR":
+		lo, next = time.Date(y, 1, 1, 0, 0, 0, 0, tm.Location()), time.Date(y+1, 1, 1, 0, 0, 0, 0, tm.Location())
+	case "QUARTER":
+		q := time.Month((int(mo)-1)/3*3 + 1)
+		lo = time.Date(y, q, 1, 0, 0, 0, 0, tm.Location())
+		next = lo.AddDate(0, 3, 0)
+	case "MONTH":
+		lo = time.Date(y, mo, 1, 0, 0, 0, 0, tm.Location())
+		next = lo.AddDate(0, 1, 0)
+	case "WEEK":
+		day := time.Date(y, mo, d, 0, 0, 0, 0, tm.Location())
+		lo = day.AddDate(0, 0, -int(day.Weekday())) // weeks start on Sunday
+		next = lo.AddDate(0, 0, 7)
+	case "DAY":
+		lo = time.Date(y, mo, d, 0, 0, 0, 0, tm.Location())
+		next = lo.AddDate(0, 0, 1)
+	case "HOUR":
+		lo = time.Date(y, mo, d, h, 0, 0, 0, tm.Location())
+		next = lo.Add(time.Hour)
+	case "MINUTE":
+		lo = time.Date(y, mo, d, h, mi, 0, 0, tm.Location())
+		next = lo.Add(time.Minute)
+	case "SECOND":
+		lo = time.Date(y, mo, d, h, mi, s, 0, tm.Location())
+		next = lo.Add(time.Second)
+	case "MILLISECOND":
+		lo = tm.Truncate(time.Millisecond)
+		next = lo.Add(time.Millisecond)
+	default:
+		return nil
+	}
+	out := lo
+	if up && !lo.Equal(tm) {
+		out = next
+	}
+	switch t.Kind {
+	case types.Date:
+		return types.DateOf(out)
+	case types.Time:
+		mid := time.Date(out.Year(), out.Month(), out.Day(), 0, 0, 0, 0, out.Location())
+		return out.Sub(mid)
+	}
+	return out
 }
