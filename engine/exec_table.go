@@ -16,15 +16,24 @@ import (
 const alterPrefix = "Failed to execute ALTER TABLE statement.\n"
 
 func (s *Session) execCreateTable(ctx context.Context, st *ast.CreateTable) (*Result, error) {
-	if st.Query != nil {
-		return s.execCreateTableAs(ctx, st)
-	}
 	if st.Replace {
 		return nil, unsupported(st)
 	}
 	id, err := s.cat.Qualify(st.Name.Names()...)
 	if err != nil {
 		return nil, err
+	}
+	if st.Query != nil {
+		// CREATE TABLE IF NOT EXISTS ... AS on an existing table does
+		// nothing: its rows are neither replaced nor added to.
+		if st.IfNotExists {
+			if ok, err := s.cat.TableExists(ctx, id); err != nil {
+				return nil, err
+			} else if ok {
+				return Success(), nil
+			}
+		}
+		return s.execCreateTableAs(ctx, st)
 	}
 	t, err := s.tableFromDDL(ctx, st)
 	if err != nil {
