@@ -51,6 +51,7 @@ type options struct {
 	defines   []string
 	keepGoing bool
 	gateway   string
+	output    string // --output: sql-client.display.output-format
 }
 
 type listFlag []string
@@ -71,6 +72,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, int, bool) {
 	fs.Var(&defines, "D", "")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "")
 	fs.StringVar(&o.gateway, "gateway", "", "")
+	fs.StringVar(&o.output, "output", "", "")
 	showVersion := fs.Bool("version", false, "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
@@ -94,6 +96,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, int, bool) {
 		return nil, exitUsage, true
 	case o.file != "" && o.hasExec:
 		render.Problem(stderr, render.MsgFileAndExec)
+		return nil, exitUsage, true
+	case o.output != "" && !render.IsFormat(o.output):
+		render.Problem(stderr, render.MsgBadOutput, o.output, strings.Join(render.Formats, ", "))
 		return nil, exitUsage, true
 	}
 	for _, d := range o.defines {
@@ -159,7 +164,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		return exitUsage
 	}
 	ctx := context.Background()
-	sess, closeSession, err := openSession(ctx, cfg, storePath(o.store, cfg), defines(o.defines))
+	options := defines(o.defines)
+	if o.output != "" {
+		options[conf.OutputFormat] = strings.ToLower(o.output)
+	}
+	sess, closeSession, err := openSession(ctx, cfg, storePath(o.store, cfg), options)
 	if err != nil {
 		render.Problem(stderr, "%v", err)
 		return exitFailure
@@ -174,6 +183,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		HistoryFile: historyPath(),
 		Color:       interactive && wantColor(stdout),
 		Version:     version,
+		Progress:    progressWriter(interactive, stderr),
 	})
 	defer func() {
 		// The shell recovers panics of single statements; this is the last
@@ -265,6 +275,17 @@ func wantColor(w io.Writer) bool {
 		return false
 	}
 	return os.Getenv("TERM") != "dumb"
+}
+
+// progressWriter returns where the live status line of long statements
+// goes: standard error when the session is interactive and standard error
+// is a terminal; nil (no status line) otherwise.
+func progressWriter(interactive bool, stderr io.Writer) io.Writer {
+	f, ok := stderr.(*os.File)
+	if !interactive || !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return stderr
 }
 
 // Names of the catalog every session starts with (Flink's defaults).

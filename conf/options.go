@@ -224,7 +224,7 @@ func Options() *Registry {
 		// Flink's schemas; DEFAULT means no highlighting, as in Flink. eddy
 		// highlights with DARK unless the option says otherwise.
 		{Key: ColorSchema, Type: TypeEnum, Default: "DARK",
-			Values: []string{"DEFAULT", "DARK", "LIGHT", "CHESTER", "DRACULA", "SOLARIZED", "VS2010", "OBSIDIAN", "GESHI"},
+			Values:      []string{"DEFAULT", "DARK", "LIGHT", "CHESTER", "DRACULA", "SOLARIZED", "VS2010", "OBSIDIAN", "GESHI"},
 			Description: "Syntax highlighting colours at the prompt; DEFAULT turns highlighting off."},
 		{Key: OutputFormat, Type: TypeEnum, Default: "tableau",
 			Values:      []string{"tableau", "csv", "tsv", "json", "jsonl", "markdown", "vertical"},

@@ -177,6 +177,9 @@ func eddyRows(s *Session, t *testing.T, q string) ([]string, error) {
 		return nil, err
 	}
 	defer res.Close()
+	if res.Rows == nil {
+		return []string{res.Message}, nil
+	}
 	var out []string
 	for {
 		row, ok, err := res.Rows.Next(context.Background())

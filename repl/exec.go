@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"eddy/conf"
+	"eddy/engine"
 	"eddy/engine/parser"
 	"eddy/repl/render"
 )
@@ -42,6 +43,7 @@ const clearScreen = "\x1b[H\x1b[2J"
 // exec runs one statement and writes its answer: results to out, errors to
 // errw. A panic below it is recovered and reported as an InternalError.
 func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, interactive bool) (tag render.Tag) {
+	sh.bare = false
 	started := time.Now()
 	opt := render.Options{Interactive: interactive, Color: sh.cfg.Color}
 	defer func() {
@@ -62,7 +64,26 @@ func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, int
 		}
 		return render.TagOK
 	}
+	if path, ok := sourceCommand(stmt); ok {
+		return sh.source(ctx, path, out, errw, interactive)
+	}
+	var prog *progress
+	if interactive && sh.cfg.Progress != nil && sh.running() == nil {
+		delay := sh.cfg.ProgressDelay
+		if delay <= 0 {
+			delay = defaultProgressDelay
+		}
+		prog = startProgress(sh.cfg.Progress, delay)
+		sh.setRunning(prog)
+		defer func() {
+			prog.stop()
+			sh.setRunning(nil)
+		}()
+	}
 	res, err := sh.sess.Execute(ctx, stmt)
+	if prog != nil {
+		prog.countRows(res)
+	}
 	opt = sh.options(interactive, started)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
@@ -70,6 +91,7 @@ func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, int
 		}
 		return render.Error(errw, err, opt)
 	}
+	sh.bare = res != nil && res.Kind == engine.ResultRows && render.IsMachineFormat(opt.Format)
 	tag, err = render.Result(ctx, out, res, opt)
 	if err != nil {
 		flushWriter(out)

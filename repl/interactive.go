@@ -23,13 +23,20 @@ type readlineSource struct {
 	closed atomic.Bool
 }
 
-func newReadlineSource(cfg Config) (*readlineSource, error) {
+func newReadlineSource(sh *Shell) (*readlineSource, error) {
+	cfg := sh.cfg
+	names, _ := sh.sess.(nameSource)
 	rc := &readline.Config{
 		HistoryFile:            cfg.HistoryFile,
 		DisableAutoSaveHistory: true, // whole statements are saved, not lines
 		HistorySearchFold:      true,
 		Stdout:                 cfg.Out,
 		Stderr:                 cfg.Out,
+		AutoComplete:           &completer{names: names, pending: sh.pendingText},
+	}
+	if cfg.Color {
+		// Highlighting follows sql-client.display.color-schema as it is now.
+		rc.Painter = newHighlighter(sh.pendingText, func() bool { return sh.sess.DisplayOptions().Highlight })
 	}
 	if cfg.HistoryFile != "" && !prepareHistory(cfg.HistoryFile) {
 		rc.HistoryFile = "" // a shell without saved history beats no shell
@@ -82,7 +89,7 @@ func (s *readlineSource) Close() error {
 // runInteractive is Run at a terminal: the banner, then the loop with
 // Ctrl-C routed to the running statement.
 func (sh *Shell) runInteractive(ctx context.Context) int {
-	src, err := newReadlineSource(sh.cfg)
+	src, err := newReadlineSource(sh)
 	if err != nil {
 		render.Problem(sh.cfg.Err, "%v", err)
 		return 1

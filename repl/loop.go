@@ -22,7 +22,8 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 	for !sh.exited {
 		prompt := ""
 		if interactive {
-			prompt = sh.prompt(buf.Len() == 0)
+			prompt = sh.prompt(strings.Count(buf.String(), "\n") + 1)
+			sh.setPending(buf.String())
 		}
 		line, err := src.ReadLine(prompt)
 		if errors.Is(err, errInterrupt) {
@@ -104,7 +105,7 @@ func (sh *Shell) runOne(ctx context.Context, stmt string, w writers, interactive
 	if tag == render.TagError {
 		w.out.Flush()
 		w.err.WriteString("\n")
-	} else {
+	} else if !sh.bare {
 		w.out.WriteString("\n")
 	}
 	w.flush()
@@ -119,16 +120,4 @@ func isBareQuit(line string) bool {
 		return true
 	}
 	return false
-}
-
-// prompt returns the prompt for the next line: the current catalog and
-// database on a new statement, a continuation mark inside one.
-func (sh *Shell) prompt(fresh bool) string {
-	cat, db := sh.sess.Prompt()
-	p := cat + "." + db + "> "
-	if fresh {
-		return p
-	}
-	n := len([]rune(p)) - len("-> ")
-	return strings.Repeat(" ", max(n, 0)) + "-> "
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"eddy/engine"
 	"eddy/repl/render"
@@ -44,14 +46,32 @@ type Config struct {
 	Color bool
 	// Version is shown in the banner.
 	Version string
+	// Progress, when set, receives the live status line of an interactive
+	// statement running longer than ProgressDelay (1 s when 0): a terminal
+	// (standard error) only.
+	Progress      io.Writer
+	ProgressDelay time.Duration
 }
 
 // Shell reads statements, runs them and prints their answers.
 type Shell struct {
-	sess       Session
-	cfg        Config
-	exited     bool
-	interrupts chan os.Signal // SIGINT while interactive; nil otherwise
+	sess   Session
+	cfg    Config
+	exited bool
+	// pending holds the earlier lines of the statement being typed, for
+	// completion and highlighting (they run on readline's goroutine).
+	pendingMu sync.Mutex
+	pending   string
+	// prog is the status line of the running statement, or nil.
+	progMu sync.Mutex
+	prog   *progress
+	// bare is set when the last answer was rows in a machine format (csv,
+	// tsv, json, jsonl): no blank line follows it, so the output is a
+	// clean file.
+	bare bool
+	// sourceDepth counts the SOURCE statements running inside each other.
+	sourceDepth int
+	interrupts  chan os.Signal // SIGINT while interactive; nil otherwise
 }
 
 // New returns a shell over sess.
@@ -97,13 +117,43 @@ func (sh *Shell) ExecStatement(ctx context.Context, stmt string, w io.Writer) re
 	return sh.exec(ctx, stmt, w, w, true)
 }
 
+// pendingText returns the earlier lines of the statement being typed.
+func (sh *Shell) pendingText() string {
+	sh.pendingMu.Lock()
+	defer sh.pendingMu.Unlock()
+	return sh.pending
+}
+
+func (sh *Shell) setPending(text string) {
+	sh.pendingMu.Lock()
+	defer sh.pendingMu.Unlock()
+	sh.pending = text
+}
+
+// running returns the status line of the running statement, or nil.
+func (sh *Shell) running() *progress {
+	sh.progMu.Lock()
+	defer sh.progMu.Unlock()
+	return sh.prog
+}
+
+func (sh *Shell) setRunning(p *progress) {
+	sh.progMu.Lock()
+	defer sh.progMu.Unlock()
+	sh.prog = p
+}
+
 // writers returns the buffered answer and error streams of a run.
 type writers struct {
 	out, err *bufio.Writer
 }
 
 func (sh *Shell) newWriters(interactive bool) writers {
-	out := bufio.NewWriter(sh.cfg.Out)
+	var w io.Writer = sh.cfg.Out
+	if interactive && sh.cfg.Progress != nil {
+		w = clearingWriter{w: w, sh: sh}
+	}
+	out := bufio.NewWriter(w)
 	if interactive {
 		return writers{out: out, err: out}
 	}

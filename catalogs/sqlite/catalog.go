@@ -193,6 +193,9 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, ignoreIfNotExis
 		if n > 0 && !cascade {
 			return catalogs.DatabaseNotEmpty(c.name, name)
 		}
+		if err := dropDatabaseRows(ctx, tx, c.name, name); err != nil {
+			return err
+		}
 		for _, q := range []string{
 			`DELETE FROM objects WHERE catalog = ? AND db = ?`,
 			`DELETE FROM functions WHERE catalog = ? AND db = ?`,
@@ -314,10 +317,14 @@ func (c *Catalog) DropTable(ctx context.Context, path catalogs.ObjectPath, ignor
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 && !ignoreIfNotExists {
-			return catalogs.TableNotExist(c.name, path)
+		if n, _ := res.RowsAffected(); n == 0 {
+			if !ignoreIfNotExists {
+				return catalogs.TableNotExist(c.name, path)
+			}
+			return nil
 		}
-		return nil
+		// A table created later under this name starts empty.
+		return DropRows(ctx, tx, c.name, path)
 	})
 }
 
@@ -341,6 +348,13 @@ func (c *Catalog) AlterTable(ctx context.Context, path catalogs.ObjectPath, t ca
 		if old != kind {
 			return catalogs.Errorf(catalogs.ErrUnsupported,
 				"Table types don't match. Existing table is '%s' and new table is '%s'.", old, kind)
+		}
+		prev, err := c.oldObject(ctx, tx, path)
+		if err != nil {
+			return err
+		}
+		if err := c.reshapeRows(ctx, tx, path, prev, t); err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx,
 			`UPDATE objects SET comment = ?, options = ?, definition = ?, original_query = ?, expanded_query = ?
@@ -386,7 +400,10 @@ func (c *Catalog) move(ctx context.Context, from, to catalogs.ObjectPath, ignore
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE objects SET db = ?, name = ? WHERE catalog = ? AND db = ? AND name = ?`,
 			to.Database, to.Object, c.name, from.Database, from.Object)
-		return err
+		if err != nil {
+			return err
+		}
+		return moveRows(ctx, tx, c.name, from, to)
 	})
 }
 

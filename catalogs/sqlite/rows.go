@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -44,6 +45,8 @@ func sqliteType(t *types.Type) (string, error) {
 		return "TEXT", nil
 	case types.Binary, types.VarBinary:
 		return "BLOB", nil
+	case types.Array, types.Multiset, types.Map, types.Row:
+		return "TEXT", nil // JSON, see encodeNested
 	}
 	return "", catalogs.ClassErrorf(catalogs.ErrStore, "TableException",
 		"Managed tables of sqlite catalogs cannot store columns of type %s yet.", t)
@@ -51,7 +54,18 @@ func sqliteType(t *types.Type) (string, error) {
 
 const timestampLayout = "2006-01-02 15:04:05.000000000"
 
-func toSQL(v any) any {
+func toSQL(v any, t *types.Type) any {
+	switch t.Kind {
+	case types.Array, types.Multiset, types.Map, types.Row:
+		if v == nil {
+			return nil
+		}
+		b, err := json.Marshal(encodeNested(v, t))
+		if err != nil {
+			return nil
+		}
+		return string(b)
+	}
 	switch x := v.(type) {
 	case nil:
 		return nil
@@ -104,6 +118,8 @@ func fromSQL(v any, t *types.Type) (any, error) {
 			return b, nil
 		}
 		return []byte(asText(v)), nil
+	case types.Array, types.Multiset, types.Map, types.Row:
+		return decodeNestedText(asText(v), t)
 	}
 	return nil, fmt.Errorf("cannot read a %s from the store", t)
 }
@@ -249,8 +265,8 @@ func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols 
 			return storeErr(err, "cannot write the rows of %s", path.FullName())
 		}
 		err = produce(func(row []any) error {
-			for _, v := range row {
-				args = append(args, toSQL(v))
+			for i, v := range row {
+				args = append(args, toSQL(v, cols[i]))
 			}
 			pending++
 			if pending == perInsert {

@@ -189,3 +189,47 @@ func TestFilesystemCSV(t *testing.T) {
 	tbl.Options["csv.ignore-parse-errors"] = "true"
 	check(t, readAll(t, c, tbl), "2|Hi|-3.25|2021-04-13 20:12:11.123", "1|a|1.00|2021-01-01 00:00:00.000", "NULL|b|1.00|NULL")
 }
+
+func TestSQLiteManagedTableCollections(t *testing.T) {
+	store, err := sqlite.OpenStore(filepath.Join(t.TempDir(), "eddy.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	cat, _ := store.Create("lake", nil)
+	rowT := types.NewRow(types.Field{Name: "a", Type: types.New(types.BigInt)}, types.Field{Name: "b", Type: types.NewVarBinary(10)})
+	ccols := []Column{
+		{Name: "arr", Type: types.NewArray(types.New(types.Int))},
+		{Name: "m", Type: types.NewMap(types.NewString(), types.NewDecimal(5, 2))},
+		{Name: "r", Type: rowT},
+	}
+	tbl := &Table{Catalog: cat, Name: catalogs.NewIdentifier("lake", "default", "n"), Options: map[string]string{}, Columns: ccols}
+	c := New()
+	b := vector.NewBatch(tbl.Types(), 2)
+	b.AppendRow(types.Insert, []any{[]any{int32(1), nil}, map[any]any{"k": dec("1.50")}, []any{int64(1) << 60, []byte{0, 255}}})
+	b.AppendRow(types.Insert, []any{nil, nil, nil})
+	w, err := c.OpenWriter(context.Background(), tbl, WriteSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := c.OpenReader(context.Background(), tbl)
+	got, err := r.Next(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for i := range got.N {
+		var cells []string
+		for c, v := range got.Cols {
+			cells = append(cells, types.ValueString(v.Get(i), ccols[c].Type))
+		}
+		lines = append(lines, strings.Join(cells, "|"))
+	}
+	check(t, lines, "[1, NULL]|{k=1.50}|(1152921504606846976, x'00ff')", "NULL|NULL|NULL")
+}

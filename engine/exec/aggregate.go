@@ -47,6 +47,19 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 		switch a.Name {
 		case "GROUPING", "GROUPING_ID":
 			spec.grouping = true
+			for _, x := range a.Args {
+				pos := -1
+				for gi, g := range n.Group {
+					if g.String() == x.String() {
+						pos = gi
+					}
+				}
+				if pos < 0 {
+					in.Close()
+					return nil, &UnsupportedError{What: a.Name + " of an expression that is not grouped: " + x.String()}
+				}
+				spec.groupPos = append(spec.groupPos, pos)
+			}
 		default:
 			argTypes := make([]*types.Type, len(a.Args))
 			for i, x := range a.Args {
@@ -71,6 +84,7 @@ type aggSpec struct {
 	filter   evaluator
 	newAcc   func() functions.Accumulator
 	grouping bool
+	groupPos []int // GROUPING / GROUPING_ID: the Group position of each argument
 	// gacc holds the state of every group in flat arrays (batch mode,
 	// aggregates without DISTINCT that have a group kernel); nil otherwise.
 	gacc functions.GroupAccumulator
@@ -171,7 +185,7 @@ func (o *aggOp) result(g *group) []any {
 	for i, s := range o.specs {
 		switch {
 		case s.grouping:
-			row = append(row, groupingValue(s.call, o.sets[g.set]))
+			row = append(row, groupingValue(s, o.sets[g.set]))
 		case s.gacc != nil:
 			row = append(row, s.gacc.Result(int(g.id)))
 		default:
@@ -183,20 +197,19 @@ func (o *aggOp) result(g *group) []any {
 
 // groupingValue is GROUPING(a, b...) / GROUPING_ID: a bit per argument,
 // set when that group column is not in the grouping set.
-func groupingValue(c plan.AggCall, set []int) any {
+func groupingValue(spec aggSpec, set []int) any {
 	var v int64
-	for _, a := range c.Args {
+	for _, pos := range spec.groupPos {
 		v <<= 1
-		ref, ok := a.(*plan.ColumnRef)
 		in := false
 		for _, s := range set {
-			in = in || ok && s == ref.Index
+			in = in || s == pos
 		}
 		if !in {
 			v |= 1
 		}
 	}
-	return types.IntegerValue(c.T.Kind, v)
+	return types.IntegerValue(spec.call.T.Kind, v)
 }
 
 func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, error) {

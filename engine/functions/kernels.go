@@ -74,6 +74,9 @@ func KernelFor(name string, args []*types.Type, ret *types.Type) (ScalarKernel, 
 	if k := temporalKernel(name, args, ret); k != nil {
 		return k, nil
 	}
+	if k := collectionKernel(name, args, ret); k != nil {
+		return k, nil
+	}
 	return nil, &UnsupportedError{Name: name, Args: args}
 }
 

@@ -121,6 +121,13 @@ func TestScalarKernels(t *testing.T) {
 		{"DATE_FORMAT", []*types.Type{tTs, tStr}, tStr, [][]any{{time.Date(2021, 4, 13, 20, 12, 11, 0, time.UTC), "yyyy/MM/dd HH:mm"}},
 			[]string{"2021/04/13 20:12"}},
 		{"CURRENT_DATE", nil, tDate, [][]any{{}}, []string{"2024-01-02"}},
+		{"CARDINALITY", []*types.Type{types.NewArray(tInt)}, tInt, [][]any{{[]any{int32(1), nil}}, {nil}}, []string{"2", "NULL"}},
+		{"ARRAY_CONTAINS", []*types.Type{types.NewArray(tInt), tInt}, tBool, [][]any{{[]any{int32(1), nil}, int32(1)}, {[]any{int32(2)}, int32(1)}},
+			[]string{"TRUE", "FALSE"}},
+		{"ARRAY_SORT", []*types.Type{types.NewArray(tInt)}, types.NewArray(tInt), [][]any{{[]any{int32(3), nil, int32(1)}}}, []string{"[NULL, 1, 3]"}},
+		{"EXTRACT", []*types.Type{tStr, tTs}, tBig, [][]any{{"DOW", time.Date(2024, 1, 7, 0, 0, 0, 0, time.UTC)}}, []string{"1"}},
+		{"FLOOR", []*types.Type{tStr, tTs}, tTs, [][]any{{"MONTH", time.Date(2024, 3, 7, 5, 0, 0, 0, time.UTC)}}, []string{"2024-03-01 00:00:00.000"}},
+		{"CEIL", []*types.Type{tStr, tDate}, tDate, [][]any{{"YEAR", int32(1)}, {"YEAR", int32(0)}}, []string{"1971-01-01", "1970-01-01"}},
 		{"TO_TIMESTAMP_LTZ", []*types.Type{tInt, tInt}, types.NewTimestampLTZ(3), [][]any{{int32(1), int32(0)}, {int32(1), int32(3)}},
 			[]string{"1970-01-01 00:00:01.000", "1970-01-01 00:00:00.001"}},
 	}

@@ -56,10 +56,11 @@ func readCorpus(path string) (*corpus, error) {
 	return c, sc.Err()
 }
 
-// normalize makes two rendered answers comparable: without ORDER BY the
-// order of rows is not defined, so the rows of a table are sorted.
+// normalize makes two rendered answers comparable: without an ORDER BY of
+// the query itself (not one inside OVER or a sub-query) the order of rows
+// is not defined, so the rows of a table are sorted.
 func normalize(sql, answer string) string {
-	if strings.Contains(strings.ToUpper(sql), "ORDER BY") {
+	if hasTopLevelOrderBy(sql) {
 		return answer
 	}
 	lines := strings.Split(answer, "\n")
@@ -74,6 +75,26 @@ func normalize(sql, answer string) string {
 		sort.Strings(lines[borders[1]+1 : borders[2]])
 	}
 	return strings.Join(lines, "\n")
+}
+
+// hasTopLevelOrderBy reports an ORDER BY outside parentheses and quotes.
+func hasTopLevelOrderBy(sql string) bool {
+	var top strings.Builder
+	depth, quoted := 0, false
+	for _, r := range sql {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+		case quoted:
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+		case depth == 0:
+			top.WriteRune(r)
+		}
+	}
+	return strings.Contains(strings.Join(strings.Fields(strings.ToUpper(top.String())), " "), "ORDER BY")
 }
 
 // mismatchKind names why the two answers differ, for the summary.
@@ -175,4 +196,19 @@ func top(m map[string]int) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+func TestHasTopLevelOrderBy(t *testing.T) {
+	for sql, want := range map[string]bool{
+		"SELECT * FROM t ORDER BY a":                              true,
+		"SELECT * FROM t order  by a":                             true,
+		"SELECT RANK() OVER (PARTITION BY a ORDER BY b) FROM t":   false,
+		"SELECT * FROM (SELECT * FROM t ORDER BY a) LIMIT 1":      false,
+		"SELECT 'ORDER BY' FROM t":                                false,
+		"SELECT ROW_NUMBER() OVER (ORDER BY a) FROM t ORDER BY 1": true,
+	} {
+		if got := hasTopLevelOrderBy(sql); got != want {
+			t.Errorf("hasTopLevelOrderBy(%q) = %v", sql, got)
+		}
+	}
 }

@@ -28,7 +28,7 @@
 //
 // testdata/flink holds a Maven project and a launcher that start a real
 // Flink MiniCluster and SQL Gateway on 127.0.0.1 (no Flink distribution
-// needed: Maven fetches Flink 2.x from Maven Central into ~/.m2):
+// needed: Maven fetches Flink 2.2 from Maven Central into ~/.m2):
 //
 //	engine/gateway/testdata/flink/gateway.sh start   # prints the URL
 //	engine/gateway/testdata/flink/gateway.sh stop
@@ -48,7 +48,8 @@
 // repository) through this client and prints the pass counts;
 // TestDifferential runs testdata/differential.sql on the local engine and
 // on the gateway in batch mode and prints the mismatch count by category
-// (EDDY_DIFF_REPORT=FILE writes every mismatch; EDDY_DIFF_STRICT=1 and
+// (EDDY_DIFF_REPORT=FILE writes every mismatch, EDDY_REMOTE_REPORT=FILE
+// the conformance summary; EDDY_DIFF_STRICT=1 and
 // EDDY_REMOTE_STRICT=1 turn differences into failures). The unit tests
 // replay responses recorded from Flink 2.2 (testdata/responses) and a fake
 // gateway.

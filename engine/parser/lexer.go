@@ -40,11 +40,11 @@ func Tokenize(src string) ([]Token, error) {
 func tokenizeInto(toks []Token, src string) ([]Token, error) {
 	l := NewLexer(src)
 	for {
-		t, err := l.Next()
-		if err != nil {
-			return toks, err
+		toks = append(toks, Token{})
+		t := &toks[len(toks)-1]
+		if err := l.scan(t); err != nil {
+			return toks[:len(toks)-1], err
 		}
-		toks = append(toks, t)
 		if t.Kind == EOF {
 			return toks, nil
 		}
@@ -92,18 +92,34 @@ func isIdentPart(r rune) bool {
 // Next returns the next token. At the end of input it returns an EOF token
 // (again on every later call).
 func (l *Lexer) Next() (Token, error) {
+	var t Token
+	err := l.scan(&t)
+	return t, err
+}
+
+// scan reads the next token into t (see Next); writing in place spares
+// copying tokens around.
+func (l *Lexer) scan(t *Token) error {
 	for {
 		// Skip blanks; CR counts as a blank so CRLF input lexes as LF input.
 		for l.off < len(l.src) {
 			c := l.src[l.off]
-			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
-				l.advance(1)
+			if c == '\n' {
+				l.line++
+				l.col = 1
+				l.off++
+				continue
+			}
+			if c == ' ' || c == '\t' || c == '\r' || c == '\f' {
+				l.col++
+				l.off++
 				continue
 			}
 			break
 		}
 		if l.off >= len(l.src) {
-			return Token{Kind: EOF, Pos: l.pos(), End: l.off}, nil
+			*t = Token{Kind: EOF, Pos: l.pos(), End: l.off}
+			return nil
 		}
 		start := l.pos()
 		c := l.src[l.off]
@@ -116,7 +132,8 @@ func (l *Lexer) Next() (Token, error) {
 			raw := l.src[l.off : l.off+end]
 			l.advance(end)
 			if l.KeepComments {
-				return Token{Kind: Comment, Text: raw, Raw: raw, Pos: start, End: l.off}, nil
+				*t = Token{Kind: Comment, Text: raw, Raw: raw, Pos: start, End: l.off}
+				return nil
 			}
 			continue
 		case c == '/' && l.peekByte(1) == '*':
@@ -124,33 +141,47 @@ func (l *Lexer) Next() (Token, error) {
 			if end < 0 {
 				// Flink: TokenMgrError "Lexical error at line L, column C.  Encountered: <EOF> after : """.
 				l.advance(len(l.src) - l.off)
-				return Token{}, lexError(l.pos(), true, "Lexical error at line %d, column %d.  Encountered: <EOF> after : \"\"", l.line, l.col)
+				return lexError(l.pos(), true, "Lexical error at line %d, column %d.  Encountered: <EOF> after : \"\"", l.line, l.col)
 			}
 			raw := l.src[l.off : l.off+2+end+2]
 			l.advance(len(raw))
 			if strings.HasPrefix(raw, "/*+") {
-				return Token{Kind: Hint, Text: raw[3 : len(raw)-2], Raw: raw, Pos: start, End: l.off}, nil
+				*t = Token{Kind: Hint, Text: raw[3 : len(raw)-2], Raw: raw, Pos: start, End: l.off}
+				return nil
 			}
 			if l.KeepComments {
-				return Token{Kind: Comment, Text: raw, Raw: raw, Pos: start, End: l.off}, nil
+				*t = Token{Kind: Comment, Text: raw, Raw: raw, Pos: start, End: l.off}
+				return nil
 			}
 			continue
 		case c == '\'':
-			return l.quoted(start, 0, String)
+			var err error
+			*t, err = l.quoted(start, 0, String)
+			return err
 		case c == '`':
-			return l.backquoted(start)
+			var err error
+			*t, err = l.backquoted(start)
+			return err
 		case (c == 'x' || c == 'X') && l.peekByte(1) == '\'':
-			return l.quoted(start, 1, Binary)
+			var err error
+			*t, err = l.quoted(start, 1, Binary)
+			return err
 		case (c == 'u' || c == 'U') && l.peekByte(1) == '&' && l.peekByte(2) == '\'':
-			return l.quoted(start, 2, UString)
+			var err error
+			*t, err = l.quoted(start, 2, UString)
+			return err
 		case (c == 'n' || c == 'N') && l.peekByte(1) == '\'':
 			// National character literal N'...': an ordinary string.
-			return l.quoted(start, 1, String)
+			var err error
+			*t, err = l.quoted(start, 1, String)
+			return err
 		case c >= '0' && c <= '9' || c == '.' && l.peekByte(1) >= '0' && l.peekByte(1) <= '9':
-			return l.number(start), nil
+			*t = l.number(start)
+			return nil
 		case c == '?':
 			l.advance(1)
-			return Token{Kind: Param, Text: "?", Raw: "?", Pos: start, End: l.off}, nil
+			*t = Token{Kind: Param, Text: "?", Raw: "?", Pos: start, End: l.off}
+			return nil
 		}
 		if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$') {
 			// ASCII fast path for words.
@@ -172,7 +203,8 @@ func (l *Lexer) Next() (Token, error) {
 				}
 				break
 			}
-			return l.word(start, i, ascii), nil
+			l.word(t, start, i, ascii)
+			return nil
 		}
 		r, size := utf8.DecodeRuneInString(l.src[l.off:])
 		if isIdentStart(r) {
@@ -184,20 +216,22 @@ func (l *Lexer) Next() (Token, error) {
 				}
 				i += size
 			}
-			return l.word(start, i, false), nil
+			l.word(t, start, i, false)
+			return nil
 		}
 		if op := matchOperator(l.src[l.off:]); op != "" {
 			l.off += len(op)
 			l.col += len(op)
-			return Token{Kind: Op, Text: op, Raw: op, Pos: start, End: l.off}, nil
+			*t = Token{Kind: Op, Text: op, Raw: op, Pos: start, End: l.off}
+			return nil
 		}
 		l.advance(size)
-		return Token{}, lexError(start, false, "Lexical error at line %d, column %d.  Encountered: %s", start.Line, start.Col, describeRune(r))
+		return lexError(start, false, "Lexical error at line %d, column %d.  Encountered: %s", start.Line, start.Col, describeRune(r))
 	}
 }
 
 // word returns the word token from the current offset to end.
-func (l *Lexer) word(start ast.Pos, end int, ascii bool) Token {
+func (l *Lexer) word(t *Token, start ast.Pos, end int, ascii bool) {
 	word := l.src[l.off:end]
 	var upper string
 	isRes := false
@@ -214,7 +248,7 @@ func (l *Lexer) word(start ast.Pos, end int, ascii bool) Token {
 		}
 	}
 	l.off = end
-	return Token{Kind: Ident, Text: word, Raw: word, Upper: upper, Reserved: isRes, Pos: start, End: end}
+	*t = Token{Kind: Ident, Text: word, Raw: word, Upper: upper, Reserved: isRes, Pos: start, End: end}
 }
 
 // upperASCIIWord upper-cases an ASCII word and reports whether it is

@@ -22,8 +22,9 @@ func Split(src string) (stmts []Piece, rest string) {
 	l.noUpper = true
 	start := l.off // offset where the current statement starts
 	startLine := 1
+	var tok Token
 	for {
-		tok, err := l.Next()
+		err := l.scan(&tok)
 		if err != nil {
 			if e, ok := err.(*Error); ok && e.Incomplete {
 				break

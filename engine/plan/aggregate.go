@@ -52,8 +52,8 @@ func (a AggCall) String() string {
 // even for an empty input.
 //
 // GROUPING(e...) and GROUPING_ID(e...) appear as AggCalls whose Args are
-// ColumnRefs whose Index is a position in Group (not an input column); the
-// executor computes them from the current grouping set.
+// expressions over the input row, each equal (same printed form) to one
+// of Group; the executor computes them from the current grouping set.
 type Aggregate struct {
 	Input        Node
 	Group        []Expr

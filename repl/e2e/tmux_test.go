@@ -54,7 +54,7 @@ func (term *terminal) keys(keys ...string) {
 	term.t.Helper()
 	for _, k := range keys {
 		switch k {
-		case "Enter", "Up", "Down", "C-c", "C-d":
+		case "Enter", "Up", "Down", "C-c", "C-d", "Tab":
 			term.tmux("send-keys", "-t", term.name, k)
 		default:
 			// tmux reads an argument ending in ';' as a command separator.

@@ -1,9 +1,12 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
+	"time"
 )
 
 // Every console string eddy prints lives in this file. Where the Flink SQL
@@ -84,6 +87,28 @@ func verticalRule(n int64) string {
 	return fmt.Sprintf("%s %d. row %s", stars, n, stars)
 }
 
+// SourceError returns the error of a SOURCE statement whose file cannot be
+// read (cause says why).
+func SourceError(path string, cause error) error {
+	var pe *fs.PathError
+	if errors.As(cause, &pe) {
+		cause = pe.Err
+	}
+	return clientError(fmt.Sprintf("Could not read file '%s': %v", path, cause))
+}
+
+// SourceTooDeep returns the error of a SOURCE nested too deeply (a file
+// that sources itself).
+func SourceTooDeep(path string, depth int) error {
+	return clientError(fmt.Sprintf("SOURCE '%s' is nested more than %d files deep.", path, depth))
+}
+
+// Progress is the live status line of a statement that runs longer than a
+// second at a terminal.
+func Progress(elapsed time.Duration, rows int64) string {
+	return fmt.Sprintf("Running for %.1f seconds, %d %s received so far (Ctrl-C cancels)", elapsed.Seconds(), rows, rowTerm(rows))
+}
+
 // Banner is the one line the interactive shell prints when it starts.
 func Banner(version string) string {
 	return Version(version) + ", a Flink SQL shell. Enter HELP; for help, QUIT; or Ctrl-D to exit."
@@ -138,6 +163,8 @@ Flags:
   --store FILE      SQLite store of catalogs and tables (env EDDY_STORE; default
                     $XDG_DATA_HOME/eddy/eddy.db)
   -D key=value      set a session option, as SET does (repeatable)
+  --output FORMAT   print query results as tableau (the default), csv, tsv,
+                    json, jsonl, markdown or vertical
   --keep-going      run the rest of a script after a failed statement
   --version         print the version and exit
   --help            print this help and exit
@@ -154,6 +181,7 @@ const (
 	MsgGatewayUnsupported = "--gateway is not supported yet: statements run on the embedded engine"
 	MsgFileAndExec        = "-f and -e cannot be used together"
 	MsgBadDefine          = "-D %q: want key=value"
+	MsgBadOutput          = "--output %q: want one of %s"
 )
 
 // Version is the answer to --version.

@@ -38,6 +38,16 @@ func IsFormat(name string) bool {
 	return false
 }
 
+// IsMachineFormat reports whether a format is meant for programs (csv,
+// tsv, json, jsonl): its output is the rows and nothing else.
+func IsMachineFormat(name string) bool {
+	switch strings.ToLower(name) {
+	case FormatCSV, FormatTSV, FormatJSON, FormatJSONL:
+		return true
+	}
+	return false
+}
+
 // DefaultPrompt is sql-client.display.prompt's default.
 const DefaultPrompt = "%c.%d> "
 

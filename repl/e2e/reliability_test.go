@@ -1,0 +1,290 @@
+package e2e
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// shellModel generates the statements of one shell and keeps a model of
+// what they leave in the store: its own tables (with their column count
+// and row count) and views over its own base table. Names carry the shell's
+// number, so that the model of each shell is exact whatever the others do;
+// shared names are touched only with IF [NOT] EXISTS, whose outcome
+// depends on timing but which must never fail.
+type shellModel struct {
+	p      int
+	rng    *rand.Rand
+	tables map[string]*tableModel
+	views  map[string]int // view -> the smallest a it shows of base
+	base   []int          // the a values of the base table
+	next   int            // counter for fresh names
+	sql    strings.Builder
+	stmts  int
+	errs   []string          // the exception class each expected failure gives, in order
+	checks map[string]int    // chk_ alias -> the count the query must answer
+	chkOf  map[string]string // chk_ alias -> the statement, for messages
+}
+
+type tableModel struct{ cols, rows int }
+
+func newShellModel(p int) *shellModel {
+	m := &shellModel{p: p, rng: rand.New(rand.NewPCG(uint64(p), 7)), tables: map[string]*tableModel{},
+		views: map[string]int{}, checks: map[string]int{}, chkOf: map[string]string{}}
+	m.emit(fmt.Sprintf("CREATE TABLE p%d_base (a INT, b STRING)", p))
+	return m
+}
+
+func (m *shellModel) emit(s string) {
+	m.sql.WriteString(s + ";\n")
+	m.stmts++
+}
+
+func (m *shellModel) fresh(kind string) string {
+	m.next++
+	return fmt.Sprintf("p%d_%s%d", m.p, kind, m.next)
+}
+
+func pick[V any](rng *rand.Rand, mp map[string]V) (string, bool) {
+	if len(mp) == 0 {
+		return "", false
+	}
+	keys := slices.Sorted(maps.Keys(mp))
+	return keys[rng.IntN(len(keys))], true
+}
+
+func (m *shellModel) values(cols, n int) string {
+	rows := make([]string, n)
+	for i := range rows {
+		cells := []string{fmt.Sprint(m.rng.IntN(100)), fmt.Sprintf("'s%d'", m.rng.IntN(1000))}
+		for c := 2; c < cols; c++ {
+			cells = append(cells, fmt.Sprint(m.rng.IntN(10)))
+		}
+		rows[i] = "(" + strings.Join(cells, ", ") + ")"
+	}
+	return strings.Join(rows, ", ")
+}
+
+func (m *shellModel) check(query string, want int) {
+	alias := fmt.Sprintf("chk_%d_%d", m.p, m.stmts)
+	m.checks[alias] = want
+	m.chkOf[alias] = query
+	m.emit(fmt.Sprintf(query, alias))
+}
+
+func (m *shellModel) viewCount(min int) int {
+	n := 0
+	for _, a := range m.base {
+		if a >= min {
+			n++
+		}
+	}
+	return n
+}
+
+// step emits one random statement and updates the model.
+func (m *shellModel) step() {
+	t, haveT := pick(m.rng, m.tables)
+	v, haveV := pick(m.rng, m.views)
+	switch r := m.rng.IntN(20); {
+	case r < 2 || !haveT:
+		name := m.fresh("t")
+		m.emit(fmt.Sprintf("CREATE TABLE %s (a INT, b STRING)", name))
+		m.tables[name] = &tableModel{cols: 2}
+	case r < 5:
+		n := 1 + m.rng.IntN(5)
+		m.emit(fmt.Sprintf("INSERT INTO %s VALUES %s", t, m.values(m.tables[t].cols, n)))
+		m.tables[t].rows += n
+	case r < 6:
+		src, _ := pick(m.rng, m.tables)
+		m.emit(fmt.Sprintf("INSERT INTO %s (a, b) SELECT a, b FROM %s", t, src))
+		m.tables[t].rows += m.tables[src].rows
+	case r < 7:
+		m.emit("DROP TABLE " + t)
+		delete(m.tables, t)
+	case r < 8:
+		name := m.fresh("t")
+		m.emit(fmt.Sprintf("ALTER TABLE %s RENAME TO %s", t, name))
+		m.tables[name] = m.tables[t]
+		delete(m.tables, t)
+	case r < 9:
+		tm := m.tables[t]
+		m.emit(fmt.Sprintf("ALTER TABLE %s ADD c%d INT", t, tm.cols))
+		tm.cols++
+	case r < 10:
+		m.emit(fmt.Sprintf("ALTER TABLE %s SET ('step' = '%d')", t, m.stmts))
+	case r < 11:
+		n := 1 + m.rng.IntN(4)
+		vals := make([]string, n)
+		for i := range vals {
+			a := m.rng.IntN(100)
+			m.base = append(m.base, a)
+			vals[i] = fmt.Sprintf("(%d, 'b')", a)
+		}
+		m.emit(fmt.Sprintf("INSERT INTO p%d_base VALUES %s", m.p, strings.Join(vals, ", ")))
+	case r < 12 || !haveV:
+		name, min := m.fresh("v"), m.rng.IntN(100)
+		m.emit(fmt.Sprintf("CREATE VIEW %s AS SELECT a, b FROM p%d_base WHERE a >= %d", name, m.p, min))
+		m.views[name] = min
+	case r < 13:
+		min := m.rng.IntN(100)
+		m.emit(fmt.Sprintf("ALTER VIEW %s AS SELECT a, b FROM p%d_base WHERE a >= %d", v, m.p, min))
+		m.views[v] = min
+	case r < 14:
+		name := m.fresh("v")
+		m.emit(fmt.Sprintf("ALTER VIEW %s RENAME TO %s", v, name))
+		m.views[name] = m.views[v]
+		delete(m.views, v)
+	case r < 15:
+		m.emit("DROP VIEW " + v)
+		delete(m.views, v)
+	case r < 17:
+		m.check("SELECT COUNT(*) AS %s FROM "+t, m.tables[t].rows)
+	case r < 18:
+		m.check("SELECT COUNT(*) AS %s FROM "+v, m.viewCount(m.views[v]))
+	case r < 19:
+		// Logically expected failures: they must fail with their own
+		// error, never with a locked store.
+		if m.rng.IntN(2) == 0 {
+			m.emit(fmt.Sprintf("CREATE TABLE %s (x INT)", t))
+			m.errs = append(m.errs, "TableAlreadyExistException")
+		} else {
+			m.emit(fmt.Sprintf("DROP TABLE p%d_missing", m.p))
+			m.errs = append(m.errs, "ValidationException")
+		}
+	default:
+		k := m.rng.IntN(3)
+		switch m.rng.IntN(3) {
+		case 0:
+			m.emit(fmt.Sprintf("CREATE TABLE IF NOT EXISTS shared_%d (a INT, b STRING)", k))
+		case 1:
+			m.emit(fmt.Sprintf("DROP TABLE IF EXISTS shared_%d", k))
+		default:
+			m.emit(fmt.Sprintf("CREATE VIEW IF NOT EXISTS shared_v%d AS SELECT 1 AS x", k))
+		}
+	}
+}
+
+// TestConcurrentShellsMixedStatements runs 8 shells on one store, 250
+// statements each: DDL on tables and views, INSERT into managed tables,
+// queries whose answers are checked against the model as they run. No
+// statement may fail except the expected failures, no 'database is
+// locked' may reach a user, and the final store must equal the union of
+// the models.
+func TestConcurrentShellsMixedStatements(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns 8 processes")
+	}
+	const procs, stmts = 8, 250
+	vars, _ := env(t)
+	st := store(t)
+	if out, code := combined(t, vars, "SHOW TABLES;", "--store", st); code != 0 {
+		t.Fatalf("creating the store: %s", out)
+	}
+	models := make([]*shellModel, procs)
+	for p := range models {
+		m := newShellModel(p)
+		m.sql.WriteString(batchTableau)
+		for m.stmts < stmts {
+			m.step()
+		}
+		models[p] = m
+	}
+	outs := make([]string, procs)
+	var wg sync.WaitGroup
+	for p := range models {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[p], _ = combined(t, vars, models[p].sql.String(), "--store", st, "--keep-going")
+		}()
+	}
+	wg.Wait()
+
+	held := 0
+	for p, m := range models {
+		out := outs[p]
+		if strings.Contains(strings.ToLower(out), "locked") || strings.Contains(strings.ToLower(out), "busy") {
+			t.Errorf("shell %d: the store's locking reached the user:\n%s", p, out)
+		}
+		got := reasons(out)
+		if len(got) != len(m.errs) {
+			t.Errorf("shell %d: %d errors, want %d (the expected failures):\n%s", p, len(got), len(m.errs), strings.Join(got, "\n"))
+		} else {
+			for i, r := range got {
+				if !strings.HasPrefix(r, m.errs[i]+":") {
+					t.Errorf("shell %d: error %d is %q, want a %s", p, i, r, m.errs[i])
+				}
+			}
+		}
+		answers := checks(out)
+		for alias, want := range m.checks {
+			if g, ok := answers[alias]; !ok || g != want {
+				t.Errorf("shell %d: %s answered %d (found %v), the model says %d", p, fmt.Sprintf(m.chkOf[alias], alias), g, ok, want)
+			}
+		}
+		held += m.stmts
+	}
+
+	// The final state: every table and view of the models, nothing else
+	// of the shells' names, and every row count.
+	var wantTables, wantViews []string
+	var final strings.Builder
+	final.WriteString(batchTableau + "SHOW TABLES;\nSHOW VIEWS;\n")
+	want := map[string]int{}
+	for _, m := range models {
+		for name, tm := range m.tables {
+			wantTables = append(wantTables, name)
+			want["chk_"+name] = tm.rows
+		}
+		for name, min := range m.views {
+			wantViews = append(wantViews, name)
+			want["chk_"+name] = m.viewCount(min)
+		}
+		wantTables = append(wantTables, fmt.Sprintf("p%d_base", m.p))
+		want[fmt.Sprintf("chk_p%d_base", m.p)] = len(m.base)
+	}
+	wantTables = append(wantTables, wantViews...)
+	slices.Sort(wantTables)
+	slices.Sort(wantViews)
+	for name := range want {
+		fmt.Fprintf(&final, "SELECT COUNT(*) AS %s FROM %s;\n", name, strings.TrimPrefix(name, "chk_"))
+	}
+	out, code := combined(t, vars, final.String(), "--store", st)
+	if code != 0 {
+		t.Fatalf("reading the final state: exit %d\n%s", code, out)
+	}
+	own := func(names []string) []string {
+		var o []string
+		for _, n := range names {
+			if !strings.HasPrefix(n, "shared_") {
+				o = append(o, n)
+			}
+		}
+		return o
+	}
+	gotTables := own(column(out, "table name"))
+	gotViews := own(column(out, "view name"))
+	if !slices.Equal(gotTables, wantTables) {
+		t.Errorf("SHOW TABLES: got %d names, the models say %d\ngot  %v\nwant %v", len(gotTables), len(wantTables), gotTables, wantTables)
+	}
+	if !slices.Equal(gotViews, wantViews) {
+		t.Errorf("SHOW VIEWS: got %v\nwant %v", gotViews, wantViews)
+	}
+	lost := 0
+	answers := checks(out)
+	rows := 0
+	for name, n := range want {
+		rows += n
+		if answers[name] != n {
+			lost++
+			t.Errorf("%s holds %d rows, the model says %d", strings.TrimPrefix(name, "chk_"), answers[name], n)
+		}
+	}
+	t.Logf("%d shells x %d statements = %d statements held; %d tables and views with %d rows checked; %d differ",
+		procs, stmts, held, len(want), rows, lost)
+}
