@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"maps"
+	"slices"
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
@@ -61,7 +62,7 @@ func (s *Session) createFromDescriptor(ctx context.Context, path string, d Table
 	if err := b.check(t); err != nil {
 		return false, AsError(err)
 	}
-	exists, err := s.cat.TableExists(ctx, id)
+	exists, err := s.objectExists(ctx, id, temporary)
 	if err != nil {
 		return false, AsError(err)
 	}
@@ -74,6 +75,19 @@ func (s *Session) createFromDescriptor(ctx context.Context, path string, d Table
 		return false, AsError(err)
 	}
 	return !exists, nil
+}
+
+// objectExists reports whether a temporary (or permanent) table or view
+// exists at id, ignoring the other kind that may shadow or be shadowed.
+func (s *Session) objectExists(ctx context.Context, id catalogs.Identifier, temporary bool) (bool, error) {
+	if temporary {
+		return slices.Contains(s.cat.ListTemporaryTables(), id), nil
+	}
+	c, err := s.cat.Catalog(ctx, id.Catalog)
+	if err != nil {
+		return false, err
+	}
+	return c.TableExists(ctx, id.Path())
 }
 
 // qualifyPath parses a SQL object name and qualifies it.

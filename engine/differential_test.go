@@ -26,8 +26,8 @@ import (
 // and string functions whose case rules differ outside ASCII.
 
 const (
-	diffRows1  = 10000
-	diffRows2  = 1000
+	diffRows1   = 10000
+	diffRows2   = 1000
 	diffQueries = 300
 )
 

@@ -283,3 +283,19 @@ func TestWindowTVF(t *testing.T) {
 		"2021-04-13 10:00:05.000|2021-04-13 10:00:10.000", "2021-04-13 10:00:12.000|2021-04-13 10:00:15.000",
 		"2021-04-13 10:00:12.000|2021-04-13 10:00:20.000")
 }
+
+func TestNullSafeJoin(t *testing.T) {
+	l := values([]any{int32(1), "l1"}, []any{nil, "ln"})
+	r := values([]any{nil, "rn"}, []any{int32(1), "r1"}, []any{nil, "rn2"})
+	cond := call("IS NOT DISTINCT FROM", boolT, &plan.ColumnRef{Index: 0, T: intT}, &plan.ColumnRef{Index: 2, T: intT})
+	j := plan.NewJoin(plan.InnerJoin, l, r, cond)
+	if len(j.EquiKeys) != 1 || !j.EquiKeys[0].NullSafe {
+		t.Fatalf("not a null-safe equi-join: %s", j.Describe())
+	}
+	check(t, run(t, j, false), "1|l1|1|r1", "NULL|ln|NULL|rn", "NULL|ln|NULL|rn2")
+	// A string key takes the general hash path.
+	sl := values([]any{int32(1), "a"}, []any{int32(2), "b"})
+	sr := values([]any{int32(9), "b"}, []any{int32(8), "a"}, []any{int32(7), "b"})
+	scond := call("=", boolT, &plan.ColumnRef{Index: 1, T: strT}, &plan.ColumnRef{Index: 3, T: strT})
+	check(t, run(t, plan.NewJoin(plan.InnerJoin, sl, sr, scond), false), "1|a|8|a", "2|b|9|b", "2|b|7|b")
+}

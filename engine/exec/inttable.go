@@ -63,3 +63,17 @@ func (t *intTable) put(k int64, v int32) {
 	t.keys[i], t.vals[i] = k, v
 	t.n++
 }
+
+// set inserts k or replaces its value.
+func (t *intTable) set(k int64, v int32) {
+	for i := t.slot(k); ; i = (i + 1) & t.mask {
+		if t.vals[i] < 0 {
+			break
+		}
+		if t.keys[i] == k {
+			t.vals[i] = v
+			return
+		}
+	}
+	t.put(k, v)
+}

@@ -59,9 +59,14 @@ type joinOp struct {
 	nullSafe                        []bool
 	residual                        evaluator
 
-	built        bool
-	rows         *vector.Batch    // the right input
-	table        map[string][]int // key -> right rows
+	built bool
+	rows  *vector.Batch    // the right input
+	table map[string][]int // key -> right rows
+	// With one integer key: intHead maps a key to its first right row and
+	// intNext chains the rows of equal keys, in input order.
+	intHead      *intTable
+	intNext      []int32
+	intNullHead  int32 // first right row with a NULL key (null-safe joins), or -1
 	matchedRight []bool
 	tail         *sliceOp // unmatched right rows of RIGHT and FULL joins
 	leftDone     bool
@@ -81,6 +86,24 @@ func (o *joinOp) build(ctx context.Context) error {
 	keys, err := evalAll(ctx, o.rkeys, rows)
 	if err != nil {
 		return err
+	}
+	if len(keys) == 1 && keys[0].Class == vector.Int && vector.ClassOf(o.n.EquiKeys[0].Left.Type()) == vector.Int {
+		o.intHead = newIntTable()
+		o.intNext = make([]int32, rows.N)
+		o.intNullHead = -1
+		k := keys[0]
+		for i := rows.N - 1; i >= 0; i-- {
+			if k.IsNull(i) {
+				if o.nullSafe[0] {
+					o.intNext[i], o.intNullHead = o.intNullHead, int32(i)
+				}
+				continue
+			}
+			o.intNext[i] = o.intHead.get(k.Ints[i])
+			o.intHead.set(k.Ints[i], int32(i))
+		}
+		o.built = true
+		return nil
 	}
 	o.table = make(map[string][]int, rows.N)
 	var buf []byte
@@ -170,6 +193,25 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 			for r := range o.rows.N {
 				li = append(li, l)
 				ri = append(ri, r)
+			}
+		}
+	} else if o.intHead != nil {
+		keys, err := evalAll(ctx, o.lkeys, bt)
+		if err != nil {
+			return nil, err
+		}
+		k := keys[0]
+		for l := range bt.N {
+			first := o.intNullHead
+			switch {
+			case !k.IsNull(l):
+				first = o.intHead.get(k.Ints[l])
+			case !o.nullSafe[0]:
+				continue
+			}
+			for r := first; r >= 0; r = o.intNext[r] {
+				li = append(li, l)
+				ri = append(ri, int(r))
 			}
 		}
 	} else {

@@ -327,3 +327,37 @@ func jobStatus(t *testing.T, s *gateway.Session, job string) string {
 		}
 	}
 }
+
+// TestRemoteNames checks the names Tab completion reads in remote mode.
+func TestRemoteNames(t *testing.T) {
+	needGateway(t)
+	ctx := context.Background()
+	s := openRemote(t, map[string]string{"execution.runtime-mode": "batch"})
+	if _, err := s.Execute(ctx, "CREATE TABLE `my t` (a INT, b STRING) WITH ('connector' = 'blackhole')"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.CatalogNames(ctx); !contains(got, "default_catalog") {
+		t.Errorf("catalogs %v", got)
+	}
+	if got := s.DatabaseNames(ctx, "default_catalog"); !contains(got, "default_database") {
+		t.Errorf("databases %v", got)
+	}
+	if got := s.ObjectNames(ctx, "", ""); !contains(got, "my t") {
+		t.Errorf("tables %v", got)
+	}
+	if got := s.ObjectNames(ctx, "default_catalog", "default_database"); !contains(got, "my t") {
+		t.Errorf("tables of default_catalog.default_database %v", got)
+	}
+	if got := s.ColumnNames(ctx, []string{"default_database", "my t"}); strings.Join(got, ",") != "a,b" {
+		t.Errorf("columns %v", got)
+	}
+	if got := s.ColumnNames(ctx, []string{"nosuch"}); got != nil {
+		t.Errorf("columns of a missing table %v", got)
+	}
+	if got := s.FunctionNames(ctx); !contains(got, "upper") && !contains(got, "UPPER") {
+		t.Errorf("functions %d, no upper", len(got))
+	}
+	if got := s.OptionKeys(); !contains(got, "execution.runtime-mode") {
+		t.Errorf("option keys %v", got)
+	}
+}
