@@ -299,3 +299,44 @@ func TestNullSafeJoin(t *testing.T) {
 	scond := call("=", boolT, &plan.ColumnRef{Index: 1, T: strT}, &plan.ColumnRef{Index: 3, T: strT})
 	check(t, run(t, plan.NewJoin(plan.InnerJoin, sl, sr, scond), false), "1|a|8|a", "2|b|9|b", "2|b|7|b")
 }
+
+// TestSortSpills sorts more rows than the budget: the runs on disk and the
+// buffer in memory merge into one stable order.
+func TestSortSpills(t *testing.T) {
+	var rows [][]any
+	for i := range 5000 {
+		var id any = int32((i * 7919) % 1000)
+		if i%97 == 0 {
+			id = nil
+		}
+		rows = append(rows, []any{id, strings.Repeat("x", i%3) + string(rune('a'+i%26))})
+	}
+	v := values(rows...)
+	s := v.Schema()
+	sortPlan := &plan.Sort{Input: v, Keys: []plan.SortKey{{Expr: col(s, 0), Desc: true}, {Expr: col(s, 1), NullsFirst: true}}}
+	want := run(t, sortPlan, false) // the budget default keeps it in memory
+	b := NewBuilder(Options{SortBudget: 700})
+	op, err := b.Build(sortPlan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Drain(context.Background(), op, s.Types())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(op.(*sortOp).runs); n < 5 {
+		t.Fatalf("%d runs spilled, want at least 5", n)
+	}
+	if err := op.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got.N != len(want) {
+		t.Fatalf("rows = %d, want %d", got.N, len(want))
+	}
+	for i := range got.N {
+		line := types.ValueString(got.Cols[0].Get(i), intT) + "|" + types.ValueString(got.Cols[1].Get(i), strT)
+		if line != want[i] {
+			t.Fatalf("row %d = %s, want %s", i, line, want[i])
+		}
+	}
+}

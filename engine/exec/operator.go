@@ -41,6 +41,9 @@ type Options struct {
 	Now time.Time
 	// Tables opens table sources and sinks; nil when the plan reads none.
 	Tables Tables
+	// SortBudget is the number of rows a sort holds in memory before it
+	// spills sorted runs to temporary files (0: DefaultSortBudget).
+	SortBudget int
 }
 
 // Builder turns plans into operators for one statement.

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"eddy/engine/plan"
@@ -26,43 +27,73 @@ func (b *Builder) sort(n *plan.Sort, keep int64) (Operator, error) {
 		in.Close()
 		return nil, err
 	}
-	return &sortOp{in: in, keys: n.Keys, evs: evs, keep: keep, types: schemaTypes(n.Schema())}, nil
+	budget := b.opts.SortBudget
+	if budget <= 0 {
+		budget = DefaultSortBudget
+	}
+	return &sortOp{in: in, keys: n.Keys, evs: evs, keep: keep, types: schemaTypes(n.Schema()), budget: budget}, nil
 }
 
+// DefaultSortBudget is the number of rows a sort keeps in memory before
+// it writes a sorted run to disk.
+const DefaultSortBudget = 1 << 21
+
 type sortOp struct {
-	in    Operator
-	keys  []plan.SortKey
-	evs   []evaluator
-	keep  int64
-	types []*types.Type
-	out   *sliceOp
+	in     Operator
+	keys   []plan.SortKey
+	evs    []evaluator
+	keep   int64
+	types  []*types.Type
+	budget int
+	out    Operator
+	runs   []*runFile
 }
 
 func (o *sortOp) Next(ctx context.Context) (*vector.Batch, error) {
 	if o.out == nil {
-		rows, err := o.run(ctx)
+		rows, keys, err := o.run(ctx)
 		if err != nil {
 			return nil, err
 		}
-		o.out = &sliceOp{b: rows}
+		if len(o.runs) == 0 {
+			o.out = &sliceOp{b: rows}
+		} else {
+			m, err := newMergeOp(o, rows, keys)
+			if err != nil {
+				return nil, err
+			}
+			o.out = m
+		}
 	}
 	return o.out.Next(ctx)
 }
 
-func (o *sortOp) run(ctx context.Context) (*vector.Batch, error) {
+// spill writes the sorted buffer as a run file.
+func (o *sortOp) spill(rows, keys *vector.Batch) error {
+	cols := append(append([]*vector.Vec{}, keys.Cols...), rows.Cols...)
+	rf, err := writeRun(cols, rows.N)
+	if err != nil {
+		return err
+	}
+	o.runs = append(o.runs, rf)
+	return nil
+}
+
+func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) {
 	keyTypes := make([]*types.Type, len(o.keys))
 	for i, k := range o.keys {
 		keyTypes[i] = k.Expr.Type()
 	}
+	canSpill := o.keep <= 0 && spillable(keyTypes) && spillable(o.types)
 	rows := vector.NewBatch(o.types, vector.BatchSize)
 	keys := vector.NewBatch(keyTypes, vector.BatchSize)
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		bt, err := o.in.Next(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if bt == nil {
 			break
@@ -71,18 +102,26 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, error) {
 		for i, ev := range o.evs {
 			v, err := ev(ctx, bt)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			kb.Cols[i] = v
 		}
 		rows.AppendBatch(bt)
 		keys.AppendBatch(kb)
-		if o.keep > 0 && int64(rows.N) > 2*o.keep+vector.BatchSize {
+		switch {
+		case o.keep > 0 && int64(rows.N) > 2*o.keep+vector.BatchSize:
 			rows, keys = o.order(rows, keys, o.keep)
+		case canSpill && rows.N >= o.budget:
+			rows, keys = o.order(rows, keys, 0)
+			if err := o.spill(rows, keys); err != nil {
+				return nil, nil, err
+			}
+			rows = vector.NewBatch(o.types, vector.BatchSize)
+			keys = vector.NewBatch(keyTypes, vector.BatchSize)
 		}
 	}
-	rows, _ = o.order(rows, keys, o.keep)
-	return rows, nil
+	rows, keys = o.order(rows, keys, o.keep)
+	return rows, keys, nil
 }
 
 // order sorts rows by keys (stable) and keeps the first keep rows (all
@@ -134,4 +173,114 @@ func compareKeys(keys []plan.SortKey, cols []*vector.Vec, i, j int) int {
 	return 0
 }
 
-func (o *sortOp) Close() error { return o.in.Close() }
+func (o *sortOp) Close() error {
+	err := o.in.Close()
+	for _, r := range o.runs {
+		err = errors.Join(err, r.Close())
+	}
+	o.runs = nil
+	return err
+}
+
+// mergeOp merges the sorted runs on disk and the last sorted buffer in
+// memory.
+type mergeOp struct {
+	o       *sortOp
+	sources []*mergeSource
+	nKeys   int
+}
+
+// mergeSource is one sorted input of the merge: its current batch of key
+// columns followed by row columns, and the position in it.
+type mergeSource struct {
+	run *runFile // nil for the in-memory buffer
+	b   *vector.Batch
+	pos int
+}
+
+func newMergeOp(o *sortOp, rows, keys *vector.Batch) (*mergeOp, error) {
+	m := &mergeOp{o: o, nKeys: len(keys.Cols)}
+	for _, r := range o.runs {
+		b, err := r.readBatch(vector.BatchSize)
+		if err != nil {
+			return nil, err
+		}
+		if b != nil {
+			m.sources = append(m.sources, &mergeSource{run: r, b: b})
+		}
+	}
+	if rows.N > 0 {
+		mem := &vector.Batch{Cols: append(append([]*vector.Vec{}, keys.Cols...), rows.Cols...), N: rows.N}
+		m.sources = append(m.sources, &mergeSource{b: mem})
+	}
+	return m, nil
+}
+
+func (m *mergeOp) Next(ctx context.Context) (*vector.Batch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := vector.NewBatch(m.o.types, vector.BatchSize)
+	for out.N < vector.BatchSize && len(m.sources) > 0 {
+		// The sources are few: a linear scan finds the smallest head;
+		// ties go to the earlier source, which keeps the sort stable.
+		best := 0
+		for i := 1; i < len(m.sources); i++ {
+			a, b := m.sources[i], m.sources[best]
+			if compareKeysAcross(m.o.keys, a.b.Cols, a.pos, b.b.Cols, b.pos) < 0 {
+				best = i
+			}
+		}
+		src := m.sources[best]
+		for c := range out.Cols {
+			out.Cols[c].AppendFrom(src.b.Cols[m.nKeys+c], src.pos)
+		}
+		out.N++
+		src.pos++
+		if src.pos >= src.b.N {
+			var next *vector.Batch
+			if src.run != nil {
+				b, err := src.run.readBatch(vector.BatchSize)
+				if err != nil {
+					return nil, err
+				}
+				next = b
+			}
+			if next == nil {
+				m.sources = append(m.sources[:best], m.sources[best+1:]...)
+			} else {
+				src.b, src.pos = next, 0
+			}
+		}
+	}
+	if out.N == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func (m *mergeOp) Close() error { return nil }
+
+// compareKeysAcross orders row i of the key columns a and row j of b.
+func compareKeysAcross(keys []plan.SortKey, a []*vector.Vec, i int, b []*vector.Vec, j int) int {
+	for k, key := range keys {
+		ni, nj := a[k].IsNull(i), b[k].IsNull(j)
+		switch {
+		case ni && nj:
+			continue
+		case ni != nj:
+			if ni == key.NullsFirst {
+				return -1
+			}
+			return 1
+		}
+		c := vector.Compare(a[k], i, b[k], j)
+		if key.Desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}

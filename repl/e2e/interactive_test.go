@@ -308,3 +308,26 @@ func TestPipedSource(t *testing.T) {
 		t.Errorf("SOURCE: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestReadmeExport runs the export one-liner of README.md and compares the
+// file it writes with the text shown there.
+func TestReadmeExport(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prefix, suffix = `$ eddy --store "$(mktemp -u)" --output csv -e "`, `" > orders.csv`
+	_, block, ok := strings.Cut(string(data), prefix)
+	if !ok {
+		t.Fatal("README.md has no export one-liner")
+	}
+	query, block, ok := strings.Cut(block, suffix+"\n$ cat orders.csv\n")
+	if !ok {
+		t.Fatal("the export one-liner is not followed by `cat orders.csv`")
+	}
+	want, _, _ := strings.Cut(block, "```")
+	r := eddy(t, "", "--store", store(t), "--output", "csv", "-e", strings.ReplaceAll(query, `\"`, `"`))
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("export: exit %d, output:\n%s\nREADME shows:\n%s%s", r.code, r.stdout, want, r.stderr)
+	}
+}
