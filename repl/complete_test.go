@@ -22,7 +22,9 @@ func newFakeNames() *fakeNames {
 	}}
 }
 
-func (f *fakeNames) CatalogNames(context.Context) []string { return []string{"default_catalog", "other_cat"} }
+func (f *fakeNames) CatalogNames(context.Context) []string {
+	return []string{"default_catalog", "other_cat"}
+}
 
 func (f *fakeNames) DatabaseNames(_ context.Context, catalog string) []string {
 	switch catalog {

@@ -93,7 +93,9 @@ type timedSession struct {
 	explicit bool
 }
 
-func (s *timedSession) OptionIsSet(key string) bool { return s.explicit && key == "sql-client.display.print-time-cost" }
+func (s *timedSession) OptionIsSet(key string) bool {
+	return s.explicit && key == "sql-client.display.print-time-cost"
+}
 
 func TestTimeCostPiped(t *testing.T) {
 	for _, explicit := range []bool{false, true} {

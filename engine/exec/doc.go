@@ -10,6 +10,9 @@
 // statement's context between batches, so cancellation stops a query
 // within one batch of work; operators start no goroutines.
 //
+// A sort that outgrows its memory budget (Options.SortBudget rows) writes
+// sorted runs to unlinked temporary files and merges them.
+//
 // Tables are reached through the Tables interface the caller provides
 // (engine wires it to connectors and catalogs).
 //
