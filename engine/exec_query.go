@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,14 +19,10 @@ import (
 // Queries, INSERT [OVERWRITE], CTAS, TRUNCATE, EXPLAIN, EXECUTE and
 // statement sets: validate -> plan -> exec.
 
-// connectors returns the connectors the session's statements use.
-//
-// The memory store of managed tables of generic_in_memory catalogs must
-// live as long as the session; it belongs in a Session field set by
-// NewSession. Until that field exists each statement gets its own store,
-// so only managed tables of sqlite catalogs and connector tables keep
-// their rows between statements.
-func (s *Session) connectors() *connectors.Connectors { return connectors.New() }
+// connectors returns the connectors the session's statements use; its
+// memory store keeps the rows of managed tables of generic_in_memory
+// catalogs and of temporary managed tables for the life of the session.
+func (s *Session) connectors() *connectors.Connectors { return s.conns }
 
 func (s *Session) streaming() bool {
 	return strings.EqualFold(s.conf.get("execution.runtime-mode"), "streaming")
@@ -77,7 +71,8 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	if resolveErr != nil {
 		return nil, nil, resolveErr
 	}
-	b := exec.NewBuilder(exec.Options{Streaming: st.streaming, Loc: loc, Tables: st})
+	b := exec.NewBuilder(exec.Options{Streaming: st.streaming, Loc: loc, Tables: st,
+		Catalog: s.cat.CurrentCatalog(), Database: s.cat.CurrentDatabase()})
 	return b, st, nil
 }
 
@@ -216,14 +211,10 @@ func (r *opRows) Close() error {
 // table.dml-sync true gives Flink's synchronous line, false its answer for
 // a submitted job (the job has already finished here).
 func (s *Session) dmlResult() *Result {
-	if s.conf.getBool("table.dml-sync") {
-		return Info("Complete execution of the SQL update statement.")
-	}
-	var id [16]byte
-	_, _ = rand.Read(id[:])
-	return Info("Submitting SQL update statement to the cluster...\n" +
-		"[INFO] SQL update statement has been successfully submitted to the cluster:\n" +
-		"Job ID: " + hex.EncodeToString(id[:]))
+	// The local engine runs DML to completion inside the statement, so
+	// the answer is always Flink's synchronous one (table.dml-sync=true);
+	// an asynchronous job id would name a job that never existed.
+	return Info("Complete execution of the SQL update statement.")
 }
 
 // execInsert runs INSERT INTO / INSERT OVERWRITE.

@@ -230,7 +230,7 @@ func TestQueryFormsWindowsAndCollections(t *testing.T) {
 	}
 	for sql, want := range map[string]string{
 		"SELECT 1 / 0":              "/ by zero",
-		"SELECT CAST('abc' AS INT)": "Cannot cast 'abc'",
+		"SELECT CAST('abc' AS INT)": "For input string: 'abc'",
 	} {
 		if _, err := eddyRows(s, t, sql); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", sql, err, want)

@@ -9,6 +9,7 @@ import (
 	"eddy/catalogs"
 	"eddy/conf"
 	"eddy/engine/ast"
+	"eddy/engine/connectors"
 	"eddy/engine/functions"
 	"eddy/engine/parser"
 )
@@ -42,6 +43,10 @@ type Session struct {
 	// funcs is the registry of built-in functions.
 	funcs *functions.Registry
 
+	// conns holds the sources and sinks, and the rows of managed tables
+	// kept in memory, for the life of the session.
+	conns *connectors.Connectors
+
 	// sql is the text of the statement being executed, for error
 	// messages that quote it and for the original query of a view.
 	sql string
@@ -61,7 +66,8 @@ func NewSession(cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{cat: cfg.Catalogs, conf: c, modules: newModules(), funcs: functions.NewRegistry()}, nil
+	return &Session{cat: cfg.Catalogs, conf: c, modules: newModules(), funcs: functions.NewRegistry(),
+		conns: connectors.New()}, nil
 }
 
 // Catalogs returns the session's catalog manager.

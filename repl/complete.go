@@ -39,7 +39,12 @@ type completer struct {
 
 // Do returns the candidates for the word before pos as the text to insert
 // after it, and the length of that word.
-func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
+func (c *completer) Do(line []rune, pos int) (cands [][]rune, length int) {
+	defer func() {
+		if recover() != nil {
+			cands, length = nil, 0 // no candidates rather than a crashed shell
+		}
+	}()
 	before := ""
 	if c.pending != nil {
 		before = c.pending()
@@ -48,12 +53,11 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 	if pos < len(line) {
 		after = string(line[pos:])
 	}
-	cands, partial := c.complete(before+string(line[:pos]), after)
-	out := make([][]rune, 0, len(cands))
-	for _, cand := range cands {
-		out = append(out, []rune(cand[len(partial):]))
+	words, partial := c.complete(before+string(line[:pos]), after)
+	for _, w := range words {
+		cands = append(cands, []rune(w[len(partial):]))
 	}
-	return out, utf8.RuneCountInString(partial)
+	return cands, utf8.RuneCountInString(partial)
 }
 
 // complete returns the full candidates for the word ending text (each
@@ -117,14 +121,19 @@ func (c *completer) complete(text, rest string) (cands []string, partial string)
 				cands = matchFunctions(c.names.FunctionNames(ctx), partial)
 			}
 		}
-	case ctxOptionKey:
-		if c.names != nil && !quoted && partial == "" {
-			for _, k := range c.names.OptionKeys() {
-				cands = append(cands, "'"+k+"'")
-			}
-			return cands, ""
+	case ctxOptionKey, ctxOptionValue:
+		if c.names == nil || quoted || partial != "" {
+			return nil, ""
 		}
-		return nil, ""
+		if kind == ctxOptionKey {
+			words = c.names.OptionKeys()
+		} else {
+			words = c.names.OptionValues(toks[1].Text)
+		}
+		for _, w := range words {
+			cands = append(cands, "'"+w+"'")
+		}
+		return dedupe(cands), ""
 	default:
 		if len(qual) > 0 {
 			return nil, ""
@@ -180,6 +189,7 @@ const (
 	ctxCatalog
 	ctxColumn
 	ctxOptionKey
+	ctxOptionValue
 )
 
 // contextOf decides what the word after toks names.
@@ -190,6 +200,9 @@ func contextOf(toks []parser.Token, qualified bool) int {
 	first, prev := toks[0], toks[len(toks)-1]
 	if (first.Is("SET") || first.Is("RESET")) && len(toks) == 1 {
 		return ctxOptionKey
+	}
+	if first.Is("SET") && len(toks) == 3 && toks[1].Kind == parser.String && toks[2].IsOp("=") {
+		return ctxOptionValue
 	}
 	if prev.Kind == parser.Ident {
 		switch {
@@ -415,14 +428,15 @@ type tableRef struct {
 	alias string
 }
 
-// tablesInScope finds the tables a statement reads: the names after FROM
-// and JOIN (and after the commas of a FROM list), with their aliases. text
-// is the whole statement, the cursor's line included.
+// tablesInScope finds the tables a statement reads or writes: the names
+// after FROM, JOIN, INTO and UPDATE (and after the commas of a FROM list),
+// with their aliases. text is the whole statement, the cursor's line
+// included.
 func tablesInScope(text string) []tableRef {
 	toks, _ := lexForCompletion(text)
 	var refs []tableRef
 	for i := 0; i < len(toks); i++ {
-		if !toks[i].Is("FROM") && !toks[i].Is("JOIN") {
+		if !toks[i].Is("FROM") && !toks[i].Is("JOIN") && !toks[i].Is("INTO") && !toks[i].Is("UPDATE") {
 			continue
 		}
 		for j := i + 1; j < len(toks); {

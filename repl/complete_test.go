@@ -103,6 +103,9 @@ func TestCompletion(t *testing.T) {
 		{"SELECT * FROM orders AS x WHERE x.c", []string{"customer"}, "c"},
 		{"SELECT l.lead_id FROM sales.leads l WHERE l.", []string{"lead_id", "source"}, ""},
 		{"SELECT * FROM orders WHERE ", []string{"amount", "customer", "order_id"}, ""},
+		// The columns of an INSERT's target.
+		{"INSERT INTO orders (cu", []string{"cumulate ", "current ", "customer"}, "cu"},
+		{"INSERT INTO orders (order_id, ", []string{"amount", "customer", "order_id"}, ""},
 		// Functions and keywords join the columns once a word is begun.
 		{"SELECT cu", []string{"cumulate ", "current ", "customer"}, "cu"},
 		{"SELECT UP", []string{"UPPER("}, "UP"},
@@ -112,6 +115,8 @@ func TestCompletion(t *testing.T) {
 		{"RESET 'table.", []string{"table.local-time-zone'"}, "table."},
 		{"SET 'execution.runtime-mode' = 'b", []string{"batch'"}, "b"},
 		{"SET ", []string{"'execution.runtime-mode'", "'sql-client.display.output-format'", "'table.local-time-zone'"}, ""},
+		{"SET 'execution.runtime-mode' = ", []string{"'automatic'", "'batch'", "'streaming'"}, ""},
+		{"SET 'table.local-time-zone' = ", nil, ""},
 		// Nothing inside an ordinary literal or a comment.
 		{"SELECT 'ord", nil, ""},
 		{"SELECT /* ord", nil, ""},

@@ -40,7 +40,12 @@ func newHighlighter(pending func() string, enabled func() bool) *highlighter {
 
 // Paint returns the line with ANSI colours; readline places the cursor
 // from the plain line.
-func (h *highlighter) Paint(line []rune, _ int) []rune {
+func (h *highlighter) Paint(line []rune, _ int) (painted []rune) {
+	defer func() {
+		if recover() != nil {
+			painted = line // a plain line beats a crashed shell
+		}
+	}()
 	if h.enabled != nil && !h.enabled() {
 		return line
 	}
@@ -48,8 +53,17 @@ func (h *highlighter) Paint(line []rune, _ int) []rune {
 	if h.pending != nil {
 		before = h.pending()
 	}
+	if len(before) > maxPaintContext {
+		// Lexing a long pasted statement on every key would be slow: the
+		// line is read alone.
+		before = ""
+	}
 	return []rune(h.paint(before+string(line), len(before)))
 }
+
+// maxPaintContext is the most of a statement's earlier lines the
+// highlighter reads with the line being typed.
+const maxPaintContext = 16 << 10
 
 // paint returns text[from:] with colours.
 func (h *highlighter) paint(text string, from int) string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chzyer/readline"
 
+	"eddy/conf"
 	"eddy/repl/render"
 )
 
@@ -36,7 +37,7 @@ func newReadlineSource(sh *Shell) (*readlineSource, error) {
 	}
 	if cfg.Color {
 		// Highlighting follows sql-client.display.color-schema as it is now.
-		rc.Painter = newHighlighter(sh.pendingText, func() bool { return sh.sess.DisplayOptions().Highlight })
+		rc.Painter = newHighlighter(sh.pendingText, sh.highlightOn)
 	}
 	if cfg.HistoryFile != "" && !prepareHistory(cfg.HistoryFile) {
 		rc.HistoryFile = "" // a shell without saved history beats no shell
@@ -49,6 +50,27 @@ func newReadlineSource(sh *Shell) (*readlineSource, error) {
 		return nil, err
 	}
 	return &readlineSource{rl: rl}, nil
+}
+
+// optionReader is implemented by sessions that read one option cheaply
+// (*engine.Session does); highlighting asks on every key.
+type optionReader interface {
+	Option(key string) string
+}
+
+// highlightOn reports whether sql-client.display.color-schema asks for
+// highlighting now.
+func (sh *Shell) highlightOn() bool {
+	if r, ok := sh.sess.(optionReader); ok {
+		return OptionsFromConfig(func(key string) (string, bool) {
+			if key != conf.ColorSchema {
+				return "", false
+			}
+			v := r.Option(key)
+			return v, v != ""
+		}).Highlight
+	}
+	return sh.sess.DisplayOptions().Highlight
 }
 
 // prepareHistory creates the history file's directory and the file itself,

@@ -384,8 +384,21 @@ func TestOptionsFromConfig(t *testing.T) {
 		t.Errorf("options %+v", opt)
 	}
 	def := OptionsFromConfig(func(string) (string, bool) { return "", false })
-	if def.ResultMode != render.ModeTable || !def.Streaming || def.MaxColumnWidth != 30 || def.Verbose {
+	if def.ResultMode != render.ModeTable || !def.Streaming || def.MaxColumnWidth != 30 || def.Verbose ||
+		def.Format != render.FormatTableau || def.Prompt != render.DefaultPrompt || def.ShowLineNumbers ||
+		!def.Highlight || def.MaxTableRows != 0 {
 		t.Errorf("defaults %+v", def)
+	}
+	display := map[string]string{
+		"sql-client.display.output-format":           "CSV",
+		"sql-client.display.prompt":                  "%d> ",
+		"sql-client.display.show-line-numbers":       "true",
+		"sql-client.display.color-schema":            "default",
+		"sql-client.execution.max-table-result.rows": "500",
+	}
+	got := OptionsFromConfig(func(k string) (string, bool) { v, ok := display[k]; return v, ok })
+	if got.Format != render.FormatCSV || got.Prompt != "%d> " || !got.ShowLineNumbers || got.Highlight || got.MaxTableRows != 500 {
+		t.Errorf("display options %+v", got)
 	}
 	old := OptionsFromConfig(func(k string) (string, bool) {
 		if k == "sql-client.display.max-column-width" {

@@ -248,7 +248,9 @@ func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		err = s.writeOnce(ctx, fn)
 		if !isBusy(err) {
-			return err
+			// A failure SQLite reports at commit (a full disk, an I/O
+			// error) is a store error like any other.
+			return storeErr(err, "cannot write to store %s", s.path)
 		}
 		select {
 		case <-ctx.Done():

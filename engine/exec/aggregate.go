@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 
 	"eddy/engine/functions"
 	"eddy/engine/plan"
@@ -19,7 +20,12 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &aggOp{n: n, in: in, streaming: b.opts.Streaming, outTypes: n.Schema().Types(), groups: map[string]*group{}}
+	budget := b.opts.AggBudget
+	if budget <= 0 {
+		budget = DefaultAggBudget
+	}
+	o := &aggOp{n: n, in: in, streaming: b.opts.Streaming, outTypes: n.Schema().Types(),
+		inTypes: n.Input.Schema().Types(), budget: budget}
 	if o.groupEvs, err = b.compileAll(n.Group); err != nil {
 		in.Close()
 		return nil, err
@@ -70,12 +76,42 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 				return nil, err
 			}
 			if mk, ok := functions.GroupAggregateKernel(a.Name, argTypes, a.T); ok && !a.Distinct && !b.opts.Streaming {
-				spec.gacc = mk()
+				spec.newGacc = mk
 			}
 		}
 		o.specs = append(o.specs, spec)
 	}
+	o.st = o.newState()
 	return o, nil
+}
+
+// DefaultAggBudget is the number of groups a batch aggregation keeps in
+// memory; rows of further groups are spilled to partition files on disk
+// and aggregated partition by partition after the input ends.
+const DefaultAggBudget = 1 << 21
+
+// spillPartitions is how many partition files an overflowing aggregation
+// writes.
+const spillPartitions = 16
+
+// aggState is the hash table of one aggregation pass: the groups in order
+// of first appearance and the flat group accumulators.
+type aggState struct {
+	groups    map[string]*group
+	intGroups *intTable // one integer group key and one grouping set: key -> position in order
+	nullGroup *group    // its NULL key's group
+	order     []*group
+	gaccs     []functions.GroupAccumulator // per spec; nil for the others
+}
+
+func (o *aggOp) newState() *aggState {
+	st := &aggState{groups: map[string]*group{}, gaccs: make([]functions.GroupAccumulator, len(o.specs))}
+	for i, s := range o.specs {
+		if s.newGacc != nil {
+			st.gaccs[i] = s.newGacc()
+		}
+	}
+	return st
 }
 
 type aggSpec struct {
@@ -85,9 +121,9 @@ type aggSpec struct {
 	newAcc   func() functions.Accumulator
 	grouping bool
 	groupPos []int // GROUPING / GROUPING_ID: the Group position of each argument
-	// gacc holds the state of every group in flat arrays (batch mode,
-	// aggregates without DISTINCT that have a group kernel); nil otherwise.
-	gacc functions.GroupAccumulator
+	// newGacc makes the flat state of every group (batch mode, aggregates
+	// without DISTINCT that have a group kernel); nil otherwise.
+	newGacc func() functions.GroupAccumulator
 }
 
 type group struct {
@@ -105,15 +141,19 @@ type aggOp struct {
 	in        Operator
 	streaming bool
 	outTypes  []*types.Type
+	inTypes   []*types.Type
 	groupEvs  []evaluator
 	sets      [][]int
 	specs     []aggSpec
-	groups    map[string]*group
-	intGroups *intTable // one integer group key and one grouping set: key -> position in order
-	nullGroup *group    // its NULL key's group
-	order     []*group
-	done      bool
-	out       *sliceOp
+	st        *aggState
+	budget    int
+	// parts are the spill partitions of input rows whose groups did not
+	// fit the budget; nil until the first overflow.
+	parts   []*spillPart
+	noSpill bool
+	spilled int64 // rows written to partitions
+	done    bool
+	out     *sliceOp
 }
 
 func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -143,39 +183,74 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 	if o.streaming {
 		return nil, nil
 	}
-	out := vector.NewBatch(o.outTypes, max(len(o.order), 1))
-	if len(o.order) == 0 && len(o.n.Group) == 0 && o.n.GroupingSets == nil {
+	out := vector.NewBatch(o.outTypes, max(len(o.st.order), 1))
+	if len(o.st.order) == 0 && len(o.n.Group) == 0 && o.n.GroupingSets == nil {
 		// A global aggregate over no rows still gives one row.
-		o.newGroup(0, nil, nil, 0)
+		o.newGroup(0, nil, 0)
 	}
-	for _, s := range o.specs {
-		if s.gacc != nil {
-			s.gacc.Grow(len(o.order))
+	o.flush(out)
+	// Each spill partition holds whole groups: aggregate it alone (and in
+	// memory: a partition does not spill again).
+	o.noSpill = true
+	for i, p := range o.parts {
+		o.st = o.newState()
+		if err := p.finish(); err != nil {
+			return nil, err
 		}
+		for {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			bt, err := p.run.readBatch(vector.BatchSize)
+			if err != nil {
+				return nil, err
+			}
+			if bt == nil {
+				break
+			}
+			if _, err := o.consume(ctx, bt); err != nil {
+				return nil, err
+			}
+		}
+		o.parts[i] = nil
+		if err := p.close(); err != nil {
+			return nil, err
+		}
+		o.flush(out)
 	}
-	for _, g := range o.order {
-		out.AppendRow(types.Insert, o.result(g))
-	}
+	o.parts = nil
 	o.out = &sliceOp{b: out}
 	return o.out.Next(ctx)
 }
 
-func (o *aggOp) newGroup(set int, keyVecs []*vector.Vec, _ []byte, row int) *group {
-	g := &group{id: int32(len(o.order)), set: set, keys: make([]any, len(o.n.Group))}
+// flush appends the result rows of the current state's groups.
+func (o *aggOp) flush(out *vector.Batch) {
+	for _, g := range o.st.gaccs {
+		if g != nil {
+			g.Grow(len(o.st.order))
+		}
+	}
+	for _, g := range o.st.order {
+		out.AppendRow(types.Insert, o.result(g))
+	}
+}
+
+func (o *aggOp) newGroup(set int, keyVecs []*vector.Vec, row int) *group {
+	g := &group{id: int32(len(o.st.order)), set: set, keys: make([]any, len(o.n.Group))}
 	for _, k := range o.sets[set] {
 		g.keys[k] = keyVecs[k].Get(row)
 	}
 	g.accs = make([]functions.Accumulator, len(o.specs))
 	g.distinct = make([]map[string]int, len(o.specs))
 	for i, s := range o.specs {
-		if s.newAcc != nil && s.gacc == nil {
+		if s.newAcc != nil && s.newGacc == nil {
 			g.accs[i] = s.newAcc()
 		}
 		if s.call.Distinct {
 			g.distinct[i] = map[string]int{}
 		}
 	}
-	o.order = append(o.order, g)
+	o.st.order = append(o.st.order, g)
 	return g
 }
 
@@ -186,8 +261,8 @@ func (o *aggOp) result(g *group) []any {
 		switch {
 		case s.grouping:
 			row = append(row, groupingValue(s, o.sets[g.set]))
-		case s.gacc != nil:
-			row = append(row, s.gacc.Result(int(g.id)))
+		case o.st.gaccs[i] != nil:
+			row = append(row, o.st.gaccs[i].Result(int(g.id)))
 		default:
 			row = append(row, g.accs[i].Result())
 		}
@@ -250,10 +325,16 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 		}
 	}
 	var buf []byte
+	st := o.st
 	intKey := len(o.sets) == 1 && len(o.sets[0]) == 1 && keyVecs[o.sets[0][0]].Class == vector.Int
-	if intKey && o.intGroups == nil {
-		o.intGroups = newIntTable()
+	if intKey && st.intGroups == nil {
+		st.intGroups = newIntTable()
 	}
+	// Past the budget, rows of new groups go to spill partitions (batch
+	// mode, one grouping set, input columns with a run encoding).
+	canSpill := !o.streaming && !o.noSpill && len(o.sets) == 1 && len(o.n.Group) > 0 && spillable(o.inTypes)
+	var spillRows []int
+	var spillPart []int
 	for row := range bt.N {
 		kind := bt.Kind(row)
 		retract := !kind.IsAccumulate()
@@ -263,19 +344,27 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 			if intKey {
 				kv := keyVecs[cols[0]]
 				if kv.IsNull(row) {
-					g, ok = o.nullGroup, o.nullGroup != nil
-				} else if pos := o.intGroups.get(kv.Ints[row]); pos >= 0 {
-					g, ok = o.order[pos], true
+					g, ok = st.nullGroup, st.nullGroup != nil
+				} else if pos := st.intGroups.get(kv.Ints[row]); pos >= 0 {
+					g, ok = st.order[pos], true
 				}
 				if !ok {
 					if retract {
 						continue
 					}
-					g = o.newGroup(set, keyVecs, nil, row)
+					if canSpill && len(st.order) >= o.budget {
+						spillRows = append(spillRows, row)
+						spillPart = append(spillPart, int(uint64(intKeyOf(kv, row))*0x9E3779B97F4A7C15>>40)%spillPartitions)
+						if ids != nil {
+							ids[set][row] = -1
+						}
+						continue
+					}
+					g = o.newGroup(set, keyVecs, row)
 					if kv.IsNull(row) {
-						o.nullGroup = g
+						st.nullGroup = g
 					} else {
-						o.intGroups.put(kv.Ints[row], g.id)
+						st.intGroups.put(kv.Ints[row], g.id)
 					}
 				}
 			} else {
@@ -283,13 +372,21 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 				for _, k := range cols {
 					buf = vector.AppendKey(buf, keyVecs[k], row)
 				}
-				g, ok = o.groups[string(buf)]
+				g, ok = st.groups[string(buf)]
 				if !ok {
 					if retract {
 						continue
 					}
-					g = o.newGroup(set, keyVecs, buf, row)
-					o.groups[string(buf)] = g
+					if canSpill && len(st.order) >= o.budget {
+						spillRows = append(spillRows, row)
+						spillPart = append(spillPart, int(hashBytes(buf)%spillPartitions))
+						if ids != nil {
+							ids[set][row] = -1
+						}
+						continue
+					}
+					g = o.newGroup(set, keyVecs, row)
+					st.groups[string(buf)] = g
 				}
 			}
 			if retract {
@@ -301,7 +398,7 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 				ids[set][row] = g.id
 			}
 			for i, s := range o.specs {
-				if s.grouping || s.gacc != nil {
+				if s.grouping || st.gaccs[i] != nil {
 					continue
 				}
 				if f := filters[i]; f != nil && (f.IsNull(row) || !f.Bools[row]) {
@@ -340,11 +437,12 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 		}
 	}
 	if ids != nil {
-		for i, s := range o.specs {
-			if s.gacc == nil {
+		for i := range o.specs {
+			gacc := st.gaccs[i]
+			if gacc == nil {
 				continue
 			}
-			s.gacc.Grow(len(o.order))
+			gacc.Grow(len(st.order))
 			for _, setIDs := range ids {
 				if f := filters[i]; f != nil {
 					masked := make([]int32, len(setIDs))
@@ -356,20 +454,63 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 					}
 					setIDs = masked
 				}
-				s.gacc.Update(setIDs, args[i])
+				gacc.Update(setIDs, args[i])
 			}
+		}
+	}
+	if len(spillRows) > 0 {
+		if err := o.spill(bt, spillRows, spillPart); err != nil {
+			return nil, err
 		}
 	}
 	return changes, nil
 }
 
 func (o *aggOp) hasGroupAcc() bool {
-	for _, s := range o.specs {
-		if s.gacc != nil {
+	for _, g := range o.st.gaccs {
+		if g != nil {
 			return true
 		}
 	}
 	return false
+}
+
+// spill appends the given input rows to their partitions.
+func (o *aggOp) spill(bt *vector.Batch, rows, parts []int) error {
+	if o.parts == nil {
+		o.parts = make([]*spillPart, spillPartitions)
+		for i := range o.parts {
+			p, err := newSpillPart(o.inTypes)
+			if err != nil {
+				return err
+			}
+			o.parts[i] = p
+		}
+	}
+	for j, row := range rows {
+		if err := o.parts[parts[j]].write(bt, row); err != nil {
+			return err
+		}
+	}
+	o.spilled += int64(len(rows))
+	return nil
+}
+
+func intKeyOf(v *vector.Vec, i int) int64 {
+	if v.IsNull(i) {
+		return 0
+	}
+	return v.Ints[i]
+}
+
+// hashBytes is FNV-1a.
+func hashBytes(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // emit appends the changelog of one group's new result.
@@ -406,4 +547,13 @@ func sameRow(a, b []any) bool {
 	return true
 }
 
-func (o *aggOp) Close() error { return o.in.Close() }
+func (o *aggOp) Close() error {
+	err := o.in.Close()
+	for _, p := range o.parts {
+		if p != nil {
+			err = errors.Join(err, p.close())
+		}
+	}
+	o.parts = nil
+	return err
+}

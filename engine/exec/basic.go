@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"errors"
+	"time"
 
 	"eddy/engine/connectors"
 	"eddy/engine/plan"
@@ -190,13 +191,44 @@ func (b *Builder) project(n *plan.Project) (Operator, error) {
 		in.Close()
 		return nil, err
 	}
-	return &projectOp{in: in, evs: evs, types: schemaTypes(n.Schema())}, nil
+	return &projectOp{in: in, evs: evs, types: schemaTypes(n.Schema()), loc: b.env.Loc}, nil
 }
 
 type projectOp struct {
 	in    Operator
 	evs   []evaluator
 	types []*types.Type
+	loc   *time.Location
+}
+
+// conform gives a vector the declared type t: the same vector relabelled
+// when the representation already fits, else its values cast one by one
+// (a plan that leaves a widening to the executor).
+func conform(v *vector.Vec, t *types.Type, loc *time.Location) (*vector.Vec, error) {
+	if v.T == t {
+		return v, nil
+	}
+	if v.Class == vector.ClassOf(t) && !needsCast(v.T, t) {
+		cp := *v
+		cp.T = t
+		return &cp, nil
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	out := vector.New(t, v.Len)
+	for i := range v.Len {
+		x := v.Get(i)
+		if x != nil {
+			c, err := castOne(x, v.T, t, loc)
+			if err != nil {
+				return nil, err
+			}
+			x = c
+		}
+		out.Append(x)
+	}
+	return out, nil
 }
 
 func (o *projectOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -210,10 +242,8 @@ func (o *projectOp) Next(ctx context.Context) (*vector.Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		if v.T != o.types[i] {
-			cp := *v
-			cp.T = o.types[i]
-			v = &cp
+		if v, err = conform(v, o.types[i], o.loc); err != nil {
+			return nil, err
 		}
 		out.Cols[i] = v
 	}

@@ -3,6 +3,8 @@ package exec
 import (
 	"context"
 	"errors"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -338,5 +340,85 @@ func TestSortSpills(t *testing.T) {
 		if line != want[i] {
 			t.Fatalf("row %d = %s, want %s", i, line, want[i])
 		}
+	}
+}
+
+// TestNestedLoopJoinInSlices joins without an equi-key over more pairs
+// than one step takes.
+func TestNestedLoopJoinInSlices(t *testing.T) {
+	var lrows, rrows [][]any
+	for i := range 300 {
+		lrows = append(lrows, []any{int32(i), "l"})
+	}
+	for i := range 400 {
+		rrows = append(rrows, []any{int32(i), "r"})
+	}
+	l, r := values(lrows...), values(rrows...)
+	cond := call("<", boolT, &plan.ColumnRef{Index: 0, T: intT}, &plan.ColumnRef{Index: 2, T: intT})
+	j := plan.NewJoin(plan.LeftJoin, l, r, cond)
+	out := run(t, &plan.Aggregate{Input: j, Aggs: []plan.AggCall{{Name: "COUNT", Alias: "c", T: bigT},
+		{Name: "COUNT", Args: []plan.Expr{&plan.ColumnRef{Index: 2, T: intT}}, Alias: "m", T: bigT}}}, false)
+	// Each left row i matches the 399-i right rows above it.
+	want := 0
+	for i := range 300 {
+		want += 399 - i
+	}
+	check(t, out, strconv.Itoa(want)+"|"+strconv.Itoa(want))
+}
+
+// TestSetOpWidens unions an INT input with a DOUBLE one: the executor
+// casts the INT rows to the declared DOUBLE column.
+func TestSetOpWidens(t *testing.T) {
+	a := values([]any{int32(1), "a"})
+	dbl := types.New(types.Double)
+	b := &plan.Values{Cols: plan.Schema{{Name: "id", Type: dbl}, {Name: "s", Type: strT}},
+		Rows: [][]plan.Expr{{lit(1.5, dbl), lit("b", strT)}, {lit(1.0, dbl), lit("a", strT)}}}
+	cols := plan.Schema{{Name: "id", Type: dbl}, {Name: "s", Type: strT}}
+	check(t, run(t, &plan.SetOp{Kind: plan.Union, Inputs: []plan.Node{a, b}, Cols: cols}, false), "1.0|a", "1.5|b")
+	check(t, run(t, &plan.SetOp{Kind: plan.Except, Inputs: []plan.Node{b, a}, Cols: cols}, false), "1.5|b")
+}
+
+// TestAggregateSpills aggregates more groups than the budget: rows of the
+// groups beyond it go to partition files and give the same groups.
+func TestAggregateSpills(t *testing.T) {
+	var rows [][]any
+	for i := range 3000 {
+		var id any = int32((i * 37) % 200)
+		if i%101 == 0 {
+			id = nil
+		}
+		rows = append(rows, []any{id, string(rune('a' + i%5))})
+	}
+	v := values(rows...)
+	s := v.Schema()
+	for _, key := range []plan.Expr{col(s, 0), col(s, 1), call("||", strT, col(s, 1), &plan.Cast{X: col(s, 0), T: strT})} {
+		agg := &plan.Aggregate{Input: v, Group: []plan.Expr{key}, GroupNames: []string{"k"},
+			Aggs: []plan.AggCall{aggCall("COUNT", bigT, false), aggCall("SUM", intT, false, col(s, 0)),
+				aggCall("COUNT", bigT, true, col(s, 1)), aggCall("MAX", strT, false, col(s, 1))}}
+		want := run(t, agg, false)
+		b := NewBuilder(Options{AggBudget: 3})
+		op, err := b.Build(agg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Drain(context.Background(), op, agg.Schema().Types())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if op.(*aggOp).spilled == 0 {
+			t.Fatalf("%s: the aggregation did not spill", key)
+		}
+		op.Close()
+		var lines []string
+		for i := range got.N {
+			var cells []string
+			for c, vec := range got.Cols {
+				cells = append(cells, types.ValueString(vec.Get(i), agg.Schema()[c].Type))
+			}
+			lines = append(lines, strings.Join(cells, "|"))
+		}
+		sort.Strings(lines)
+		sort.Strings(want)
+		check(t, lines, want...)
 	}
 }

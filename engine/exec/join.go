@@ -70,7 +70,14 @@ type joinOp struct {
 	matchedRight []bool
 	tail         *sliceOp // unmatched right rows of RIGHT and FULL joins
 	leftDone     bool
+	// A nested-loop join (no equi-key) works through each left batch a
+	// few rows at a time, so that no step builds more than maxPairs
+	// candidate pairs.
+	pending    *vector.Batch
+	pendingPos int
 }
+
+const maxPairs = 1 << 16
 
 func (o *joinOp) build(ctx context.Context) error {
 	rows, err := Drain(ctx, o.right, o.rightTypes)
@@ -149,17 +156,27 @@ func (o *joinOp) Next(ctx context.Context) (*vector.Batch, error) {
 			return nil, err
 		}
 	}
-	for !o.leftDone {
+	for !o.leftDone || o.pending != nil {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		bt, err := o.left.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if bt == nil {
-			o.leftDone = true
-			break
+		var bt *vector.Batch
+		if o.pending != nil {
+			bt = o.nextSlice()
+		} else {
+			next, err := o.left.Next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			if next == nil {
+				o.leftDone = true
+				break
+			}
+			bt = next
+			if len(o.lkeys) == 0 && bt.N*o.rows.N > maxPairs {
+				o.pending, o.pendingPos = bt, 0
+				bt = o.nextSlice()
+			}
 		}
 		out, err := o.probe(ctx, bt)
 		if err != nil {
@@ -291,6 +308,23 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 		return o.assemble(bt, li2, ri2), nil
 	}
 	return o.assemble(bt, li, ri), nil
+}
+
+// nextSlice returns the next rows of the pending left batch, as many as
+// keep the candidate pairs under maxPairs (at least one).
+func (o *joinOp) nextSlice() *vector.Batch {
+	n := max(1, maxPairs/max(o.rows.N, 1))
+	end := min(o.pendingPos+n, o.pending.N)
+	sel := make([]int, 0, end-o.pendingPos)
+	for i := o.pendingPos; i < end; i++ {
+		sel = append(sel, i)
+	}
+	bt := o.pending.Gather(sel)
+	o.pendingPos = end
+	if end >= o.pending.N {
+		o.pending = nil
+	}
+	return bt
 }
 
 // pairBatch is the left columns then the right columns of candidate pairs.

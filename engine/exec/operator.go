@@ -41,6 +41,13 @@ type Options struct {
 	Now time.Time
 	// Tables opens table sources and sinks; nil when the plan reads none.
 	Tables Tables
+	// Catalog and Database are the session's current catalog and
+	// database, for CURRENT_CATALOG and CURRENT_DATABASE.
+	Catalog, Database string
+	// AggBudget is the number of groups a batch aggregation holds in
+	// memory before it spills the rows of further groups (0:
+	// DefaultAggBudget).
+	AggBudget int
 	// SortBudget is the number of rows a sort holds in memory before it
 	// spills sorted runs to temporary files (0: DefaultSortBudget).
 	SortBudget int
@@ -69,7 +76,8 @@ func NewBuilder(opts Options) *Builder {
 	if loc == nil {
 		loc = time.UTC
 	}
-	return &Builder{opts: opts, env: &functions.Env{Loc: loc, Now: opts.Now}, corr: map[int]*binding{}}
+	env := &functions.Env{Loc: loc, Now: opts.Now, Catalog: opts.Catalog, Database: opts.Database}
+	return &Builder{opts: opts, env: env, corr: map[int]*binding{}}
 }
 
 // UnsupportedError reports a plan the executor cannot run yet.

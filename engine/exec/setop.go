@@ -36,8 +36,11 @@ type setOpOp struct {
 
 func (o *setOpOp) Next(ctx context.Context) (*vector.Batch, error) {
 	if o.n.Kind != plan.Union && !o.built {
-		right, err := Drain(ctx, o.ins[1], o.types)
+		right, err := Drain(ctx, o.ins[1], o.n.Inputs[1].Schema().Types())
 		if err != nil {
+			return nil, err
+		}
+		if right, err = retype(right, o.types); err != nil {
 			return nil, err
 		}
 		var buf []byte
@@ -62,12 +65,15 @@ func (o *setOpOp) Next(ctx context.Context) (*vector.Batch, error) {
 			o.cur++
 			continue
 		}
-		if o.n.Kind == plan.Union && o.n.All {
-			return retype(bt, o.types), nil
+		bt, err = retype(bt, o.types)
+		if err != nil {
+			return nil, err
 		}
-		sel := o.select_(bt)
-		if len(sel) > 0 {
-			return retype(bt.Gather(sel), o.types), nil
+		if o.n.Kind == plan.Union && o.n.All {
+			return bt, nil
+		}
+		if sel := o.select_(bt); len(sel) > 0 {
+			return bt.Gather(sel), nil
 		}
 	}
 }
@@ -119,16 +125,17 @@ func rowKey(buf []byte, bt *vector.Batch, i int) []byte {
 	return buf
 }
 
-// retype gives a batch the set operation's column types (the same
-// physical classes; nullability and names may differ).
-func retype(bt *vector.Batch, ts []*types.Type) *vector.Batch {
+// retype gives a batch the set operation's column types.
+func retype(bt *vector.Batch, ts []*types.Type) (*vector.Batch, error) {
 	out := &vector.Batch{Cols: make([]*vector.Vec, len(bt.Cols)), Kinds: bt.Kinds, N: bt.N}
 	for i, v := range bt.Cols {
-		cp := *v
-		cp.T = ts[i]
-		out.Cols[i] = &cp
+		c, err := conform(v, ts[i], nil)
+		if err != nil {
+			return nil, err
+		}
+		out.Cols[i] = c
 	}
-	return out
+	return out, nil
 }
 
 func (o *setOpOp) Close() error {

@@ -207,3 +207,44 @@ func readValue(r *bufio.Reader, v *vector.Vec) error {
 }
 
 func (rf *runFile) Close() error { return rf.f.Close() }
+
+// spillPart is one partition file of an aggregation's spilled input rows.
+type spillPart struct {
+	f   *os.File
+	w   *bufio.Writer
+	ts  []*types.Type
+	buf []byte
+	run *runFile // set by finish
+}
+
+func newSpillPart(ts []*types.Type) (*spillPart, error) {
+	f, err := os.CreateTemp("", "eddy-agg-*")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	return &spillPart{f: f, w: bufio.NewWriterSize(f, 1<<16), ts: ts}, nil
+}
+
+func (p *spillPart) write(bt *vector.Batch, row int) error {
+	p.buf = p.buf[:0]
+	for _, v := range bt.Cols {
+		p.buf = appendValue(p.buf, v, row)
+	}
+	_, err := p.w.Write(p.buf)
+	return err
+}
+
+// finish makes the partition readable from its start.
+func (p *spillPart) finish() error {
+	if err := p.w.Flush(); err != nil {
+		return err
+	}
+	if _, err := p.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	p.run = &runFile{f: p.f, r: bufio.NewReaderSize(p.f, 1<<16), cols: p.ts}
+	return nil
+}
+
+func (p *spillPart) close() error { return p.f.Close() }

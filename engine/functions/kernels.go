@@ -16,6 +16,9 @@ import (
 type Env struct {
 	Loc *time.Location
 	Now time.Time
+	// Catalog and Database are the session's current catalog and
+	// database (CURRENT_CATALOG, CURRENT_DATABASE).
+	Catalog, Database string
 }
 
 // ScalarKernel evaluates a scalar function or operator over n rows: one
@@ -75,6 +78,12 @@ func KernelFor(name string, args []*types.Type, ret *types.Type) (ScalarKernel, 
 		return k, nil
 	}
 	if k := collectionKernel(name, args, ret); k != nil {
+		return k, nil
+	}
+	if k := miscKernel(name, args, ret); k != nil {
+		return k, nil
+	}
+	if k := jsonKernel(name, args, ret); k != nil {
 		return k, nil
 	}
 	return nil, &UnsupportedError{Name: name, Args: args}

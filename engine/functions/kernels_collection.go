@@ -189,6 +189,111 @@ func collectionKernel(name string, args []*types.Type, ret *types.Type) ScalarKe
 			}
 			return vals, nil
 		})
+	case "ARRAY_SLICE":
+		return strict(ret, func(_ *Env, a []any) (any, error) {
+			xs := list(a[0])
+			n := int64(len(xs))
+			from, _ := types.AsInt64(a[1])
+			to := n
+			if len(a) > 2 {
+				to, _ = types.AsInt64(a[2])
+			}
+			norm := func(i int64) int64 {
+				if i < 0 {
+					return n + i + 1
+				}
+				if i == 0 {
+					return 1
+				}
+				return i
+			}
+			lo, hi := max(norm(from), 1), min(norm(to), n)
+			if lo > hi {
+				return []any{}, nil
+			}
+			return append([]any{}, xs[lo-1:hi]...), nil
+		})
+	case "ARRAY_UNION", "ARRAY_INTERSECT", "ARRAY_EXCEPT":
+		return strict(ret, func(_ *Env, a []any) (any, error) {
+			x, y := list(a[0]), list(a[1])
+			in := func(v any, xs []any) bool {
+				for _, e := range xs {
+					if elemEq(v, e) {
+						return true
+					}
+				}
+				return false
+			}
+			out := []any{}
+			add := func(v any) {
+				if !in(v, out) {
+					out = append(out, v)
+				}
+			}
+			for _, v := range x {
+				switch {
+				case name == "ARRAY_UNION":
+					add(v)
+				case name == "ARRAY_INTERSECT" && in(v, y):
+					add(v)
+				case name == "ARRAY_EXCEPT" && !in(v, y):
+					add(v)
+				}
+			}
+			if name == "ARRAY_UNION" {
+				for _, v := range y {
+					add(v)
+				}
+			}
+			return out, nil
+		})
+	case "MAP_ENTRIES":
+		return strict(ret, func(_ *Env, a []any) (any, error) {
+			m, _ := a[0].(map[any]any)
+			keys := make([]any, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			sort.Slice(keys, func(i, j int) bool {
+				return types.ValueString(keys[i], args[0].Elem) < types.ValueString(keys[j], args[0].Elem)
+			})
+			out := make([]any, len(keys))
+			for i, k := range keys {
+				out[i] = []any{k, m[k]}
+			}
+			return out, nil
+		})
+	case "MAP_FROM_ARRAYS":
+		return strict(ret, func(_ *Env, a []any) (any, error) {
+			ks, vs := list(a[0]), list(a[1])
+			if len(ks) != len(vs) {
+				return nil, &EvalError{Exception: "IllegalArgumentException", Msg: "Invalid function MAP_FROM_ARRAYS call: The length of the keys array must be equal to the length of the values array."}
+			}
+			m := make(map[any]any, len(ks))
+			for i, k := range ks {
+				m[k] = vs[i]
+			}
+			return m, nil
+		})
+	case "MAP_UNION":
+		return strict(ret, func(_ *Env, a []any) (any, error) {
+			out := map[any]any{}
+			for _, x := range a {
+				m, _ := x.(map[any]any)
+				for k, v := range m {
+					out[k] = v
+				}
+			}
+			return out, nil
+		})
+	case "CURRENT_CATALOG":
+		return func(env *Env, _ []*vector.Vec, n int) (*vector.Vec, error) {
+			return vector.Const(ret, env.Catalog, n), nil
+		}
+	case "CURRENT_DATABASE":
+		return func(env *Env, _ []*vector.Vec, n int) (*vector.Vec, error) {
+			return vector.Const(ret, env.Database, n), nil
+		}
 	case "TYPEOF":
 		return func(_ *Env, _ []*vector.Vec, n int) (*vector.Vec, error) {
 			return vector.Const(ret, args[0].String(), n), nil

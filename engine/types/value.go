@@ -49,11 +49,26 @@ func (e *CastError) Error() string {
 	if e.Msg != "" {
 		return e.Msg
 	}
+	if e.numberFormat() {
+		// BinaryStringDataUtil's message for CAST('a' AS INT).
+		return fmt.Sprintf("For input string: '%s'. Invalid character found.", e.Value)
+	}
 	return fmt.Sprintf("Cannot cast '%s' of type %s to %s", e.Value, e.From, e.To)
 }
 
-// Class returns Flink's exception class for a failed cast at run time.
-func (e *CastError) Class() string { return "TableRuntimeException" }
+// Class returns Flink's exception class for a failed cast at run time:
+// Java's NumberFormatException for a string that is not a number.
+func (e *CastError) Class() string {
+	if e.numberFormat() {
+		return "NumberFormatException"
+	}
+	return "TableRuntimeException"
+}
+
+func (e *CastError) numberFormat() bool {
+	return e.Msg == "" && e.From != nil && e.To != nil && e.From.Kind.IsCharacterString() &&
+		(e.To.Kind.IsNumeric() && e.To.Kind != Decimal)
+}
 
 // DecimalContext is the arithmetic context for DECIMAL values: 38 digits
 // (Flink's maximum precision) and half-up rounding.

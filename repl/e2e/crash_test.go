@@ -270,3 +270,57 @@ func TestKilledDuringDDL(t *testing.T) {
 	}
 	t.Logf("%d rounds, %d killed mid-run; %d objects read back whole after the last (a full round took %v)", iterations, killed, objects, full)
 }
+
+// TestStoreTroubleThroughShell starts eddy on stores it cannot use: a
+// file that is not SQLite, a store of a newer schema version, an
+// immutable store. Each is one clear error naming the file, exit status
+// 1, and the file is left byte for byte as it was.
+func TestStoreTroubleThroughShell(t *testing.T) {
+	vars, home := env(t)
+	notes := filepath.Join(home, "notes.txt")
+	if err := os.WriteFile(notes, []byte("my notes, not a database\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	newer := filepath.Join(home, "newer.db")
+	if out, code := combined(t, vars, "CREATE TABLE kept (a INT);", "--store", newer); code != 0 {
+		t.Fatal(out)
+	}
+	db, err := sql.Open("sqlite3", newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE eddy_meta SET value = '99' WHERE key = 'schema_version'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	cases := map[string]string{notes: "is not a SQLite database", newer: "has schema version 99"}
+	if os.Geteuid() == 0 {
+		frozen := filepath.Join(home, "frozen.db")
+		if out, code := combined(t, vars, "CREATE TABLE kept (a INT);", "--store", frozen); code != 0 {
+			t.Fatal(out)
+		}
+		if exec.Command("chattr", "+i", frozen).Run() == nil {
+			t.Cleanup(func() { exec.Command("chattr", "-i", frozen).Run() })
+			cases[frozen] = "operation not permitted"
+		}
+	}
+	for path, want := range cases {
+		before, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := eddyEnv(t, vars, "CREATE TABLE t (a INT);\n", "--store", path)
+		if r.code != 1 || r.stdout != "" || strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 ||
+			!strings.Contains(r.stderr, path) || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d, want 1 and one error naming the file and saying %q:\n%s%s", path, r.code, want, r.stdout, r.stderr)
+		}
+		after, _ := os.ReadFile(path)
+		if string(after) != string(before) {
+			t.Errorf("%s changed", path)
+		}
+		t.Logf("%s", strings.TrimSpace(r.stderr))
+	}
+}

@@ -115,11 +115,13 @@ func TestTerminalHighlight(t *testing.T) {
 		t.Errorf("highlighted under the DEFAULT colour schema: %q", line)
 	}
 
-	plain, _ := startTerminal(t, "NO_COLOR=1")
-	plain.keys(typed)
-	plain.waitFor("the typed line", func(s string) bool { return strings.HasSuffix(lastLine(s), typed) })
-	if line := plain.colourLine(typed); strings.Contains(line, "\x1b[") {
-		t.Errorf("highlighted despite NO_COLOR: %q", line)
+	for _, v := range []string{"NO_COLOR=1", "TERM=dumb"} {
+		plain, _ := startTerminal(t, v)
+		plain.keys(typed)
+		plain.waitFor("the typed line", func(s string) bool { return strings.HasSuffix(lastLine(s), typed) })
+		if line := plain.colourLine(typed); strings.Contains(line, "\x1b[") {
+			t.Errorf("highlighted despite %s: %q", v, line)
+		}
 	}
 }
 
@@ -152,7 +154,7 @@ func longQuery(path string) []string {
 // and the session answers the next statement.
 func TestTerminalProgress(t *testing.T) {
 	term, home := startTerminal(t)
-	stmts := longQuery(writeNumbers(t, home, 6000))
+	stmts := longQuery(writeNumbers(t, home, 20000))
 	term.run(stmts[0], "[INFO] Execute statement succeeded.")
 	term.run(stmts[1], "[INFO] Execute statement succeeded.")
 	term.keys(stmts[2], "Enter")

@@ -131,6 +131,8 @@ var helpCommands = [][2]string{
 	{"ADD JAR", `Adds the specified jar file to the submitted jobs' classloader. Syntax: "ADD JAR '<path_to_filename>.jar'"`},
 	{"REMOVE JAR", `Removes the specified jar file from the submitted jobs' classloader. Syntax: "REMOVE JAR '<path_to_filename>.jar'"`},
 	{"SHOW JARS", "Shows the list of user-specified jar dependencies. This list is impacted by the --jar and --library startup options as well as the ADD/REMOVE JAR commands."},
+	// eddy's own statement, after Flink's list.
+	{"SOURCE", `Runs the statements of a file in this session, stopping at the first failing one. Syntax: "SOURCE '<path>.sql';"`},
 }
 
 // Help returns the answer to HELP, laid out as Flink's client lays it out
