@@ -72,6 +72,10 @@ do_build() {
     tail -n 40 "$build/maven.log" >&2
     die "Maven build failed (full log: $build/maven.log)"
   fi
+  # Maven leaves an unchanged classpath file alone; mark it as built now so
+  # that sources newer than the last build (a fresh clone) count as built.
+  [[ -f $build/target/classpath.txt ]] || die "Maven build produced no classpath"
+  touch "$build/target/classpath.txt"
   built || die "Maven build produced no classpath"
 }
 
