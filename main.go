@@ -23,6 +23,7 @@ import (
 	"eddy/catalogs/sqlite"
 	"eddy/conf"
 	"eddy/engine"
+	"eddy/engine/gateway"
 	"eddy/repl"
 	"eddy/repl/render"
 )
@@ -90,9 +91,6 @@ func parseFlags(args []string, stderr io.Writer) (*options, int, bool) {
 		return nil, 0, true
 	case fs.NArg() > 0:
 		render.Problem(stderr, render.MsgUnexpectedArg, fs.Arg(0))
-		return nil, exitUsage, true
-	case o.gateway != "":
-		render.Problem(stderr, render.MsgGatewayUnsupported)
 		return nil, exitUsage, true
 	case o.file != "" && o.hasExec:
 		render.Problem(stderr, render.MsgFileAndExec)
@@ -168,7 +166,17 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	if o.output != "" {
 		options[conf.OutputFormat] = strings.ToLower(o.output)
 	}
-	sess, closeSession, err := openSession(ctx, cfg, storePath(o.store, cfg), options)
+	endpoint := o.gateway
+	if endpoint == "" && cfg != nil {
+		endpoint = cfg.Gateway
+	}
+	var sess repl.Session
+	var closeSession func()
+	if endpoint != "" {
+		sess, closeSession, err = openRemote(ctx, cfg, endpoint, options, stderr)
+	} else {
+		sess, closeSession, err = openSession(ctx, cfg, storePath(o.store, cfg), options)
+	}
 	if err != nil {
 		render.Problem(stderr, "%v", err)
 		return exitFailure
@@ -183,6 +191,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		HistoryFile: historyPath(),
 		Color:       interactive && wantColor(stdout),
 		Version:     version,
+		Remote:      endpoint,
 		Progress:    progressWriter(interactive, stderr),
 	})
 	defer func() {
@@ -321,7 +330,6 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 	if err := mgr.RegisterCatalog(ctx, def, nil, catalogs.OriginBuiltIn); err != nil {
 		return fail(err)
 	}
-	options := map[string]string{}
 	current, currentDB := defaultCatalog, ""
 	if cfg != nil {
 		for _, c := range cfg.Catalogs {
@@ -330,19 +338,12 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 				return fail(cfg.CatalogError(c, err))
 			}
 		}
-		maps.Copy(options, cfg.Settings())
-		if cfg.Execution.RuntimeMode != "" {
-			options[conf.RuntimeMode] = cfg.Execution.RuntimeMode
-		}
-		if cfg.Execution.ResultMode != "" {
-			options[conf.ResultMode] = cfg.Execution.ResultMode
-		}
 		if cfg.Execution.CurrentCatalog != "" {
 			current = cfg.Execution.CurrentCatalog
 		}
 		currentDB = cfg.Execution.CurrentDatabase
 	}
-	maps.Copy(options, defines)
+	options := sessionOptions(cfg, defines)
 	if err := mgr.SetCurrentCatalog(ctx, current); err != nil {
 		return fail(err)
 	}
@@ -357,3 +358,66 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 	}
 	return repl.FromEngine(sess), closeAll, nil
 }
+
+// sessionOptions are the session's base options: the configuration file's
+// settings and execution modes, then the -D flags.
+func sessionOptions(cfg *conf.Config, defines map[string]string) map[string]string {
+	options := map[string]string{}
+	if cfg != nil {
+		maps.Copy(options, cfg.Settings())
+		if cfg.Execution.RuntimeMode != "" {
+			options[conf.RuntimeMode] = cfg.Execution.RuntimeMode
+		}
+		if cfg.Execution.ResultMode != "" {
+			options[conf.ResultMode] = cfg.Execution.ResultMode
+		}
+	}
+	maps.Copy(options, defines)
+	return options
+}
+
+// remoteSession runs the shell against a Flink SQL Gateway; display
+// options come from the remote session's configuration.
+type remoteSession struct{ *gateway.Session }
+
+func (s remoteSession) DisplayOptions() render.Options {
+	return repl.OptionsFromConfig(func(key string) (string, bool) {
+		v := s.Option(key)
+		return v, v != ""
+	})
+}
+
+// openRemote opens a session on the Flink SQL Gateway at endpoint with the
+// configuration's settings and -D flags as session properties, and makes
+// the configuration's catalog and database current there. Catalogs of the
+// configuration file are the local engine's and are not sent.
+func openRemote(ctx context.Context, cfg *conf.Config, endpoint string, defines map[string]string, stderr io.Writer) (repl.Session, func(), error) {
+	headers, bad := gateway.ParseHeaders(os.Getenv("FLINK_REST_CLIENT_HEADERS"))
+	for _, line := range bad {
+		render.Problem(stderr, render.MsgBadHeader, line)
+	}
+	s, err := gateway.Open(ctx, gateway.Config{
+		ClientConfig: gateway.ClientConfig{Endpoint: endpoint, Headers: headers},
+		Properties:   sessionOptions(cfg, defines),
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	closeAll := func() { s.Close() }
+	if cfg != nil && cfg.Execution.CurrentCatalog != "" {
+		if _, err := s.Execute(ctx, "USE CATALOG "+quoteName(cfg.Execution.CurrentCatalog)); err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+	}
+	if cfg != nil && cfg.Execution.CurrentDatabase != "" {
+		if _, err := s.Execute(ctx, "USE "+quoteName(cfg.Execution.CurrentDatabase)); err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+	}
+	return remoteSession{s}, closeAll, nil
+}
+
+// quoteName back-quotes a name for a statement.
+func quoteName(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }

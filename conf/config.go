@@ -35,6 +35,9 @@ type Config struct {
 	Catalogs      []CatalogConfig // in file order
 	Execution     Execution
 	Configuration []Setting // in file order; keys are unique
+	// Gateway is the Flink SQL Gateway to send statements to (the
+	// `gateway: {endpoint: URL}` section), or "" for the local engine.
+	Gateway string
 }
 
 // CatalogConfig is one entry of the catalogs list.
@@ -142,8 +145,10 @@ func Parse(data []byte, name string) (*Config, error) {
 			return p.execution(v, cfg)
 		case "configuration":
 			return p.configuration(v, cfg)
+		case "gateway":
+			return p.gateway(v, cfg)
 		}
-		return p.errorf(k, "unknown key %q (expected store, catalogs, execution or configuration)", key)
+		return p.errorf(k, "unknown key %q (expected store, catalogs, execution, configuration or gateway)", key)
 	}); err != nil {
 		return nil, err
 	}
@@ -299,6 +304,27 @@ func (p *parser) execution(n *yaml.Node, cfg *Config) error {
 		default:
 			return p.errorf(k, "unknown key %q in \"execution\" (expected current-catalog, current-database, runtime-mode or result-mode)", key)
 		}
+		return nil
+	})
+}
+
+func (p *parser) gateway(n *yaml.Node, cfg *Config) error {
+	n = p.resolve(n)
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	return p.mapping(n, "\"gateway\"", func(key string, k, v *yaml.Node) error {
+		s, err := p.scalar(v, key)
+		if err != nil {
+			return err
+		}
+		if key != "endpoint" {
+			return p.errorf(k, "unknown key %q in \"gateway\" (expected endpoint)", key)
+		}
+		if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+			return p.errorf(v, "gateway endpoint %q is not an http:// or https:// URL", s)
+		}
+		cfg.Gateway = s
 		return nil
 	})
 }

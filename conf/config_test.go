@@ -165,3 +165,18 @@ func repoRoot(t *testing.T) string {
 		dir = parent
 	}
 }
+
+func TestGatewaySection(t *testing.T) {
+	cfg, err := Parse([]byte("gateway:\n  endpoint: http://127.0.0.1:8083\n"), "config.yaml")
+	if err != nil || cfg.Gateway != "http://127.0.0.1:8083" {
+		t.Fatalf("Parse = %+v, %v", cfg, err)
+	}
+	for in, want := range map[string]string{
+		"gateway:\n  endpoint: localhost:8083\n": "config.yaml:2:",
+		"gateway:\n  url: http://x\n":            `config.yaml:2: unknown key "url"`,
+	} {
+		if _, err := Parse([]byte(in), "config.yaml"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) error = %v, want it to contain %q", in, err, want)
+		}
+	}
+}

@@ -117,7 +117,7 @@ func (sh *Shell) runInteractive(ctx context.Context) int {
 		return 1
 	}
 	defer src.Close()
-	fmt.Fprintf(sh.cfg.Out, "%s\n\n", render.Banner(sh.cfg.Version))
+	fmt.Fprintf(sh.cfg.Out, "%s\n\n", render.Banner(sh.cfg.Version, sh.cfg.Remote))
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)

@@ -46,6 +46,9 @@ type Config struct {
 	Color bool
 	// Version is shown in the banner.
 	Version string
+	// Remote is the Flink SQL Gateway the session runs on, shown in the
+	// banner; "" for the embedded engine.
+	Remote string
 	// Progress, when set, receives the live status line of an interactive
 	// statement running longer than ProgressDelay (1 s when 0): a terminal
 	// (standard error) only.

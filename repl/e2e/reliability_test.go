@@ -4,10 +4,15 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // shellModel generates the statements of one shell and keeps a model of
@@ -287,4 +292,62 @@ func TestConcurrentShellsMixedStatements(t *testing.T) {
 	}
 	t.Logf("%d shells x %d statements = %d statements held; %d tables and views with %d rows checked; %d differ",
 		procs, stmts, held, len(want), rows, lost)
+}
+
+// tailWriter keeps only the last bytes written to it.
+type tailWriter struct {
+	buf []byte
+	n   int64
+}
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	w.buf = append(w.buf, p...)
+	if len(w.buf) > 8192 {
+		w.buf = append(w.buf[:0], w.buf[len(w.buf)-4096:]...)
+	}
+	return len(p), nil
+}
+
+// TestTenMillionRowsStreamInBoundedMemory prints 10 million rows in
+// tableau mode (a CSV file of a million rows read ten times): the rows
+// stream to stdout, and eddy's peak memory stays far below what holding
+// them would take.
+func TestTenMillionRowsStreamInBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prints 10 million rows")
+	}
+	const fileRows, copies = 1_000_000, 10
+	vars, home := env(t)
+	csv := filepath.Join(home, "rows.csv")
+	var b strings.Builder
+	for i := 0; i < fileRows; i++ {
+		fmt.Fprintf(&b, "%d,row %d\n", i, i)
+	}
+	if err := os.WriteFile(csv, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	union := strings.TrimSuffix(strings.Repeat("SELECT * FROM c UNION ALL ", copies), " UNION ALL ")
+	script := fmt.Sprintf("SET 'sql-client.execution.result-mode' = 'tableau';\n"+
+		"CREATE TEMPORARY TABLE c (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv');\n%s;\n", csv, union)
+	cmd := exec.Command(binary, "--store", store(t))
+	cmd.Env = vars
+	cmd.Stdin = strings.NewReader(script)
+	out := &tailWriter{}
+	var errb strings.Builder
+	cmd.Stdout, cmd.Stderr = out, &errb
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	want := fmt.Sprintf("Received a total of %d rows", fileRows*copies)
+	if !strings.Contains(string(out.buf), want) {
+		t.Fatalf("the output does not end with %q:\n%s", want, out.buf)
+	}
+	maxRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	const limit = 150 << 10
+	if maxRSS > limit {
+		t.Errorf("peak memory %d MiB for %d rows, want under %d MiB", maxRSS>>10, fileRows*copies, limit>>10)
+	}
+	t.Logf("%d rows, %d MiB of output in %v; eddy's peak memory %d MiB", fileRows*copies, out.n>>20, time.Since(start).Round(time.Second), maxRSS>>10)
 }

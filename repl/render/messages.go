@@ -109,9 +109,15 @@ func Progress(elapsed time.Duration, rows int64) string {
 	return fmt.Sprintf("Running for %.1f seconds, %d %s received so far (Ctrl-C cancels)", elapsed.Seconds(), rows, rowTerm(rows))
 }
 
-// Banner is the one line the interactive shell prints when it starts.
-func Banner(version string) string {
-	return Version(version) + ", a Flink SQL shell. Enter HELP; for help, QUIT; or Ctrl-D to exit."
+// Banner is the one line the interactive shell prints when it starts;
+// remote names the Flink SQL Gateway statements run on ("" for the
+// embedded engine).
+func Banner(version, remote string) string {
+	where := ""
+	if remote != "" {
+		where = " Statements run on the Flink SQL Gateway at " + remote + "."
+	}
+	return Version(version) + ", a Flink SQL shell." + where + " Enter HELP; for help, QUIT; or Ctrl-D to exit."
 }
 
 // helpCommands is the HELP table of Flink's client (misc.q), in its order.
@@ -168,6 +174,8 @@ Flags:
   --output FORMAT   print query results as tableau (the default), csv, tsv,
                     json, jsonl, markdown or vertical
   --keep-going      run the rest of a script after a failed statement
+  --gateway URL     run the statements on a Flink SQL Gateway instead of the
+                    embedded engine (or gateway: endpoint: in the configuration)
   --version         print the version and exit
   --help            print this help and exit
 
@@ -178,12 +186,12 @@ flags or unreadable files.
 // Messages about the command line and start-up, each printed on one line
 // by Problem.
 const (
-	MsgSeeHelp            = "(see eddy --help)"
-	MsgUnexpectedArg      = "unexpected argument %q " + MsgSeeHelp
-	MsgGatewayUnsupported = "--gateway is not supported yet: statements run on the embedded engine"
-	MsgFileAndExec        = "-f and -e cannot be used together"
-	MsgBadDefine          = "-D %q: want key=value"
-	MsgBadOutput          = "--output %q: want one of %s"
+	MsgSeeHelp       = "(see eddy --help)"
+	MsgUnexpectedArg = "unexpected argument %q " + MsgSeeHelp
+	MsgBadHeader     = "FLINK_REST_CLIENT_HEADERS: ignoring the malformed line %q"
+	MsgFileAndExec   = "-f and -e cannot be used together"
+	MsgBadDefine     = "-D %q: want key=value"
+	MsgBadOutput     = "--output %q: want one of %s"
 )
 
 // Version is the answer to --version.

@@ -120,7 +120,10 @@ func TestInfoWarningQuit(t *testing.T) {
 	if b.String() != want || tags[0] != TagInfo || tags[1] != TagWarning || tags[2] != TagInfo {
 		t.Errorf("got %q %v, want %q", b.String(), tags, want)
 	}
-	if got := Banner("1.2.3"); !strings.HasPrefix(got, "eddy 1.2.3, ") || !strings.Contains(got, "HELP;") || strings.Contains(got, "\n") {
+	if got := Banner("1.2.3", "http://gw:8083"); !strings.Contains(got, "Flink SQL Gateway at http://gw:8083") {
+		t.Errorf("remote banner %q does not name the gateway", got)
+	}
+	if got := Banner("1.2.3", ""); !strings.HasPrefix(got, "eddy 1.2.3, ") || !strings.Contains(got, "HELP;") || strings.Contains(got, "\n") || strings.Contains(got, "Gateway") {
 		t.Errorf("banner %q: want one line naming eddy, its version and HELP;", got)
 	}
 }
