@@ -70,7 +70,15 @@ func fuzzSession(t *testing.T) *Session {
 		t.Fatal(err)
 	}
 	mgr := catalogs.NewManager(map[string]catalogs.Factory{memory.Type: memory.Factory{}, sqlite.Type: store}, store)
-	t.Cleanup(func() { mgr.Close(); store.Close() })
+	// The store is closed only when the input passed: after a hang the
+	// statement still runs, and closing would wait for it instead of
+	// reporting the input.
+	t.Cleanup(func() {
+		if !t.Failed() {
+			mgr.Close()
+			store.Close()
+		}
+	})
 	def := catalogs.CatalogDescriptor{Name: "default_catalog", Options: map[string]string{
 		catalogs.OptionType: sqlite.Type, catalogs.OptionDefaultDatabase: "default_database"}}
 	if err := mgr.RegisterCatalog(ctx, def, nil, catalogs.OriginBuiltIn); err != nil {
@@ -136,7 +144,7 @@ func fuzzStatement(t *testing.T, s *Session, sql string) {
 			t.Fatalf("%q: the engine panicked: %s", sql, e.Message)
 		}
 	case <-time.After(deadline + grace):
-		t.Fatalf("%q: still running %v after its deadline", sql, grace)
+		t.Fatalf("%q: still running %v after its deadline (%v)", sql, grace, deadline)
 	}
 }
 
@@ -168,8 +176,6 @@ func FuzzSession(f *testing.F) {
 		}
 		// The session still answers.
 		fuzzStatement(t, s, "SHOW TABLES")
-		if _, err := s.Execute(context.Background(), "SELECT 1"); err != nil {
-			t.Fatalf("after %q the session no longer answers SELECT 1: %v", script, err)
-		}
+		fuzzStatement(t, s, "SELECT 1")
 	})
 }
