@@ -10,10 +10,11 @@
 // castability (LogicalTypeCasts), and the names Calcite gives types and
 // type families in its messages.
 //
-// Evaluation is not here yet: the query engine adds vectorized kernels, one
-// file per function family next to the signatures, and hangs them on
-// Func.Kernel.
+// Evaluation lives next to the signatures in the kernels_*.go files:
+// KernelFor finds the vectorized scalar kernel of a call and
+// AggregateKernel the accumulator of an aggregate, both over the column
+// vectors of engine/vector.
 //
 // The registry is a value built by NewRegistry; there is no package-level
-// mutable state. It imports only engine/types.
+// mutable state. It imports engine/types and engine/vector.
 package functions
