@@ -95,7 +95,9 @@ func (s *readlineSource) ReadLine(prompt string) (string, error) {
 	return line, err
 }
 
-func (s *readlineSource) SaveHistory(entry string) { s.rl.SaveHistory(entry) }
+// SaveHistory records a statement with its secrets masked (the history
+// file outlives the session).
+func (s *readlineSource) SaveHistory(entry string) { s.rl.SaveHistory(maskSecrets(entry)) }
 
 // Close ends readline: a pending ReadLine returns io.EOF and leaves raw
 // mode. It may be called from another goroutine, and more than once; only

@@ -97,9 +97,6 @@ type Func struct {
 	Deterministic bool
 	Overloads     []Overload
 	Return        ReturnFunc
-	// Kernel is the vectorized implementation the query engine attaches;
-	// nil until then.
-	Kernel any
 }
 
 // MinArgs returns the fewest arguments any overload takes.
