@@ -58,13 +58,19 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 			switch x := x.(type) {
 			case *plan.Scan:
 				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
-				if resolveErr == nil && !st.streaming && !x.Bounded {
+				if resolveErr == nil {
+					resolveErr = connectors.Validate(st.tables[x.Table], false)
+				}
+				if resolveErr == nil && !st.streaming && !scanBounded(x) {
 					resolveErr = Errorf("ValidationException",
 						"Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.",
 						x.Table.Catalog+"."+x.Table.Database+"."+x.Table.Object)
 				}
 			case *plan.Sink:
 				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
+				if resolveErr == nil {
+					resolveErr = connectors.Validate(st.tables[x.Table], true)
+				}
 			}
 		})
 	}
@@ -74,6 +80,12 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	b := exec.NewBuilder(exec.Options{Streaming: st.streaming, Loc: loc, Tables: st,
 		Catalog: s.cat.CurrentCatalog(), Database: s.cat.CurrentDatabase()})
 	return b, st, nil
+}
+
+// scanBounded reports whether a scan's source ends (connectors.Bounded:
+// a datagen sequence column bounds the table too).
+func scanBounded(x *plan.Scan) bool {
+	return connectors.Bounded(x.Options, x.Physical.Names())
 }
 
 // sessionTables opens the tables of one statement.
@@ -156,7 +168,7 @@ func (s *Session) runQuery(ctx context.Context, n plan.Node) (*Result, error) {
 	}
 	bounded := true
 	plan.Walk(n, func(x plan.Node) {
-		if sc, ok := x.(*plan.Scan); ok && !sc.Bounded {
+		if sc, ok := x.(*plan.Scan); ok && !scanBounded(sc) {
 			bounded = false
 		}
 	})
@@ -483,6 +495,12 @@ func (s *Session) execExplain(ctx context.Context, st *ast.Explain) (*Result, er
 		}
 	default:
 		return nil, unsupported(st)
+	}
+	// Flink creates the table sources and sinks while it optimizes, so
+	// their option errors (and batch mode's refusal of an unbounded
+	// source) are EXPLAIN's answer too (table.q).
+	if _, _, err := s.prepare(ctx, s.connectors(), nodes...); err != nil {
+		return nil, err
 	}
 	var tree strings.Builder
 	for i, n := range nodes {

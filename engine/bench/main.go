@@ -1,9 +1,102 @@
 package main
 
 import (
-	"database/sql"
-
-	_ "github.com/duckdb/duckdb-go/v2"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 )
 
-func main() { db, _ := sql.Open("duckdb", ""); db.Close() }
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// config is the parsed command line.
+type config struct {
+	scale   scale
+	runs    int
+	eddy    string // prebuilt eddy binary; empty builds one
+	only    string // run only workloads whose group contains this text
+	workdir string // data and stores; empty makes a temporary directory
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	scaleName := fs.String("scale", "small", "data sizes: small (fits 2 cores and a few minutes) or full (the sizes of the targets)")
+	fs.IntVar(&c.runs, "runs", 5, "alternating runs per workload; the median is reported")
+	fs.StringVar(&c.eddy, "eddy", "", "use this eddy binary instead of building one from the repository root")
+	fs.StringVar(&c.only, "only", "", "run only the workload groups whose name contains this text (startup, catalog, script, analytics, csv, streaming)")
+	fs.StringVar(&c.workdir, "workdir", "", "directory for generated data and stores (default: a temporary directory, removed at the end)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	sc, ok := scales[*scaleName]
+	if !ok {
+		fmt.Fprintf(stderr, "bench: unknown -scale %q (small or full)\n", *scaleName)
+		return 2
+	}
+	c.scale = sc
+	if c.runs < 1 {
+		fmt.Fprintln(stderr, "bench: -runs must be at least 1")
+		return 2
+	}
+	if err := bench(c, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func bench(c config, stdout, stderr io.Writer) error {
+	dir := c.workdir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "eddy-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	eddyBin := c.eddy
+	if eddyBin == "" {
+		fmt.Fprintln(stderr, "building eddy ...")
+		b, err := buildEddy(dir)
+		if err != nil {
+			return err
+		}
+		eddyBin = b
+	} else if abs, err := filepath.Abs(eddyBin); err == nil {
+		eddyBin = abs
+	}
+	env, err := newEnv(dir, eddyBin, c.scale, stderr)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	var results []result
+	for _, g := range groups() {
+		if c.only != "" && !strings.Contains(g.name, c.only) {
+			continue
+		}
+		fmt.Fprintf(stderr, "preparing %s ...\n", g.name)
+		cases, err := g.prepare(env)
+		if err != nil {
+			fmt.Fprintf(stderr, "  %s: %v\n", g.name, err)
+			results = append(results, result{group: g.name, name: "(setup)", note: "not available: " + oneLine(err.Error())})
+			continue
+		}
+		for _, cs := range cases {
+			fmt.Fprintf(stderr, "  %s / %s\n", g.name, cs.name)
+			results = append(results, measure(g.name, cs, c.runs))
+		}
+	}
+	fmt.Fprintf(stdout, "eddy performance, -scale %s, medians of %d alternating runs, %s\n\n", c.scale.name, c.runs, machine())
+	writeTable(stdout, results)
+	return nil
+}

@@ -1,55 +1,147 @@
 package connectors
 
 import (
-	"bufio"
 	"context"
-	"encoding/base64"
-	"encoding/csv"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
-
-	"github.com/cockroachdb/apd/v3"
 
 	"eddy/engine/types"
 	"eddy/engine/vector"
 )
 
-// The filesystem connector with the csv format (connectors.md §4, §4a):
-// 'path' is a directory of part files (or one file), read in name order;
-// an INSERT writes one new part file, first under a hidden in-progress
-// name, renamed into place at Commit, so a failed INSERT leaves the
-// directory as it was. INSERT OVERWRITE removes the old part files at
-// Commit.
+// The filesystem connector (connectors.md §4): 'path' is a directory of
+// part files (or one file), read in name order; a partitioned table keeps
+// its rows under Hive-style k=v/ directories and its data files hold only
+// the non-partition columns. An INSERT writes each partition's rows to a
+// hidden in-progress file in the table's directory and renames it into
+// place at Commit, so a failed INSERT leaves the directory as it was.
+// INSERT OVERWRITE removes the old part files of the partitions it writes
+// (all of them for a table without partitions) at Commit.
+
+// defaultPartitionName is 'partition.default-name”s default.
+const defaultPartitionName = "__DEFAULT_PARTITION__"
+
+var filesystemOptions = []string{
+	"source.monitor-interval", "partition.default-name", "sink.rolling-policy.file-size",
+	"sink.rolling-policy.rollover-interval", "sink.rolling-policy.check-interval",
+	"sink.shuffle-by-partition.enable", "auto-compaction", "compaction.file-size",
+	"sink.partition-commit.trigger", "sink.partition-commit.delay", "sink.partition-commit.policy.kind",
+	"sink.partition-commit.policy.class", "sink.partition-commit.success-file.name",
+	"partition.time-extractor.kind", "partition.time-extractor.class",
+	"partition.time-extractor.timestamp-pattern", "sink.partition-commit.watermark-time-zone",
+	"lookup.join.cache.ttl", "sink.parallelism", "source.path.regex-pattern",
+}
+
+var csvFormatOptions = []string{
+	"csv.field-delimiter", "csv.disable-quote-character", "csv.quote-character", "csv.allow-comments",
+	"csv.ignore-parse-errors", "csv.array-element-delimiter", "csv.escape-character", "csv.null-literal",
+	"csv.write-bigdecimal-in-scientific-notation",
+}
+
+var jsonFormatOptions = []string{
+	"json.fail-on-missing-field", "json.ignore-parse-errors", "json.timestamp-format.standard",
+	"json.map-null-key.mode", "json.map-null-key.literal", "json.encode.decimal-as-plain-number",
+	"json.encode.ignore-null-fields", "decode.json-parser.enabled",
+}
+
+// fileFormat holds a filesystem table's validated options.
+type fileFormat struct {
+	json          bool
+	root          string
+	delim         rune
+	quote         rune
+	allowComments bool
+	ignoreErrors  bool
+	failOnMissing bool
+	isoTimestamps bool
+	nullLiteral   *string
+	defaultPart   string
+}
 
 func localPath(p string) string {
 	return strings.TrimPrefix(p, "file://")
 }
 
-func csvOptions(t *Table) (delim rune, ignoreErrors bool, nullLiteral *string, err error) {
-	if f := strings.ToLower(t.Options["format"]); f != "csv" {
-		return 0, false, nil, &Error{Exception: "ValidationException", Msg: fmt.Sprintf(
-			"Could not find any format factory for identifier '%s' in the classpath.", t.Options["format"])}
+func newFileFormat(t *Table) (*fileFormat, error) {
+	o := t.Options
+	optional := append([]string{}, filesystemOptions...)
+	switch o["format"] {
+	case "csv":
+		optional = append(optional, csvFormatOptions...)
+	case "json":
+		optional = append(optional, jsonFormatOptions...)
+	case "":
+	default:
+		return nil, validationError("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.DeserializationFormatFactory' in the classpath.\n\nAvailable factory identifiers are:\n\ncsv\njson", o["format"])
 	}
-	delim = ','
-	if d, ok := t.Options["csv.field-delimiter"]; ok {
+	if err := checkOptions("filesystem", o, []string{"connector", "path", "format"}, optional); err != nil {
+		return nil, err
+	}
+	f := &fileFormat{json: o["format"] == "json", root: localPath(o["path"]), delim: ',', quote: '"',
+		defaultPart: defaultPartitionName}
+	if d, ok := o["partition.default-name"]; ok {
+		f.defaultPart = d
+	}
+	boolOpt := func(key string, dst *bool) error {
+		if v, ok := o[key]; ok {
+			b, err := parseBool(key, v)
+			if err != nil {
+				return err
+			}
+			*dst = b
+		}
+		return nil
+	}
+	if f.json {
+		if err := boolOpt("json.ignore-parse-errors", &f.ignoreErrors); err != nil {
+			return nil, err
+		}
+		if err := boolOpt("json.fail-on-missing-field", &f.failOnMissing); err != nil {
+			return nil, err
+		}
+		if f.ignoreErrors && f.failOnMissing {
+			return nil, validationError("fail-on-missing-field and ignore-parse-errors shouldn't both be true.")
+		}
+		switch std := o["json.timestamp-format.standard"]; std {
+		case "", "SQL":
+		case "ISO-8601":
+			f.isoTimestamps = true
+		default:
+			return nil, validationError("Unsupported value '%s' for timestamp-format.standard. Supported values are [SQL, ISO-8601].", std)
+		}
+		return f, nil
+	}
+	if d, ok := o["csv.field-delimiter"]; ok {
 		d = strings.ReplaceAll(d, `\t`, "\t")
 		r := []rune(d)
 		if len(r) != 1 {
-			return 0, false, nil, &Error{Exception: "ValidationException", Msg: "Option 'csv.field-delimiter' must be a string with single character, but was: " + d}
+			return nil, validationError("Option 'csv.field-delimiter' must be a string with single character, but was: %s", o["csv.field-delimiter"])
 		}
-		delim = r[0]
+		f.delim = r[0]
 	}
-	ignoreErrors = strings.EqualFold(t.Options["csv.ignore-parse-errors"], "true")
-	if n, ok := t.Options["csv.null-literal"]; ok {
-		nullLiteral = &n
+	if q, ok := o["csv.quote-character"]; ok {
+		r := []rune(q)
+		if len(r) != 1 {
+			return nil, validationError("Option 'csv.quote-character' must be a string with single character, but was: %s", q)
+		}
+		f.quote = r[0]
 	}
-	return delim, ignoreErrors, nullLiteral, nil
+	if err := boolOpt("csv.ignore-parse-errors", &f.ignoreErrors); err != nil {
+		return nil, err
+	}
+	if err := boolOpt("csv.allow-comments", &f.allowComments); err != nil {
+		return nil, err
+	}
+	if n, ok := o["csv.null-literal"]; ok {
+		f.nullLiteral = &n
+	}
+	return f, nil
 }
 
 // dataFiles lists the visible data files under a path.
@@ -85,76 +177,143 @@ func dataFiles(root string) ([]string, error) {
 	return files, err
 }
 
+// layout splits a table's columns into data columns (in the files) and
+// partition columns (in the directory names).
+type layout struct {
+	data  []int // table column index of each file field
+	parts []int // table column index of each partition key, in key order
+}
+
+func layoutOf(t *Table) layout {
+	var l layout
+	isPart := map[string]bool{}
+	for _, k := range t.PartitionKeys {
+		isPart[k] = true
+	}
+	for i, c := range t.Columns {
+		if !isPart[c.Name] {
+			l.data = append(l.data, i)
+		}
+	}
+	for _, k := range t.PartitionKeys {
+		for i, c := range t.Columns {
+			if c.Name == k {
+				l.parts = append(l.parts, i)
+			}
+		}
+	}
+	return l
+}
+
+// rowDecoder reads one file's rows into the data columns of row.
+type rowDecoder interface {
+	// next fills row and returns false at the end of the file.
+	next(row []any) (bool, error)
+	close() error
+}
+
 type fileReader struct {
-	t            *Table
-	files        []string
-	delim        rune
-	ignoreErrors bool
-	nullLiteral  *string
-	cur          *os.File
-	r            *csv.Reader
-	name         string
-	line         int
+	t      *Table
+	f      *fileFormat
+	lay    layout
+	files  []string
+	dec    rowDecoder
+	pvals  []any
+	dataTs []*types.Type
 }
 
 func openFileReader(_ context.Context, t *Table) (Reader, error) {
-	delim, ignore, null, err := csvOptions(t)
+	f, err := newFileFormat(t)
 	if err != nil {
 		return nil, err
 	}
-	p, ok := t.Options["path"]
-	if !ok {
-		return nil, &Error{Exception: "ValidationException", Msg: "Missing required options are:\n\npath"}
-	}
-	files, err := dataFiles(localPath(p))
+	files, err := dataFiles(f.root)
 	if err != nil {
 		return nil, err
 	}
-	return &fileReader{t: t, files: files, delim: delim, ignoreErrors: ignore, nullLiteral: null}, nil
+	r := &fileReader{t: t, f: f, lay: layoutOf(t), files: files}
+	ts := t.Types()
+	for _, i := range r.lay.data {
+		r.dataTs = append(r.dataTs, ts[i])
+	}
+	return r, nil
 }
 
-func (f *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
-	ts := f.t.Types()
+// partitionValues reads the k=v directories between the root and a file.
+func (r *fileReader) partitionValues(file string) ([]any, error) {
+	vals := make([]any, len(r.lay.parts))
+	rel, err := filepath.Rel(r.f.root, filepath.Dir(file))
+	if err != nil || len(r.lay.parts) == 0 {
+		return vals, nil
+	}
+	found := map[string]string{}
+	for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
+		if k, v, ok := strings.Cut(seg, "="); ok {
+			found[unescapePartition(k)] = unescapePartition(v)
+		}
+	}
+	for i, ci := range r.lay.parts {
+		col := r.t.Columns[ci]
+		s, ok := found[col.Name]
+		if !ok || s == r.f.defaultPart {
+			continue
+		}
+		v, err := types.CastValue(s, types.NewString(), col.Type)
+		if err != nil {
+			return nil, &Error{Exception: "IOException", Msg: fmt.Sprintf(
+				"Failed to read partition value '%s' of column '%s' from '%s': %v", s, col.Name, file, err)}
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
+	ts := r.t.Types()
 	out := vector.NewBatch(ts, vector.BatchSize)
+	data := make([]any, len(r.lay.data))
 	row := make([]any, len(ts))
 	for out.N < vector.BatchSize {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if f.r == nil {
-			if len(f.files) == 0 {
+		if r.dec == nil {
+			if len(r.files) == 0 {
 				break
 			}
-			file, err := os.Open(f.files[0])
+			name := r.files[0]
+			r.files = r.files[1:]
+			pv, err := r.partitionValues(name)
 			if err != nil {
 				return nil, err
 			}
-			f.cur, f.name, f.line = file, f.files[0], 0
-			f.files = f.files[1:]
-			f.r = csv.NewReader(bufio.NewReader(file))
-			f.r.Comma = f.delim
-			f.r.FieldsPerRecord = -1
+			file, err := os.Open(name)
+			if err != nil {
+				return nil, err
+			}
+			r.pvals = pv
+			if r.f.json {
+				r.dec = newJSONDecoder(file, name, r.f, r.t, r.lay)
+			} else {
+				r.dec = newCSVDecoder(file, name, r.f, r.dataTs)
+			}
 		}
-		rec, err := f.r.Read()
-		if err == io.EOF {
-			f.cur.Close()
-			f.r, f.cur = nil, nil
+		ok, err := r.dec.next(data)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			r.dec.close()
+			r.dec = nil
 			continue
 		}
-		f.line++
-		if err != nil {
-			if f.ignoreErrors {
-				continue
-			}
-			return nil, &Error{Exception: "IOException", Msg: fmt.Sprintf("Failed to deserialize CSV row '%s' (line %d): %v", f.name, f.line, err)}
+		for j, ci := range r.lay.data {
+			row[ci] = data[j]
 		}
-		ok, perr := f.parse(rec, ts, row)
-		if perr != nil {
-			return nil, perr
+		for j, ci := range r.lay.parts {
+			row[ci] = r.pvals[j]
 		}
-		if ok {
-			out.AppendRow(types.Insert, row)
-		}
+		out.AppendRow(types.Insert, row)
 	}
 	if out.N == 0 {
 		return nil, nil
@@ -162,137 +321,128 @@ func (f *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
 	return out, nil
 }
 
-func (f *fileReader) parse(rec []string, ts []*types.Type, row []any) (bool, error) {
-	if len(rec) != len(ts) && !f.ignoreErrors {
-		return false, &Error{Exception: "IOException", Msg: fmt.Sprintf(
-			"Failed to deserialize CSV row '%s' (line %d): expected %d fields, found %d", f.name, f.line, len(ts), len(rec))}
-	}
-	for i, t := range ts {
-		if i >= len(rec) {
-			row[i] = nil
-			continue
-		}
-		v, err := parseField(rec[i], t, f.nullLiteral)
-		if err != nil {
-			if f.ignoreErrors {
-				row[i] = nil
-				continue
-			}
-			return false, &Error{Exception: "IOException", Msg: fmt.Sprintf(
-				"Failed to deserialize CSV row '%s' (line %d): %v", f.name, f.line, err)}
-		}
-		row[i] = v
-	}
-	return true, nil
-}
-
-// parseField reads one CSV field as a value of type t. An empty field is
-// NULL for every type but strings, as Flink's CSV format reads it.
-func parseField(s string, t *types.Type, nullLiteral *string) (any, error) {
-	if nullLiteral != nil && s == *nullLiteral {
-		return nil, nil
-	}
-	if s == "" && !t.Kind.IsCharacterString() {
-		return nil, nil
-	}
-	switch t.Kind {
-	case types.Char, types.VarChar:
-		return s, nil
-	case types.Binary, types.VarBinary:
-		return base64.StdEncoding.DecodeString(s)
-	}
-	return types.CastValue(strings.TrimSpace(s), types.NewString(), t)
-}
-
-func (f *fileReader) Close() error {
-	if f.cur != nil {
-		f.cur.Close()
-		f.cur, f.r = nil, nil
+func (r *fileReader) Close() error {
+	if r.dec != nil {
+		err := r.dec.close()
+		r.dec = nil
+		return err
 	}
 	return nil
 }
 
-// formatField writes a value as Flink's CSV format does.
-func formatField(v any, t *types.Type) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case []byte:
-		return base64.StdEncoding.EncodeToString(x)
-	case bool:
-		return strconv.FormatBool(x)
-	case *apd.Decimal:
-		return x.Text('f')
-	case time.Time:
-		if t.Kind == types.TimestampLTZ {
-			return x.UTC().Format("2006-01-02 15:04:05.999999999") + "Z"
-		}
-		return x.Format("2006-01-02 15:04:05.999999999")
-	}
-	return types.ValueString(v, t)
+// rowEncoder writes rows of the data columns to one file.
+type rowEncoder interface {
+	write(row []any) error
+	flush() error
+}
+
+// partFile is one in-progress part file of a writer.
+type partFile struct {
+	tmp   *os.File
+	enc   rowEncoder
+	dir   string // partition directory relative to the root, "" for none
+	final string
 }
 
 type fileWriter struct {
 	t         *Table
-	dir       string
-	delim     rune
+	f         *fileFormat
+	lay       layout
 	overwrite bool
-	tmp       *os.File
-	buf       *bufio.Writer
-	w         *csv.Writer
-	final     string
+	static    map[string]string
+	id        string
+	files     map[string]*partFile
+	order     []string
 }
 
 func openFileWriter(t *Table, spec WriteSpec) (Writer, error) {
-	delim, _, _, err := csvOptions(t)
+	f, err := newFileFormat(t)
 	if err != nil {
 		return nil, err
-	}
-	p, ok := t.Options["path"]
-	if !ok {
-		return nil, &Error{Exception: "ValidationException", Msg: "Missing required options are:\n\npath"}
 	}
 	if spec.Overwrite && spec.Streaming {
 		return nil, &Error{Exception: "IllegalStateException", Msg: "Streaming mode not support overwrite."}
 	}
-	return &fileWriter{t: t, dir: localPath(p), delim: delim, overwrite: spec.Overwrite}, nil
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	id := hex.EncodeToString(b[:])
+	id = id[:8] + "-" + id[8:12] + "-" + id[12:16] + "-" + id[16:20] + "-" + id[20:]
+	return &fileWriter{t: t, f: f, lay: layoutOf(t), overwrite: spec.Overwrite, static: spec.StaticPartition,
+		id: id, files: map[string]*partFile{}}, nil
 }
 
-func (w *fileWriter) open() error {
-	if err := os.MkdirAll(w.dir, 0o755); err != nil {
-		return err
+// partitionDir returns the k=v/... directory of a row.
+func (w *fileWriter) partitionDir(row []any) string {
+	if len(w.lay.parts) == 0 {
+		return ""
 	}
-	name := fmt.Sprintf("part-%d-0-0", time.Now().UnixNano())
-	w.final = filepath.Join(w.dir, name)
-	f, err := os.Create(filepath.Join(w.dir, "."+name+".inprogress"))
+	segs := make([]string, len(w.lay.parts))
+	for i, ci := range w.lay.parts {
+		c := w.t.Columns[ci]
+		v := w.f.defaultPart
+		if row[ci] != nil {
+			if s := formatCSVField(row[ci], c.Type); s != "" {
+				v = s
+			}
+		}
+		segs[i] = escapePartition(c.Name) + "=" + escapePartition(v)
+	}
+	return filepath.Join(segs...)
+}
+
+func (w *fileWriter) file(dir string) (*partFile, error) {
+	if pf, ok := w.files[dir]; ok {
+		return pf, nil
+	}
+	if err := os.MkdirAll(w.f.root, 0o755); err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("part-%s-0-%d", w.id, len(w.order))
+	tmp, err := os.CreateTemp(w.f.root, "."+name+".*.inprogress")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	w.tmp = f
-	w.buf = bufio.NewWriter(f)
-	w.w = csv.NewWriter(w.buf)
-	w.w.Comma = w.delim
-	return nil
+	pf := &partFile{tmp: tmp, dir: dir, final: filepath.Join(w.f.root, dir, name)}
+	ts := w.t.Types()
+	dataTs := make([]*types.Type, len(w.lay.data))
+	names := make([]string, len(w.lay.data))
+	for j, ci := range w.lay.data {
+		dataTs[j] = ts[ci]
+		names[j] = w.t.Columns[ci].Name
+	}
+	if w.f.json {
+		pf.enc = newJSONEncoder(tmp, names, dataTs)
+	} else {
+		pf.enc = newCSVEncoder(tmp, w.f, dataTs)
+	}
+	w.files[dir] = pf
+	w.order = append(w.order, dir)
+	return pf, nil
 }
 
 func (w *fileWriter) Write(ctx context.Context, b *vector.Batch) error {
-	if w.tmp == nil {
-		if err := w.open(); err != nil {
-			return err
-		}
-	}
-	ts := w.t.Types()
-	rec := make([]string, len(ts))
+	data := make([]any, len(w.lay.data))
 	for i := range b.N {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		for c, v := range b.Cols {
-			rec[c] = formatField(v.Get(i), ts[c])
+		if k := b.Kind(i); k == types.UpdateBefore || k == types.Delete {
+			return &Error{Exception: "TableException", Msg: fmt.Sprintf(
+				"Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s", w.t.Name, "GroupAggregate")}
 		}
-		if err := w.w.Write(rec); err != nil {
+		row := b.Row(i)
+		for j, ci := range w.lay.data {
+			data[j] = row[ci]
+		}
+		pf, err := w.file(w.partitionDir(row))
+		if err != nil {
+			return err
+		}
+		if err := pf.enc.write(data); err != nil {
 			return err
 		}
 	}
@@ -301,32 +451,51 @@ func (w *fileWriter) Write(ctx context.Context, b *vector.Batch) error {
 
 func (w *fileWriter) Commit(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
-		return err
+		return w.abortWith(err)
+	}
+	for _, dir := range w.order {
+		pf := w.files[dir]
+		if err := errors.Join(pf.enc.flush(), pf.tmp.Sync()); err != nil {
+			return w.abortWith(err)
+		}
 	}
 	var old []string
 	if w.overwrite {
-		files, err := dataFiles(w.dir)
-		if err != nil {
-			return err
+		dirs := map[string]bool{}
+		for _, dir := range w.order {
+			dirs[dir] = true
 		}
-		old = files
+		if len(w.lay.parts) == 0 {
+			dirs[""] = true
+		} else if len(w.static) == len(w.lay.parts) {
+			row := make([]any, len(w.t.Columns))
+			for _, ci := range w.lay.parts {
+				row[ci] = w.static[w.t.Columns[ci].Name]
+			}
+			dirs[w.partitionDir(row)] = true
+		}
+		for dir := range dirs {
+			files, err := dataFiles(filepath.Join(w.f.root, dir))
+			if err != nil {
+				return w.abortWith(err)
+			}
+			old = append(old, files...)
+		}
 	}
-	if w.tmp != nil {
-		w.w.Flush()
-		if err := w.w.Error(); err != nil {
-			return err
+	for _, dir := range w.order {
+		pf := w.files[dir]
+		if err := pf.tmp.Close(); err != nil {
+			return w.abortWith(err)
 		}
-		if err := w.buf.Flush(); err != nil {
-			return err
+		if err := os.MkdirAll(filepath.Dir(pf.final), 0o755); err != nil {
+			return w.abortWith(err)
 		}
-		if err := w.tmp.Close(); err != nil {
-			return err
+		if err := os.Rename(pf.tmp.Name(), pf.final); err != nil {
+			return w.abortWith(err)
 		}
-		if err := os.Rename(w.tmp.Name(), w.final); err != nil {
-			return err
-		}
-		w.tmp = nil
+		delete(w.files, dir)
 	}
+	w.order = nil
 	for _, f := range old {
 		if err := os.Remove(f); err != nil {
 			return err
@@ -335,12 +504,48 @@ func (w *fileWriter) Commit(ctx context.Context) error {
 	return nil
 }
 
+func (w *fileWriter) abortWith(err error) error { return errors.Join(err, w.Abort()) }
+
 func (w *fileWriter) Abort() error {
-	if w.tmp == nil {
-		return nil
+	var err error
+	for _, dir := range w.order {
+		if pf, ok := w.files[dir]; ok {
+			pf.tmp.Close()
+			err = errors.Join(err, os.Remove(pf.tmp.Name()))
+		}
 	}
-	w.tmp.Close()
-	err := os.Remove(w.tmp.Name())
-	w.tmp = nil
+	w.files, w.order = map[string]*partFile{}, nil
 	return err
+}
+
+// escapePartition escapes a partition name or value as Flink's
+// PartitionPathUtils does (the characters that may not appear in a path).
+func escapePartition(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 || strings.ContainsRune("\"#%'*/:=?\\\x7f{[]^", r) {
+			fmt.Fprintf(&b, "%%%02X", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func unescapePartition(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if x, err := hex.DecodeString(s[i+1 : i+3]); err == nil {
+				b.WriteByte(x[0])
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -3,7 +3,7 @@ package connectors
 import (
 	"context"
 	"fmt"
-	"strings"
+	"io"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
@@ -60,6 +60,11 @@ type WriteSpec struct {
 // store of managed tables of catalogs that keep no rows themselves.
 type Connectors struct {
 	Memory *MemoryStore
+	// Stdout and Stderr receive the rows of print sinks (nil: discarded).
+	Stdout, Stderr io.Writer
+	// Seed makes datagen sources deterministic: with a non-zero seed,
+	// every scan of the same table yields the same random values.
+	Seed uint64
 }
 
 // New returns connectors with an empty memory store.
@@ -90,12 +95,14 @@ func (c *Connectors) OpenReader(ctx context.Context, t *Table) (Reader, error) {
 		}
 		return c.Memory.Reader(t), nil
 	}
-	switch strings.ToLower(t.Options["connector"]) {
+	if err := Validate(t, false); err != nil {
+		return nil, err
+	}
+	switch t.Options["connector"] {
 	case "filesystem":
 		return openFileReader(ctx, t)
-	case "blackhole", "print":
-		return nil, &Error{Exception: "ValidationException", Msg: fmt.Sprintf(
-			"Connector '%s' can only be used as a sink. It cannot be used as a source.", t.Options["connector"])}
+	case "datagen":
+		return openDatagenReader(t, c.Seed)
 	}
 	return nil, unsupportedConnector(t)
 }
@@ -108,11 +115,16 @@ func (c *Connectors) OpenWriter(ctx context.Context, t *Table, spec WriteSpec) (
 		}
 		return c.Memory.Writer(t, spec.Overwrite), nil
 	}
-	switch strings.ToLower(t.Options["connector"]) {
+	if err := Validate(t, true); err != nil {
+		return nil, err
+	}
+	switch t.Options["connector"] {
 	case "filesystem":
 		return openFileWriter(t, spec)
 	case "blackhole":
 		return discard{}, nil
+	case "print":
+		return c.openPrintWriter(t)
 	}
 	return nil, unsupportedConnector(t)
 }

@@ -218,6 +218,12 @@ func AsInt64(v any) (int64, bool) {
 		return x, true
 	case int:
 		return int64(x), true
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
 	}
 	return 0, false
 }
@@ -624,11 +630,19 @@ func ParseTimestamp(s string) (time.Time, error) {
 	return t, nil
 }
 
-// ValueString returns v (of type t) as CAST(v AS STRING) gives it, which is
-// also how the Flink SQL client prints it: TRUE/FALSE, Java's float forms,
-// TIMESTAMP(p) with exactly p fraction digits, BYTES as x'..', ARRAY as
-// [1, 2], ROW as (1, a), MAP as {k=v}. A nil v returns "NULL".
-func ValueString(v any, t *Type) string {
+// ValueString returns v (of type t) as CAST(v AS STRING) gives it; see
+// FormatValue. TIMESTAMP_LTZ values keep their own location.
+func ValueString(v any, t *Type) string { return FormatValue(v, t, nil) }
+
+// FormatValue returns v (of type t) as CAST(v AS STRING) gives it, which is
+// also how the Flink SQL client prints it (RowDataToStringConverterImpl,
+// CAST-to-STRING rules in printing mode): TRUE/FALSE, Java's float forms,
+// TIME(p) and TIMESTAMP(p) with exactly p fraction digits, BYTES as x'..',
+// intervals as +1-00 and +1 00:00:00.000, ARRAY as [1, 2], ROW as (1, a),
+// MAP as {k=v}. loc is table.local-time-zone, in which TIMESTAMP_LTZ
+// values are shown (nil keeps the value's own location). A nil t formats
+// by the Go type alone; a nil v returns "NULL", the form nested values use.
+func FormatValue(v any, t *Type, loc *time.Location) string {
 	if v == nil {
 		return "NULL"
 	}
@@ -649,10 +663,17 @@ func ValueString(v any, t *Type) string {
 	case *apd.Decimal:
 		return x.Text('f')
 	case time.Time:
-		if t != nil && t.Kind == Date {
+		switch {
+		case t == nil:
+			return x.Format("2006-01-02 15:04:05.999999999")
+		case t.Kind == Date:
 			return x.Format("2006-01-02")
+		case t.Kind == Time:
+			return x.Format("15:04:05") + fraction(x.Nanosecond(), t.Prec)
+		case t.Kind == TimestampLTZ && loc != nil:
+			x = x.In(loc)
 		}
-		return x.Format("2006-01-02 15:04:05") + fraction(x.Nanosecond(), precOf(t))
+		return x.Format("2006-01-02 15:04:05") + fraction(x.Nanosecond(), t.Prec)
 	case time.Duration:
 		if t != nil && t.Kind == IntervalDayTime {
 			return intervalDayTime(x.Milliseconds())
@@ -667,7 +688,7 @@ func ValueString(v any, t *Type) string {
 		}
 		parts := make([]string, len(x))
 		for i, e := range x {
-			parts[i] = ValueString(e, elemTypeOf(t, i))
+			parts[i] = FormatValue(e, elemTypeOf(t, i), loc)
 		}
 		return open + strings.Join(parts, ", ") + closing
 	case map[any]any:
@@ -677,10 +698,12 @@ func ValueString(v any, t *Type) string {
 		}
 		parts := make([]string, 0, len(x))
 		for k, e := range x {
-			parts = append(parts, ValueString(k, kt)+"="+ValueString(e, vt))
+			parts = append(parts, FormatValue(k, kt, loc)+"="+FormatValue(e, vt, loc))
 		}
 		sortStrings(parts)
 		return "{" + strings.Join(parts, ", ") + "}"
+	case uint64:
+		return strconv.FormatUint(x, 10)
 	}
 	if n, ok := AsInt64(v); ok {
 		if t != nil {
@@ -698,6 +721,12 @@ func ValueString(v any, t *Type) string {
 			}
 		}
 		return strconv.FormatInt(n, 10)
+	}
+	if d, ok := v.(interface{ Text(byte) string }); ok {
+		return d.Text('f')
+	}
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
 	}
 	return fmt.Sprint(v)
 }

@@ -1,0 +1,324 @@
+package connectors
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"eddy/engine/types"
+)
+
+// The json format (connectors.md §4b): newline-delimited JSON objects,
+// fields matched by name (extra fields ignored, a missing field NULL
+// unless 'json.fail-on-missing-field'), a top-level array on one line
+// expands to several rows. ROW and MAP are objects, ARRAY and MULTISET
+// arrays, BINARY a base64 string, timestamps 'SQL' text by default.
+
+type jsonDecoder struct {
+	file    *os.File
+	name    string
+	f       *fileFormat
+	names   []string
+	ts      []*types.Type
+	sc      *bufio.Scanner
+	line    int
+	pending []map[string]any
+}
+
+func newJSONDecoder(file *os.File, name string, f *fileFormat, t *Table, lay layout) *jsonDecoder {
+	d := &jsonDecoder{file: file, name: name, f: f, sc: bufio.NewScanner(file)}
+	d.sc.Buffer(make([]byte, 64<<10), 256<<20)
+	for _, ci := range lay.data {
+		d.names = append(d.names, t.Columns[ci].Name)
+		d.ts = append(d.ts, t.Columns[ci].Type)
+	}
+	return d
+}
+
+func (d *jsonDecoder) parseError(err error) error {
+	return &Error{Exception: "IOException", Msg: fmt.Sprintf("Failed to deserialize JSON row '%s' (line %d): %v", d.name, d.line, err)}
+}
+
+func (d *jsonDecoder) next(row []any) (bool, error) {
+	for len(d.pending) == 0 {
+		if !d.sc.Scan() {
+			if err := d.sc.Err(); err != nil {
+				return false, d.parseError(err)
+			}
+			return false, nil
+		}
+		d.line++
+		text := bytes.TrimSpace(d.sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(text))
+		dec.UseNumber()
+		var v any
+		err := dec.Decode(&v)
+		if err == nil && dec.More() {
+			err = fmt.Errorf("unexpected data after the JSON value")
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			d.pending = append(d.pending, x)
+		case []any:
+			for _, e := range x {
+				if m, ok := e.(map[string]any); ok {
+					d.pending = append(d.pending, m)
+				} else if err == nil {
+					err = fmt.Errorf("expected a JSON object, found %s", jsonKind(e))
+				}
+			}
+		default:
+			if err == nil {
+				err = fmt.Errorf("expected a JSON object, found %s", jsonKind(v))
+			}
+		}
+		if err != nil {
+			d.pending = nil
+			if d.f.ignoreErrors {
+				continue
+			}
+			return false, d.parseError(err)
+		}
+	}
+	obj := d.pending[0]
+	d.pending = d.pending[1:]
+	for i, name := range d.names {
+		raw, ok := obj[name]
+		if !ok && d.f.failOnMissing {
+			return false, d.parseError(fmt.Errorf("could not find field with name '%s'", name))
+		}
+		v, err := fromJSON(raw, d.ts[i], d.f.isoTimestamps)
+		if err != nil {
+			if d.f.ignoreErrors {
+				v = nil
+			} else {
+				return false, d.parseError(fmt.Errorf("field '%s': %w", name, err))
+			}
+		}
+		row[i] = v
+	}
+	return true, nil
+}
+
+func (d *jsonDecoder) close() error { return d.file.Close() }
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	}
+	return "an object"
+}
+
+// fromJSON converts a decoded JSON value to the engine value of type t.
+func fromJSON(v any, t *types.Type, iso bool) (any, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		switch t.Kind {
+		case types.Char, types.VarChar:
+			return x, nil
+		case types.Binary, types.VarBinary:
+			return base64.StdEncoding.DecodeString(x)
+		case types.Timestamp, types.TimestampLTZ:
+			s := x
+			if iso {
+				s = strings.Replace(s, "T", " ", 1)
+			}
+			return parseCSVField(s, t, nil)
+		}
+		return types.CastValue(strings.TrimSpace(x), types.NewString(), t)
+	case json.Number:
+		if t.Kind.IsCharacterString() {
+			return x.String(), nil
+		}
+		return types.CastValue(x.String(), types.NewString(), t)
+	case bool:
+		switch t.Kind {
+		case types.Boolean:
+			return x, nil
+		case types.Char, types.VarChar:
+			return fmt.Sprint(x), nil
+		}
+	case []any:
+		switch t.Kind {
+		case types.Array, types.Multiset:
+			out := make([]any, len(x))
+			for i, e := range x {
+				ev, err := fromJSON(e, t.Elem, iso)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = ev
+			}
+			return out, nil
+		case types.Char, types.VarChar:
+			b, _ := json.Marshal(x)
+			return string(b), nil
+		}
+	case map[string]any:
+		switch t.Kind {
+		case types.Row:
+			out := make([]any, len(t.Fields))
+			for i, f := range t.Fields {
+				fv, err := fromJSON(x[f.Name], f.Type, iso)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = fv
+			}
+			return out, nil
+		case types.Map:
+			out := map[any]any{}
+			for k, e := range x {
+				kv, err := fromJSON(k, t.Elem, iso)
+				if err != nil {
+					return nil, err
+				}
+				ev, err := fromJSON(e, t.Val, iso)
+				if err != nil {
+					return nil, err
+				}
+				out[kv] = ev
+			}
+			return out, nil
+		case types.Char, types.VarChar:
+			b, _ := json.Marshal(x)
+			return string(b), nil
+		}
+	}
+	return nil, fmt.Errorf("cannot read %s as %s", jsonKind(v), t)
+}
+
+type jsonEncoder struct {
+	buf   *bufio.Writer
+	names []string
+	ts    []*types.Type
+	line  []byte
+}
+
+func newJSONEncoder(out io.Writer, names []string, ts []*types.Type) *jsonEncoder {
+	return &jsonEncoder{buf: bufio.NewWriterSize(out, 64<<10), names: names, ts: ts}
+}
+
+func (e *jsonEncoder) write(row []any) error {
+	b := e.line[:0]
+	b = append(b, '{')
+	for i, v := range row {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, e.names[i])
+		b = append(b, ':')
+		b = appendJSON(b, v, e.ts[i])
+	}
+	b = append(b, '}', '\n')
+	e.line = b
+	_, err := e.buf.Write(b)
+	return err
+}
+
+func (e *jsonEncoder) flush() error { return e.buf.Flush() }
+
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
+
+// appendJSON writes a value as Flink's JSON format does.
+func appendJSON(b []byte, v any, t *types.Type) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		if x {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case int8, int16, int32, int64:
+		if t.Kind == types.Date || t.Kind == types.Time {
+			return appendJSONString(b, formatCSVField(v, t))
+		}
+		return append(b, types.ValueString(v, t)...)
+	case float32, float64:
+		f, ok := x.(float64)
+		if !ok {
+			f = float64(x.(float32))
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return appendJSONString(b, types.ValueString(v, t))
+		}
+		return append(b, types.ValueString(v, t)...)
+	case *apd.Decimal:
+		return append(b, x.Text('f')...)
+	case string:
+		return appendJSONString(b, x)
+	case []byte:
+		return appendJSONString(b, base64.StdEncoding.EncodeToString(x))
+	case []any:
+		if t.Kind == types.Row {
+			b = append(b, '{')
+			for i, f := range t.Fields {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, f.Name)
+				b = append(b, ':')
+				b = appendJSON(b, x[i], f.Type)
+			}
+			return append(b, '}')
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSON(b, e, t.Elem)
+		}
+		return append(b, ']')
+	case map[any]any:
+		keys := make([]string, 0, len(x))
+		byKey := map[string]any{}
+		for k, e := range x {
+			ks := "null"
+			if k != nil {
+				ks = formatCSVField(k, t.Elem)
+			}
+			keys = append(keys, ks)
+			byKey[ks] = e
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			b = appendJSON(b, byKey[k], t.Val)
+		}
+		return append(b, '}')
+	}
+	return appendJSONString(b, formatCSVField(v, t))
+}

@@ -1,0 +1,427 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"eddy/catalogs"
+	"eddy/catalogs/examples"
+	"eddy/catalogs/memory"
+	"eddy/catalogs/sqlite"
+	"eddy/engine/types"
+)
+
+// collect runs a query and returns its rows as "kind v1 v2 ..." lines.
+func collect(t *testing.T, s *Session, sql string) []string {
+	t.Helper()
+	ctx := context.Background()
+	res, err := s.Execute(ctx, sql)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	defer res.Close()
+	var lines []string
+	for {
+		row, ok, err := res.Rows.Next(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		if !ok {
+			return lines
+		}
+		cells := []string{row.Kind.String()}
+		for i, v := range row.Values {
+			cells = append(cells, types.ValueString(v, res.Columns[i].Type))
+		}
+		lines = append(lines, strings.Join(cells, " "))
+	}
+}
+
+func execErr(t *testing.T, s *Session, sql string) string {
+	t.Helper()
+	res, err := s.Execute(context.Background(), sql)
+	if err == nil {
+		// Some errors surface while rows are read.
+		for err == nil {
+			var ok bool
+			_, ok, err = res.Rows.Next(context.Background())
+			if !ok && err == nil {
+				t.Fatalf("%s: no error", sql)
+			}
+		}
+		res.Close()
+	}
+	return AsError(err).Message
+}
+
+// The datagen -> view -> blackhole script of the user docs (seed 002),
+// as written.
+func TestSeedDatagenViewBlackhole(t *testing.T) {
+	s := openQuerySession(t)
+	for _, st := range []string{
+		`CREATE TEMPORARY TABLE datagen_source (
+  name    VARCHAR,
+  score   BIGINT
+) WITH (
+  'connector'      = 'datagen',
+  'number-of-rows' = '10'
+)`,
+		`CREATE TEMPORARY TABLE rds_output (
+  name  VARCHAR,
+  score BIGINT
+) WITH (
+  'connector' = 'blackhole'
+)`,
+		`CREATE TEMPORARY VIEW tmp_view AS
+SELECT *
+FROM datagen_source`,
+	} {
+		mustExec(t, s, st)
+	}
+	res, err := s.Execute(context.Background(), "INSERT INTO rds_output\nSELECT name, score\nFROM tmp_view")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Message != "Complete execution of the SQL update statement." {
+		t.Fatalf("INSERT answered %q", res.Message)
+	}
+	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	if got := collect(t, s, "SELECT COUNT(*), MAX(CHAR_LENGTH(name)) FROM tmp_view"); len(got) != 1 || got[0] != "+I 10 1" {
+		t.Fatalf("count over the view: %v", got)
+	}
+}
+
+func openExamplesSession(t *testing.T) *Session {
+	s := openQuerySession(t)
+	desc := catalogs.CatalogDescriptor{Name: examples.Name, Options: map[string]string{catalogs.OptionType: examples.Type}}
+	if err := s.cat.RegisterCatalog(context.Background(), desc, examples.New(examples.Name), catalogs.OriginBuiltIn); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// The first example of the views page (seed 000) runs as written over the
+// examples catalog.
+func TestSeedExamplesLargeOrders(t *testing.T) {
+	s := openExamplesSession(t)
+	mustExec(t, s, "CREATE VIEW large_orders AS SELECT order_id, customer_id, price FROM examples.marketplace.orders WHERE price > 50;")
+	start := time.Now()
+	rows := collect(t, s, "SELECT customer_id, price FROM large_orders LIMIT 5;")
+	if len(rows) != 5 {
+		t.Fatalf("got %d rows: %v", len(rows), rows)
+	}
+	for _, r := range rows {
+		var id int
+		var price float64
+		if _, err := fmt.Sscanf(r, "+I %d %g", &id, &price); err != nil || price <= 50 || id < 3000 || id > 3250 {
+			t.Fatalf("row %q outside the view's filter or the table's ranges (%v)", r, err)
+		}
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Fatalf("LIMIT 5 took %v", el)
+	}
+	mustExec(t, s, "ALTER VIEW large_orders AS\n  SELECT order_id, customer_id, price\n  FROM examples.marketplace.orders\n  WHERE price > 100;")
+	mustExec(t, s, "ALTER VIEW large_orders RENAME TO very_large_orders;")
+}
+
+func TestExamplesCatalogIsReadOnly(t *testing.T) {
+	s := openExamplesSession(t)
+	got := collect(t, s, "SHOW TABLES FROM examples.marketplace")
+	if strings.Join(got, ",") != "+I clicks,+I customers,+I orders,+I products" {
+		t.Fatalf("SHOW TABLES: %v", got)
+	}
+	res, err := s.Execute(context.Background(), "SHOW CREATE TABLE examples.marketplace.orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _, _ := res.Rows.Next(context.Background())
+	ddl := fmt.Sprint(row.Values[0])
+	for _, want := range []string{"`order_id` VARCHAR(2147483647) NOT NULL", "`price` DOUBLE NOT NULL",
+		"WATERMARK FOR `event_time` AS `event_time` - INTERVAL '5' SECOND", "'connector' = 'datagen'"} {
+		if !strings.Contains(ddl, want) {
+			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", want, ddl)
+		}
+	}
+	if msg := execErr(t, s, "CREATE VIEW examples.marketplace.v AS SELECT 1"); msg != "View DDL is not supported on examples catalog 'examples'" {
+		t.Errorf("CREATE VIEW: %s", msg)
+	}
+	for _, st := range []string{
+		"CREATE TABLE examples.marketplace.t (a INT)",
+		"DROP TABLE examples.marketplace.orders",
+		"CREATE DATABASE examples.other",
+	} {
+		if _, err := s.Execute(context.Background(), st); err == nil {
+			t.Errorf("%s succeeded", st)
+		}
+	}
+	if msg := execErr(t, s, "INSERT INTO examples.marketplace.clicks SELECT * FROM examples.marketplace.clicks"); !strings.Contains(msg, "can only be used as a source") {
+		t.Errorf("INSERT: %s", msg)
+	}
+	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	if msg := execErr(t, s, "SELECT * FROM examples.marketplace.orders"); msg != "Querying an unbounded table 'examples.marketplace.orders' in batch mode is not allowed. The table source is unbounded." {
+		t.Errorf("batch SELECT: %s", msg)
+	}
+}
+
+func TestDatagenOptions(t *testing.T) {
+	s := openQuerySession(t)
+	s.SetDatagenSeed(42)
+	mustExec(t, s, `CREATE TABLE g (id INT, s STRING, v DOUBLE, b BOOLEAN, d DECIMAL(6, 2), ts TIMESTAMP(3), n INT, arr ARRAY<INT>)
+WITH ('connector' = 'datagen', 'number-of-rows' = '50', 'rows-per-second' = '1000000',
+ 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100',
+ 'fields.s.length' = '7', 'fields.v.min' = '1', 'fields.v.max' = '2',
+ 'fields.ts.max-past' = '10 s', 'fields.n.null-rate' = '1.0')`)
+	a := collect(t, s, "SELECT * FROM g")
+	b := collect(t, s, "SELECT id, s, v, b, d, n, arr FROM g")
+	if len(a) != 50 || len(b) != 50 {
+		t.Fatalf("rows: %d, %d", len(a), len(b))
+	}
+	for i, r := range a {
+		f := strings.Fields(r)
+		if f[1] != fmt.Sprint(i+1) || len(f[2]) != 7 || f[8] != "NULL" {
+			t.Fatalf("row %d: %q", i, r)
+		}
+		var v float64
+		fmt.Sscan(f[3], &v)
+		if v < 1 || v > 2 {
+			t.Fatalf("v out of [1, 2]: %q", r)
+		}
+	}
+	if c := collect(t, s, "SELECT s FROM g"); c[0] != "+I "+strings.Fields(a[0])[2] {
+		t.Fatalf("a seeded datagen differs between scans: %q vs %q", c[0], a[0])
+	}
+	// A sequence column bounds the table by itself.
+	mustExec(t, s, `CREATE TABLE seq (id BIGINT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '5', 'fields.id.end' = '7')`)
+	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	if got := strings.Join(collect(t, s, "SELECT id FROM seq"), ","); got != "+I 5,+I 6,+I 7" {
+		t.Fatalf("sequence: %s", got)
+	}
+	mustExec(t, s, `CREATE TABLE bad (f0 INT) WITH ('connector' = 'datagen', 'fields.f0.kind' = 'sequence', 'fields.f0.end' = '3')`)
+	if msg := execErr(t, s, "SELECT * FROM bad"); msg != "Could not find required property 'fields.f0.start' for sequence generator." {
+		t.Errorf("sequence without start: %s", msg)
+	}
+	mustExec(t, s, `CREATE TABLE nope (f0 INT) WITH ('connector' = 'nope')`)
+	if msg := execErr(t, s, "SELECT * FROM nope"); !strings.HasPrefix(msg, "Could not find any factory for identifier 'nope' that implements 'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\nAvailable factory identifiers are:\n\nblackhole\ndatagen\nfilesystem\nprint") {
+		t.Errorf("unknown connector: %s", msg)
+	}
+	mustExec(t, s, `CREATE TABLE fsbad (f0 INT) WITH ('connector' = 'filesystem', 'format' = 'csv')`)
+	if msg := execErr(t, s, "SELECT * FROM fsbad"); msg != "Missing required options are:\n\npath" {
+		t.Errorf("missing path: %s", msg)
+	}
+}
+
+func TestPrintSink(t *testing.T) {
+	s := openQuerySession(t)
+	var out, errOut bytes.Buffer
+	s.SetPrintOutput(&out, &errOut)
+	mustExec(t, s, "CREATE TABLE p (a INT, b STRING) WITH ('connector' = 'print', 'print-identifier' = 'sink')")
+	mustExec(t, s, "CREATE TABLE e (a INT, b STRING) WITH ('connector' = 'print', 'standard-error' = 'true')")
+	mustExec(t, s, "INSERT INTO p VALUES (1, 'x'), (2, CAST(NULL AS STRING))")
+	mustExec(t, s, "INSERT INTO e VALUES (3, 'y')")
+	if out.String() != "sink> +I[1, x]\nsink> +I[2, null]\n" || errOut.String() != "+I[3, y]\n" {
+		t.Fatalf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+	if msg := execErr(t, s, "SELECT * FROM p"); msg != "Connector 'print' can only be used as a sink. It cannot be used as a source." {
+		t.Fatalf("print as a source: %s", msg)
+	}
+}
+
+// listDir returns every file under dir with its contents.
+func listDir(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = string(b)
+		return nil
+	})
+	return out
+}
+
+func TestFilesystemFailedInsertLeavesDirectory(t *testing.T) {
+	for _, format := range []string{"csv", "json"} {
+		t.Run(format, func(t *testing.T) {
+			s := openQuerySession(t)
+			dir := t.TempDir()
+			mustExec(t, s, fmt.Sprintf(`CREATE TABLE fs (a BIGINT, b STRING, dt STRING) PARTITIONED BY (dt)
+WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = '%s')`, dir, format))
+			mustExec(t, s, "INSERT INTO fs VALUES (1, 'one', 'd1'), (2, 'two', 'd2'), (3, CAST(NULL AS STRING), 'd1')")
+			before := listDir(t, dir)
+			if len(before) != 2 {
+				t.Fatalf("files after the first INSERT: %v", before)
+			}
+			mustExec(t, s, `CREATE TEMPORARY TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100000000',
+ 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '5000')`)
+			// Row 4000 divides by zero after three batches were written.
+			msg := execErr(t, s, "INSERT INTO fs SELECT 10 / (id - 4000), 'x', CAST(id % 3 AS STRING) FROM src")
+			if msg == "" {
+				t.Fatal("the INSERT succeeded")
+			}
+			after := listDir(t, dir)
+			if fmt.Sprint(after) != fmt.Sprint(before) {
+				t.Fatalf("a failed INSERT changed the directory:\nbefore %v\nafter  %v", before, after)
+			}
+			mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+			got := collect(t, s, "SELECT a, b, dt FROM fs")
+			sort.Strings(got)
+			// csv writes NULL as an empty field, which reads back as an
+			// empty string (Flink's CSV format without csv.null-literal).
+			want := map[string]string{"csv": "+I 1 one d1|+I 2 two d2|+I 3  d1", "json": "+I 1 one d1|+I 2 two d2|+I 3 NULL d1"}[format]
+			if strings.Join(got, "|") != want {
+				t.Fatalf("read back: %v", got)
+			}
+		})
+	}
+}
+
+func TestFilesystemParseErrors(t *testing.T) {
+	s := openQuerySession(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "part-1"), []byte("1,a\n2,b\nx,c\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "part-2"), []byte("{\"a\": 1}\n"), 0o644)
+	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	mustExec(t, s, fmt.Sprintf(`CREATE TABLE c (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'csv.field-delimiter' = ',')`, filepath.Join(dir, "part-1")))
+	msg := execErr(t, s, "SELECT * FROM c")
+	if !strings.Contains(msg, "part-1' (line 3)") {
+		t.Fatalf("csv error names no file and line: %s", msg)
+	}
+	mustExec(t, s, fmt.Sprintf(`CREATE TABLE ci (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'csv.ignore-parse-errors' = 'true')`, filepath.Join(dir, "part-1")))
+	if got := strings.Join(collect(t, s, "SELECT * FROM ci"), ","); got != "+I 1 a,+I 2 b,+I NULL c" {
+		t.Fatalf("ignore-parse-errors: %s", got)
+	}
+	os.WriteFile(filepath.Join(dir, "j"), []byte("{\"a\": 1, \"b\": \"x\", \"extra\": true}\n[{\"a\": 2}, {\"b\": \"y\"}]\n{\"a\": \"zz\"}\n"), 0o644)
+	mustExec(t, s, fmt.Sprintf(`CREATE TABLE j (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'json')`, filepath.Join(dir, "j")))
+	msg = execErr(t, s, "SELECT * FROM j")
+	if !strings.Contains(msg, "j' (line 3)") {
+		t.Fatalf("json error names no file and line: %s", msg)
+	}
+	mustExec(t, s, fmt.Sprintf(`CREATE TABLE ji (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'json', 'json.ignore-parse-errors' = 'true')`, filepath.Join(dir, "j")))
+	if got := strings.Join(collect(t, s, "SELECT * FROM ji"), ","); got != "+I 1 x,+I 2 NULL,+I NULL y,+I NULL NULL" {
+		t.Fatalf("json rows: %s", got)
+	}
+}
+
+// An unbounded datagen -> filter -> blackhole INSERT streams until it is
+// cancelled, ends promptly, and holds no growing state.
+func TestUnboundedInsertCancel(t *testing.T) {
+	s := openQuerySession(t)
+	mustExec(t, s, `CREATE TEMPORARY TABLE gen (id BIGINT, s STRING) WITH ('connector' = 'datagen', 'rows-per-second' = '100000000', 'fields.s.length' = '10')`)
+	mustExec(t, s, `CREATE TEMPORARY TABLE sink (id BIGINT, s STRING) WITH ('connector' = 'blackhole')`)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Execute(ctx, "INSERT INTO sink SELECT id, s FROM gen WHERE id % 2 = 0")
+		done <- err
+	}()
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	time.Sleep(500 * time.Millisecond)
+	h1 := heap()
+	time.Sleep(1500 * time.Millisecond)
+	h2 := heap()
+	select {
+	case err := <-done:
+		t.Fatalf("the unbounded INSERT ended by itself: %v", err)
+	default:
+	}
+	cancel()
+	start := time.Now()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the INSERT did not end after cancellation")
+	}
+	if el := time.Since(start); el > 100*time.Millisecond {
+		t.Errorf("the INSERT ended %v after cancellation", el)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled INSERT returned %v", err)
+	}
+	if h2 > h1+16<<20 {
+		t.Errorf("heap grew from %d to %d bytes while streaming", h1, h2)
+	}
+	t.Logf("heap after 0.5 s: %d KiB, after 2 s: %d KiB", h1>>10, h2>>10)
+}
+
+// BenchmarkDatagenFilterBlackhole reports rows/s of datagen -> filter ->
+// blackhole.
+func BenchmarkDatagenFilterBlackhole(b *testing.B) {
+	s := openBenchSession(b)
+	const n = 1_000_000
+	mustExecB(b, s, fmt.Sprintf(`CREATE TEMPORARY TABLE gen (id BIGINT, v DOUBLE, s STRING) WITH ('connector' = 'datagen',
+ 'number-of-rows' = '%d', 'rows-per-second' = '1000000000', 'fields.s.length' = '8')`, n))
+	mustExecB(b, s, `CREATE TEMPORARY TABLE sink (id BIGINT, v DOUBLE, s STRING) WITH ('connector' = 'blackhole')`)
+	b.ResetTimer()
+	for range b.N {
+		mustExecB(b, s, "INSERT INTO sink SELECT id, v, s FROM gen WHERE id % 2 = 0")
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkCSVScan reports rows/s of a filesystem csv scan.
+func BenchmarkCSVScan(b *testing.B) {
+	s := openBenchSession(b)
+	dir := b.TempDir()
+	const n = 200_000
+	var sb strings.Builder
+	for i := range n {
+		fmt.Fprintf(&sb, "%d,%d.5,name-%d\n", i, i, i%100)
+	}
+	os.WriteFile(filepath.Join(dir, "part-0"), []byte(sb.String()), 0o644)
+	mustExecB(b, s, "SET 'execution.runtime-mode' = 'batch'")
+	mustExecB(b, s, fmt.Sprintf(`CREATE TEMPORARY TABLE c (id BIGINT, v DOUBLE, s STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv')`, dir))
+	mustExecB(b, s, `CREATE TEMPORARY TABLE sink (id BIGINT, v DOUBLE, s STRING) WITH ('connector' = 'blackhole')`)
+	b.ResetTimer()
+	for range b.N {
+		mustExecB(b, s, "INSERT INTO sink SELECT * FROM c")
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+func openBenchSession(b *testing.B) *Session {
+	b.Helper()
+	ctx := context.Background()
+	store, err := sqlite.OpenStore(filepath.Join(b.TempDir(), "eddy.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mgr := catalogs.NewManager(map[string]catalogs.Factory{memory.Type: memory.Factory{}, sqlite.Type: store}, store)
+	b.Cleanup(func() { mgr.Close(); store.Close() })
+	mem := catalogs.CatalogDescriptor{Name: "mem", Options: map[string]string{catalogs.OptionType: memory.Type}}
+	if err := mgr.RegisterCatalog(ctx, mem, nil, catalogs.OriginConfig); err != nil {
+		b.Fatal(err)
+	}
+	if err := mgr.SetCurrentCatalog(ctx, "mem"); err != nil {
+		b.Fatal(err)
+	}
+	s, err := NewSession(SessionConfig{Catalogs: mgr})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func mustExecB(b *testing.B, s *Session, sql string) {
+	b.Helper()
+	if _, err := s.Execute(context.Background(), sql); err != nil {
+		b.Fatalf("%s: %v", sql, err)
+	}
+}
