@@ -38,6 +38,9 @@ type Config struct {
 	// Gateway is the Flink SQL Gateway to send statements to (the
 	// `gateway: {endpoint: URL}` section), or "" for the local engine.
 	Gateway string
+	// NoExamplesCatalog is `examples-catalog: false`: the read-only
+	// examples catalog is not registered (it is by default).
+	NoExamplesCatalog bool
 }
 
 // CatalogConfig is one entry of the catalogs list.
@@ -147,8 +150,21 @@ func Parse(data []byte, name string) (*Config, error) {
 			return p.configuration(v, cfg)
 		case "gateway":
 			return p.gateway(v, cfg)
+		case "examples-catalog":
+			s, err := p.scalar(v, "examples-catalog")
+			if err != nil {
+				return err
+			}
+			switch strings.ToLower(s) {
+			case "true":
+			case "false":
+				cfg.NoExamplesCatalog = true
+			default:
+				return p.errorf(v, "\"examples-catalog\" must be true or false, found %q", s)
+			}
+			return nil
 		}
-		return p.errorf(k, "unknown key %q (expected store, catalogs, execution, configuration or gateway)", key)
+		return p.errorf(k, "unknown key %q (expected store, catalogs, execution, configuration, gateway or examples-catalog)", key)
 	}); err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name, yaml, want string
 	}{
-		{"top-level typo", "store: x\ntypo: 1\n", `config.yaml:2: unknown key "typo" (expected store, catalogs, execution, configuration or gateway)`},
+		{"top-level typo", "store: x\ntypo: 1\n", `config.yaml:2: unknown key "typo" (expected store, catalogs, execution, configuration, gateway or examples-catalog)`},
 		{"store not scalar", "store:\n  - a\n", `config.yaml:2: "store" must be a scalar value, found a list`},
 		{"catalogs not list", "catalogs: abc\n", `config.yaml:1: "catalogs" must be a list, found a scalar`},
 		{"missing name", "catalogs:\n  - type: sqlite\n", `config.yaml:2: catalog entry has no "name"`},

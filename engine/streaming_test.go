@@ -425,3 +425,75 @@ func mustExecB(b *testing.B, s *Session, sql string) {
 		b.Fatalf("%s: %v", sql, err)
 	}
 }
+
+// In streaming mode a window aggregate emits each window once, as +I, when
+// the watermark passes its end (Flink's window aggregate), not a changelog
+// of updates.
+func TestWindowAggregateFiresOnWatermark(t *testing.T) {
+	s := openQuerySession(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "p"), []byte("2024-01-01 00:00:01,1\n2024-01-01 00:00:02,2\n2024-01-01 00:00:07,3\n2024-01-01 00:00:03,4\n2024-01-01 00:00:12,5\n"), 0o644)
+	mustExec(t, s, fmt.Sprintf(`CREATE TABLE w (ts TIMESTAMP(3), v INT, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector'='filesystem','path'='%s','format'='csv')`, dir))
+	got := collect(t, s, "SELECT window_start, window_end, SUM(v) FROM TABLE(TUMBLE(TABLE w, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end")
+	want := "+I 2024-01-01 00:00:00.000 2024-01-01 00:00:05.000 7|+I 2024-01-01 00:00:05.000 2024-01-01 00:00:10.000 3|+I 2024-01-01 00:00:10.000 2024-01-01 00:00:15.000 5"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("bounded windows:\n got %v\nwant %s", got, want)
+	}
+	// Over an unbounded source, windows fire while it runs.
+	mustExec(t, s, `CREATE TABLE g (v INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts - INTERVAL '0' SECOND)
+WITH ('connector' = 'datagen', 'rows-per-second' = '200', 'fields.v.min' = '1', 'fields.v.max' = '1')`)
+	start := time.Now()
+	got = collect(t, s, "SELECT window_start, window_end, COUNT(*), SUM(v) FROM TABLE(TUMBLE(TABLE g, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end LIMIT 2")
+	if len(got) != 2 || time.Since(start) > 5*time.Second {
+		t.Fatalf("unbounded windows after %v: %v", time.Since(start), got)
+	}
+	for _, r := range got {
+		f := strings.Fields(r)
+		if f[0] != "+I" || f[5] != f[6] {
+			t.Fatalf("window row %q: want +I and COUNT(*) = SUM(v)", r)
+		}
+	}
+}
+
+// A filesystem table with 'source.monitor-interval' is unbounded: it reads
+// the files present, then each new file once, until cancelled.
+func TestFilesystemMonitorInterval(t *testing.T) {
+	s := openQuerySession(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "part-1"), []byte("1\n2\n"), 0o644)
+	mustExec(t, s, fmt.Sprintf(`CREATE TABLE m (a INT) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'source.monitor-interval' = '20 ms')`, dir))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := s.Execute(ctx, "SELECT a FROM m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if res.Bounded {
+		t.Fatal("a monitored filesystem table is bounded")
+	}
+	var got []string
+	for len(got) < 3 {
+		row, ok, err := res.Rows.Next(ctx)
+		if err != nil || !ok {
+			t.Fatalf("after %v: %v, %v", got, ok, err)
+		}
+		got = append(got, fmt.Sprint(row.Values[0]))
+		if len(got) == 2 {
+			// Written aside and renamed, as writers publish files.
+			os.WriteFile(filepath.Join(dir, ".part-2"), []byte("3\n"), 0o644)
+			os.Rename(filepath.Join(dir, ".part-2"), filepath.Join(dir, "part-2"))
+		}
+	}
+	if strings.Join(got, ",") != "1,2,3" {
+		t.Fatalf("rows %v", got)
+	}
+	cancel()
+	if _, _, err := res.Rows.Next(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("after cancel: %v", err)
+	}
+	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	if msg := execErr(t, s, "SELECT a FROM m"); !strings.HasPrefix(msg, "Querying an unbounded table") {
+		t.Fatalf("batch mode: %s", msg)
+	}
+}

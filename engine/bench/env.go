@@ -27,7 +27,7 @@ type scale struct {
 }
 
 var scales = map[string]scale{
-	"small": {name: "small", rows: 1_000_000, groups: 100_000, objects: 10_000, inserts: 20_000, streamRow: 2_000_000},
+	"small": {name: "small", rows: 1_000_000, groups: 100_000, objects: 10_000, inserts: 5_000, streamRow: 2_000_000},
 	"full":  {name: "full", rows: 10_000_000, groups: 1_000_000, objects: 10_000, inserts: 100_000, streamRow: 50_000_000},
 }
 

@@ -149,6 +149,10 @@ func (g *genColumn) configure(name string, o map[string]string) error {
 			return err
 		}
 		g.length = int(n)
+		if (g.t.Kind == types.VarChar || g.t.Kind == types.VarBinary) && g.length > g.t.Length {
+			return validationError("Custom length '%d' for variable-length type (VARCHAR/STRING/VARBINARY/BYTES) field '%s' should be shorter than '%d' defined in the schema.",
+				g.length, name, g.t.Length)
+		}
 	} else if g.t.Kind == types.Array || g.t.Kind == types.Map || g.t.Kind == types.Multiset {
 		g.length = 3
 	}

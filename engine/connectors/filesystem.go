@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -220,6 +221,10 @@ type fileReader struct {
 	dec    rowDecoder
 	pvals  []any
 	dataTs []*types.Type
+	// monitor is 'source.monitor-interval' (0: scan once); seen holds the
+	// files already read when monitoring.
+	monitor time.Duration
+	seen    map[string]bool
 }
 
 func openFileReader(_ context.Context, t *Table) (Reader, error) {
@@ -232,6 +237,19 @@ func openFileReader(_ context.Context, t *Table) (Reader, error) {
 		return nil, err
 	}
 	r := &fileReader{t: t, f: f, lay: layoutOf(t), files: files}
+	if v, ok := t.Options["source.monitor-interval"]; ok {
+		d, err := parseDuration("source.monitor-interval", v)
+		if err != nil {
+			return nil, err
+		}
+		if d <= 0 {
+			return nil, validationError("The 'source.monitor-interval' option must be greater than 0, but was %s.", v)
+		}
+		r.monitor, r.seen = d, map[string]bool{}
+		for _, f := range files {
+			r.seen[f] = true
+		}
+	}
 	ts := t.Types()
 	for _, i := range r.lay.data {
 		r.dataTs = append(r.dataTs, ts[i])
@@ -279,7 +297,13 @@ func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
 		}
 		if r.dec == nil {
 			if len(r.files) == 0 {
-				break
+				if r.monitor == 0 || out.N > 0 {
+					break
+				}
+				if err := r.awaitFiles(ctx); err != nil {
+					return nil, err
+				}
+				continue
 			}
 			name := r.files[0]
 			r.files = r.files[1:]
@@ -319,6 +343,30 @@ func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// awaitFiles waits one monitor interval and queues the files that
+// appeared since the last listing (an unbounded filesystem source reads
+// each new file once).
+func (r *fileReader) awaitFiles(ctx context.Context) error {
+	timer := time.NewTimer(r.monitor)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+	}
+	files, err := dataFiles(r.f.root)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if !r.seen[f] {
+			r.seen[f] = true
+			r.files = append(r.files, f)
+		}
+	}
+	return nil
 }
 
 func (r *fileReader) Close() error {

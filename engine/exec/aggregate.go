@@ -16,15 +16,27 @@ import (
 // new group and -U/+U when a group's result changes, as Flink's
 // GroupAggFunction does without mini-batching.
 func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
+	if w, ok := n.Input.(*plan.WindowTVF); ok && b.opts.Streaming {
+		if op, ok, err := b.windowAggregate(n, w); ok || err != nil {
+			return op, err
+		}
+	}
 	in, err := b.Build(n.Input)
 	if err != nil {
 		return nil, err
 	}
+	return b.newAggOp(n, in, b.opts.Streaming)
+}
+
+// newAggOp returns the aggregation of n over in; streaming selects the
+// changelog output.
+func (b *Builder) newAggOp(n *plan.Aggregate, in Operator, streaming bool) (*aggOp, error) {
+	var err error
 	budget := b.opts.AggBudget
 	if budget <= 0 {
 		budget = DefaultAggBudget
 	}
-	o := &aggOp{n: n, in: in, streaming: b.opts.Streaming, outTypes: n.Schema().Types(),
+	o := &aggOp{n: n, in: in, streaming: streaming, outTypes: n.Schema().Types(),
 		inTypes: n.Input.Schema().Types(), budget: budget}
 	if o.groupEvs, err = b.compileAll(n.Group); err != nil {
 		in.Close()
@@ -75,7 +87,7 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 				in.Close()
 				return nil, err
 			}
-			if mk, ok := functions.GroupAggregateKernel(a.Name, argTypes, a.T); ok && !a.Distinct && !b.opts.Streaming {
+			if mk, ok := functions.GroupAggregateKernel(a.Name, argTypes, a.T); ok && !a.Distinct && !streaming {
 				spec.newGacc = mk
 			}
 		}

@@ -8,7 +8,11 @@
 // aggregate emits its changelog (+I, then -U/+U pairs as a group's result
 // changes), in batch mode only final rows. Every operator checks the
 // statement's context between batches, so cancellation stops a query
-// within one batch of work; operators start no goroutines.
+// within one batch of work; operators start no goroutines. A streaming
+// aggregate grouped by a window table function's window_start and
+// window_end is a window aggregate instead: each window emits its final
+// rows once, as +I, when the watermark (from the source's WATERMARK
+// clause) passes its end.
 //
 // A sort that outgrows its memory budget (Options.SortBudget rows) writes
 // sorted runs to unlinked temporary files and merges them.

@@ -34,10 +34,16 @@ type EvalError struct {
 	Msg       string
 }
 
-func (e *EvalError) Error() string { return "java.lang." + e.Exception + ": " + e.Msg }
+// Error returns the exception's message. The SQL client shows the root
+// cause of a failed job ("java.lang.ArithmeticException: / by zero"), and
+// eddy prints class names without their Java package, so the message
+// travels apart from Class.
+func (e *EvalError) Error() string { return e.Msg }
 
-// Class returns Flink's exception class for a failed job.
-func (e *EvalError) Class() string { return "TableRuntimeException" }
+// Class returns the root-cause exception class Flink reports for the failed
+// job (ArithmeticException, NumberFormatException, ...), as
+// types.CastError does for a failed CAST.
+func (e *EvalError) Class() string { return e.Exception }
 
 // UnsupportedError says no kernel exists for a call.
 type UnsupportedError struct {

@@ -54,6 +54,8 @@ func AggregateKernel(name string, args []*types.Type, ret *types.Type) (func() A
 		return func() Accumulator { return &boolAcc{and: true} }, nil
 	case "BOOL_OR", "SOME":
 		return func() Accumulator { return &boolAcc{} }, nil
+	case "PERCENTILE":
+		return func() Accumulator { return &percentileAcc{} }, nil
 	}
 	return nil, &UnsupportedError{Name: name, Args: args}
 }

@@ -38,7 +38,8 @@ func collectionKernel(name string, args []*types.Type, ret *types.Type) ScalarKe
 			case 1:
 				return xs[0], nil
 			}
-			return nil, &EvalError{Exception: "IllegalArgumentException", Msg: "ELEMENT of a collection with more than one element"}
+			// The generated code of Flink's ELEMENT throws this.
+			return nil, &EvalError{Exception: "RuntimeException", Msg: "Array has more than one element."}
 		})
 	case "ARRAY_CONTAINS":
 		return func(env *Env, a []*vector.Vec, n int) (*vector.Vec, error) {
@@ -78,10 +79,8 @@ func collectionKernel(name string, args []*types.Type, ret *types.Type) ScalarKe
 		})
 	case "ARRAY_APPEND", "ARRAY_PREPEND":
 		return lenient(ret, func(_ *Env, a []any) (any, error) {
+			// Both take the array first: ARRAY_PREPEND(array, element).
 			arr, x := a[0], a[1]
-			if name == "ARRAY_PREPEND" {
-				arr, x = a[1], a[0]
-			}
 			if arr == nil {
 				return nil, nil
 			}
@@ -117,11 +116,18 @@ func collectionKernel(name string, args []*types.Type, ret *types.Type) ScalarKe
 	case "ARRAY_SORT":
 		return strict(ret, func(_ *Env, a []any) (any, error) {
 			out := append([]any{}, list(a[0])...)
+			// ARRAY_SORT(array[, ascending[, nulls_first]]): NULLs go first
+			// when ascending and last when descending unless nulls_first
+			// says otherwise.
 			asc := len(a) < 2 || a[1] == true
+			nullsFirst := asc
+			if len(a) > 2 {
+				nullsFirst = a[2] == true
+			}
 			sort.SliceStable(out, func(i, j int) bool {
 				x, y := out[i], out[j]
 				if x == nil || y == nil {
-					return x == nil && y != nil == asc
+					return (x == nil && y != nil) == nullsFirst && (x == nil) != (y == nil)
 				}
 				c := types.CompareValues(widen(x), widen(y))
 				if asc {

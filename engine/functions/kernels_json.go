@@ -19,10 +19,35 @@ func jsonKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 	switch name {
 	case "IS_JSON":
 		return lenient(ret, func(_ *Env, a []any) (any, error) {
+			// IS JSON [VALUE | SCALAR | ARRAY | OBJECT]: an optional second
+			// argument names the kind the document must have; NULL is not
+			// JSON.
 			if a[0] == nil {
 				return false, nil
 			}
-			return json.Valid([]byte(asString(a[0]))), nil
+			var doc any
+			if json.Unmarshal([]byte(asString(a[0])), &doc) != nil {
+				return false, nil
+			}
+			kind := "VALUE"
+			if len(a) > 1 && a[1] != nil {
+				kind = strings.ToUpper(asString(a[1]))
+			}
+			switch kind {
+			case "OBJECT":
+				_, ok := doc.(map[string]any)
+				return ok, nil
+			case "ARRAY":
+				_, ok := doc.([]any)
+				return ok, nil
+			case "SCALAR":
+				switch doc.(type) {
+				case map[string]any, []any:
+					return false, nil
+				}
+				return true, nil
+			}
+			return true, nil
 		})
 	case "JSON_EXISTS", "JSON_VALUE", "JSON_QUERY":
 		return strict(ret, func(_ *Env, a []any) (any, error) {

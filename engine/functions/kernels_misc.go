@@ -104,20 +104,35 @@ func miscKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 			return asString(a[0])[m[0]:m[1]]
 		})
 	case "REGEXP_EXTRACT_ALL":
-		return regexKernel(ret, func(re *regexp.Regexp, a []any) any {
-			g := int64(1)
-			if len(a) > 2 {
-				g, _ = types.AsInt64(a[2])
-			}
-			out := []any{}
-			for _, m := range re.FindAllStringSubmatch(asString(a[0]), -1) {
-				if g < 0 || int(g) >= len(m) {
-					return nil
+		// RegexpExtractAllFunction: the group defaults to 1 and an index
+		// outside [0, groups] fails even when nothing matches.
+		return func(env *Env, args []*vector.Vec, n int) (*vector.Vec, error) {
+			cache := map[string]*regexp.Regexp{}
+			return strict(ret, func(_ *Env, a []any) (any, error) {
+				p := asString(a[1])
+				re, ok := cache[p]
+				if !ok {
+					var err error
+					if re, err = regexp.Compile(p); err != nil {
+						return nil, &EvalError{Exception: "IllegalArgumentException", Msg: err.Error()}
+					}
+					cache[p] = re
 				}
-				out = append(out, m[g])
-			}
-			return out
-		})
+				g := int64(1)
+				if len(a) > 2 {
+					g, _ = types.AsInt64(a[2])
+				}
+				if g < 0 || g > int64(re.NumSubexp()) {
+					return nil, &EvalError{Exception: "IndexOutOfBoundsException",
+						Msg: fmt.Sprintf("Extract group index %d is out of range [0, %d].", g, re.NumSubexp())}
+				}
+				out := []any{}
+				for _, m := range re.FindAllStringSubmatch(asString(a[0]), -1) {
+					out = append(out, m[g])
+				}
+				return out, nil
+			})(env, args, n)
+		}
 	case "SHA2":
 		return strict(ret, func(_ *Env, a []any) (any, error) {
 			bits, _ := types.AsInt64(a[1])

@@ -28,7 +28,9 @@ func stringKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel
 	case "CHAR_LENGTH", "CHARACTER_LENGTH":
 		return str(func(s string) any { return int32(utf8.RuneCountInString(s)) })
 	case "UPPER", "UCASE":
-		return str(func(s string) any { return strings.ToUpper(s) })
+		// Java's toUpperCase applies the special casing ß -> SS, which
+		// Go's per-rune mapping leaves alone.
+		return str(func(s string) any { return strings.ReplaceAll(strings.ToUpper(s), "ß", "SS") })
 	case "LOWER", "LCASE":
 		return str(func(s string) any { return strings.ToLower(s) })
 	case "INITCAP":
@@ -170,14 +172,13 @@ func stringKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel
 		return strict(ret, func(_ *Env, a []any) (any, error) {
 			r, pad := []rune(asString(a[0])), []rune(asString(a[2]))
 			k, _ := types.AsInt64(a[1])
-			if k < 0 {
+			// SqlFunctionUtils.lpad/rpad: a negative length or an empty
+			// pad gives NULL.
+			if k < 0 || len(pad) == 0 {
 				return nil, nil
 			}
 			if int64(len(r)) >= k {
 				return string(r[:k]), nil
-			}
-			if len(pad) == 0 {
-				return string(r), nil
 			}
 			fill := make([]rune, 0, k-int64(len(r)))
 			for int64(len(fill)) < k-int64(len(r)) {
@@ -208,8 +209,10 @@ func stringKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel
 			return re.ReplaceAllString(asString(a[0]), javaReplacement(asString(a[2])))
 		})
 	case "REGEXP_EXTRACT":
+		// Without an index the whole match (group 0) is returned
+		// (SqlFunctionUtils.regexpExtract(str, regex)).
 		return regexKernel(ret, func(re *regexp.Regexp, a []any) any {
-			g := int64(1)
+			g := int64(0)
 			if len(a) > 2 {
 				g, _ = types.AsInt64(a[2])
 			}

@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"math"
 	"strings"
 	"time"
 
@@ -100,7 +101,9 @@ func temporalKernel(name string, args []*types.Type, ret *types.Type) ScalarKern
 			}
 			t, err := time.ParseInLocation(javaLayout(layout), asString(a[0]), env.loc())
 			if err != nil {
-				return nil, nil
+				// DateTimeUtils.unixTimestamp: an unparsable string gives
+				// Long.MIN_VALUE, not NULL.
+				return int64(math.MinInt64), nil
 			}
 			return t.Unix(), nil
 		})

@@ -145,6 +145,23 @@ func TestScalarKernels(t *testing.T) {
 		{"CEIL", []*types.Type{tStr, tDate}, tDate, [][]any{{"YEAR", int32(1)}, {"YEAR", int32(0)}}, []string{"1971-01-01", "1970-01-01"}},
 		{"TO_TIMESTAMP_LTZ", []*types.Type{tInt, tInt}, types.NewTimestampLTZ(3), [][]any{{int32(1), int32(0)}, {int32(1), int32(3)}},
 			[]string{"1970-01-01 00:00:01.000", "1970-01-01 00:00:00.001"}},
+		// Cases found by the golden files (engine/functions/testdata/golden).
+		{"IS_JSON", []*types.Type{tStr, tStr}, tBool, [][]any{{`[1, 2]`, "OBJECT"}, {`[1, 2]`, "ARRAY"}, {`{"a":1}`, "OBJECT"},
+			{`1`, "SCALAR"}, {`{"a":1}`, "SCALAR"}, {`1`, "VALUE"}, {`{`, "VALUE"}},
+			[]string{"FALSE", "TRUE", "TRUE", "TRUE", "FALSE", "TRUE", "FALSE"}},
+		{"ARRAY_SORT", []*types.Type{types.NewArray(tInt), tBool, tBool}, types.NewArray(tInt),
+			[][]any{{[]any{int32(3), nil, int32(1)}, true, false}, {[]any{int32(3), nil, int32(1)}, false, true}, {[]any{int32(3), nil, int32(1)}, false, false}},
+			[]string{"[1, 3, NULL]", "[NULL, 3, 1]", "[3, 1, NULL]"}},
+		{"ARRAY_PREPEND", []*types.Type{types.NewArray(tInt), tInt}, types.NewArray(tInt), [][]any{{[]any{int32(1), int32(2)}, int32(0)}, {nil, int32(0)}},
+			[]string{"[0, 1, 2]", "NULL"}},
+		{"REGEXP_EXTRACT", []*types.Type{tStr, tStr}, tStr, [][]any{{"foo123bar45", "[0-9]+"}}, []string{"123"}},
+		{"REGEXP_EXTRACT_ALL", []*types.Type{tStr, tStr}, types.NewArray(tStr), [][]any{{"a1b22", "[0-9]+"}},
+			[]string{"error: Extract group index 1 is out of range [0, 0]."}},
+		{"LPAD", []*types.Type{tStr, tInt, tStr}, tStr, [][]any{{"hi", int32(5), ""}, {"hi", int32(0), "x"}, {"hi", int32(-1), "x"}}, []string{"NULL", "", "NULL"}},
+		{"RPAD", []*types.Type{tStr, tInt, tStr}, tStr, [][]any{{"hi", int32(5), ""}}, []string{"NULL"}},
+		{"UPPER", []*types.Type{tStr}, tStr, [][]any{{"straße"}}, []string{"STRASSE"}},
+		{"UNIX_TIMESTAMP", []*types.Type{tStr}, tBig, [][]any{{"not a date"}, {"1970-01-01 00:01:00"}}, []string{"-9223372036854775808", "60"}},
+		{"ELEMENT", []*types.Type{types.NewArray(tInt)}, tInt, [][]any{{[]any{int32(1), int32(2)}}}, []string{"error: Array has more than one element."}},
 	}
 	for _, c := range cases {
 		got, err := runKernel(t, c)

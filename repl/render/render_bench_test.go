@@ -1,0 +1,54 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"testing"
+
+	"eddy/engine"
+	"eddy/engine/types"
+)
+
+// benchResult is a bounded query result of n rows over an INT, a STRING,
+// a DOUBLE and a DECIMAL column, one value in ten NULL.
+func benchResult(n int) *engine.Result {
+	cols := []engine.Column{
+		{Name: "id", Type: types.New(types.Int)},
+		{Name: "customer", Type: types.NewString()},
+		{Name: "score", Type: types.New(types.Double)},
+		{Name: "note", Type: types.NewString()},
+	}
+	rows := make([]engine.Row, n)
+	for i := range rows {
+		var note any = fmt.Sprintf("note with, a comma %d", i)
+		if i%10 == 0 {
+			note = nil
+		}
+		rows[i] = engine.Row{Values: []any{int32(i), fmt.Sprintf("customer-%d", i%977), float64(i) / 7, note}}
+	}
+	return &engine.Result{Kind: engine.ResultRows, IsQuery: true, Bounded: true, Columns: cols, Rows: engine.SliceRows(rows)}
+}
+
+// BenchmarkRender prints a 10,000-row result in each output format; the
+// rate is rows per second.
+func BenchmarkRender(b *testing.B) {
+	const n = 10_000
+	for _, format := range Formats {
+		b.Run(format, func(b *testing.B) {
+			opt := Options{Format: format, ResultMode: ModeTableau}
+			b.ReportAllocs()
+			b.StopTimer()
+			for i := 0; i < b.N; i++ {
+				res := benchResult(n)
+				b.StartTimer()
+				tag, err := Result(context.Background(), io.Discard, res, opt)
+				b.StopTimer()
+				if err != nil || tag != TagOK {
+					b.Fatalf("tag %v, error %v", tag, err)
+				}
+			}
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
