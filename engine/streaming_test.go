@@ -349,9 +349,11 @@ func TestUnboundedInsertCancel(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the INSERT did not end after cancellation")
 	}
-	if el := time.Since(start); el > 100*time.Millisecond {
+	el := time.Since(start)
+	if el > 100*time.Millisecond {
 		t.Errorf("the INSERT ended %v after cancellation", el)
 	}
+	t.Logf("ended %v after cancellation", el)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled INSERT returned %v", err)
 	}
