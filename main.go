@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"eddy/catalogs"
+	"eddy/catalogs/examples"
 	"eddy/catalogs/memory"
 	"eddy/catalogs/sqlite"
 	"eddy/conf"
@@ -330,6 +331,12 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 	if err := mgr.RegisterCatalog(ctx, def, nil, catalogs.OriginBuiltIn); err != nil {
 		return fail(err)
 	}
+	if cfg == nil || !cfg.NoExamplesCatalog {
+		ex := catalogs.CatalogDescriptor{Name: examples.Name, Options: map[string]string{catalogs.OptionType: examples.Type}}
+		if err := mgr.RegisterCatalog(ctx, ex, examples.New(examples.Name), catalogs.OriginBuiltIn); err != nil {
+			return fail(err)
+		}
+	}
 	current, currentDB := defaultCatalog, ""
 	if cfg != nil {
 		for _, c := range cfg.Catalogs {
@@ -356,6 +363,7 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 	if err != nil {
 		return fail(err)
 	}
+	sess.SetPrintOutput(os.Stdout, os.Stderr)
 	return repl.FromEngine(sess), closeAll, nil
 }
 

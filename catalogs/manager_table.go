@@ -83,13 +83,15 @@ func (m *Manager) catalogForDDL(ctx context.Context, id Identifier, view bool) (
 	if !ok {
 		return nil, catalogNotExistValidationPeriod(id.Catalog)
 	}
-	if err := m.writable(id.Catalog, r); err != nil {
-		return nil, err
-	}
+	// View DDL in a catalog without views is refused with that reason
+	// first, even when the catalog is read-only as well.
 	if view {
 		if err := m.viewDDL(id.Catalog, r); err != nil {
 			return nil, err
 		}
+	}
+	if err := m.writable(id.Catalog, r); err != nil {
+		return nil, err
 	}
 	return r, nil
 }

@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -273,7 +274,10 @@ func collectionKernel(name string, args []*types.Type, ret *types.Type) ScalarKe
 		return strict(ret, func(_ *Env, a []any) (any, error) {
 			ks, vs := list(a[0]), list(a[1])
 			if len(ks) != len(vs) {
-				return nil, &EvalError{Exception: "IllegalArgumentException", Msg: "Invalid function MAP_FROM_ARRAYS call: The length of the keys array must be equal to the length of the values array."}
+				// MapFromArraysFunction's message.
+				return nil, &EvalError{Exception: "FlinkRuntimeException", Msg: fmt.Sprintf(
+					"Invalid function MAP_FROM_ARRAYS call:\nThe length of the keys array %d is not equal to the length of the values array %d",
+					len(ks), len(vs))}
 			}
 			m := make(map[any]any, len(ks))
 			for i, k := range ks {

@@ -188,7 +188,6 @@ func TestUsageErrors(t *testing.T) {
 		{"-i", t.TempDir()},
 		{"-i", missing},
 		{"--config", missing},
-		{"--gateway", "http://localhost:8083"},
 		{"stray-argument"},
 		{"-D", "novalue"},
 	} {
