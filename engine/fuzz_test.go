@@ -179,3 +179,15 @@ func FuzzSession(f *testing.F) {
 		fuzzStatement(t, s, "SELECT 1")
 	})
 }
+
+// TestUntypedTemporaryColumn: a temporary table declared with a column
+// without a type (accepted by the parser for CREATE TABLE ... AS) must be
+// refused, or at least not make DESCRIBE and INSERT panic.
+func TestUntypedTemporaryColumn(t *testing.T) {
+	t.Skip("engine: CREATE TEMPORARY TABLE u (b) is accepted with a nil column type; DESCRIBE u and INSERT INTO u " +
+		"then panic in types.(*Type).WithNullable (found by FuzzSession; reported to the owner of engine/exec_table.go)")
+	s := fuzzSession(t)
+	for _, q := range []string{"CREATE TEMPORARY TABLE u (b)", "DESCRIBE u", "INSERT INTO u VALUES (1)"} {
+		fuzzStatement(t, s, q)
+	}
+}

@@ -119,6 +119,14 @@ func encodeObject(t catalogs.BaseTable) (kind, def string, orig, expanded sql.Nu
 	switch v := t.(type) {
 	case *catalogs.CatalogTable:
 		kind = "TABLE"
+		// A column whose values the table holds needs a type; storing
+		// one without would leave a table nothing can read or write.
+		for _, c := range v.Schema.Columns {
+			if c.Type == nil && c.Kind != catalogs.Computed {
+				return "", "", orig, expanded, catalogs.ClassErrorf(catalogs.ErrUnsupported, "ValidationException",
+					"Column '%s' has no data type.", c.Name)
+			}
+		}
 		doc.Columns = encodeColumns(v.Schema.Columns)
 		if pk := v.Schema.PrimaryKey; pk != nil {
 			doc.PrimaryKey = &pkDoc{Name: pk.Name, Columns: pk.Columns}

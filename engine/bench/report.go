@@ -83,13 +83,13 @@ func fmtDur(d time.Duration) string {
 	return fmt.Sprintf("%.2f s", d.Seconds())
 }
 
-// fmtCount writes a count with thousands separators, or with a K/M suffix
-// when large and not round.
+// fmtCount writes a count with thousands separators, or with an M or K
+// suffix when large and not round.
 func fmtCount(f float64) string {
 	n := int64(f + 0.5)
 	switch {
-	case n >= 10_000_000 && n%1_000_000 != 0:
-		return fmt.Sprintf("%.1fM", f/1e6)
+	case n >= 1_000_000 && n%1_000_000 != 0:
+		return fmt.Sprintf("%.2fM", f/1e6)
 	case n >= 100_000 && n%1000 != 0:
 		return fmt.Sprintf("%.0fK", f/1e3)
 	}

@@ -34,8 +34,9 @@ func TestFormats(t *testing.T) {
 	}{
 		{fmtCount(1000), "1,000"},
 		{fmtCount(10_000_000), "10,000,000"},
-		{fmtCount(4_712_345), "4712K"},
-		{fmtCount(12_345_678), "12.3M"},
+		{fmtCount(4_712_345), "4.71M"},
+		{fmtCount(471_234), "471K"},
+		{fmtCount(12_345_678), "12.35M"},
 		{fmtCount(999), "999"},
 		{fmtDur(1500 * time.Microsecond), "1.5 ms"},
 		{fmtDur(250 * time.Millisecond), "250 ms"},

@@ -195,7 +195,7 @@ func scriptCases(e *env) ([]caseDef, error) {
 		return nil, err
 	}
 	stmts := strings.Split(strings.TrimSpace(ins.String()), "\n")
-	c := caseDef{name: fmt.Sprintf("%d INSERT statements piped to stdin", n), per: n, unit: "statements"}
+	c := caseDef{name: fmt.Sprintf("%s INSERT statements piped to stdin", fmtCount(float64(n))), per: n, unit: "statements"}
 	c.runs[eddyEngine] = func(i int) (sample, error) {
 		return proc(eddyScript, e.eddy, e.eddyArgs(e.fresh(fmt.Sprintf("inserts-%d.db", i)))...)
 	}

@@ -90,7 +90,9 @@ func stringKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel
 			if len(a) > 2 {
 				length, _ = types.AsInt64(a[2])
 				if length < 0 {
-					return nil, &EvalError{Exception: "StringIndexOutOfBoundsException", Msg: "length is negative"}
+					// BinaryStringData.substringSQL: a negative length
+					// gives NULL.
+					return nil, nil
 				}
 			}
 			return substring(r, start, length), nil
@@ -135,7 +137,11 @@ func stringKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel
 			if len(a) > 3 {
 				length, _ = types.AsInt64(a[3])
 			}
-			from = max(min(from, int64(len(r))+1), 1)
+			// SqlFunctionUtils.overlay: a start outside 1..len leaves the
+			// string as it is.
+			if from <= 0 || from > int64(len(r)) {
+				return string(r), nil
+			}
 			end := min(from-1+max(length, 0), int64(len(r)))
 			return string(r[:from-1]) + string(placing) + string(r[end:]), nil
 		})
@@ -196,6 +202,11 @@ func stringKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel
 				sep = string(rune(n))
 			}
 			k, _ := types.AsInt64(a[2])
+			// StringUtils.splitByWholeSeparatorPreserveAllTokens: an
+			// empty string has no tokens.
+			if asString(a[0]) == "" {
+				return nil, nil
+			}
 			parts := strings.Split(asString(a[0]), sep)
 			if k < 0 || int(k) >= len(parts) {
 				return nil, nil
@@ -216,11 +227,14 @@ func stringKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel
 			if len(a) > 2 {
 				g, _ = types.AsInt64(a[2])
 			}
-			m := re.FindStringSubmatch(asString(a[0]))
-			if m == nil || g < 0 || int(g) >= len(m) {
+			str := asString(a[0])
+			m := re.FindStringSubmatchIndex(str)
+			// A group that took no part in the match is NULL, as Java's
+			// MatchResult.group returns null for it.
+			if m == nil || g < 0 || int(2*g+1) >= len(m) || m[2*g] < 0 {
 				return nil
 			}
-			return m[g]
+			return str[m[2*g]:m[2*g+1]]
 		})
 	}
 	return nil

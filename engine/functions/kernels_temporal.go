@@ -226,6 +226,9 @@ func javaLayout(p string) string {
 // extractUnit is EXTRACT(unit FROM x) for datetimes, with Flink's unit
 // names (DOW counts Sunday as 1, ISODOW Monday as 1).
 func extractUnit(unit string, v any, t *types.Type, env *Env) any {
+	if t.Kind == types.IntervalYearMonth || t.Kind == types.IntervalDayTime {
+		return extractInterval(strings.ToUpper(unit), v)
+	}
 	tm, ok := timeOf(v, t, env)
 	if !ok {
 		return nil
@@ -339,4 +342,40 @@ func floorCeilTime(unit string, v any, t *types.Type, up bool) any {
 		return out.Sub(mid)
 	}
 	return out
+}
+
+// extractInterval is EXTRACT from an interval, field by field as Calcite
+// defines it: EXTRACT(DAY FROM INTERVAL '3 04:05:06' DAY TO SECOND) is 3,
+// HOUR is 4; MILLISECOND counts the seconds too. Division truncates as
+// Java's does, so negative intervals give negative fields.
+func extractInterval(unit string, v any) any {
+	// Intervals are int32 months and int64 milliseconds (package types).
+	switch x := v.(type) {
+	case int32: // months
+		switch unit {
+		case "YEAR":
+			return int64(x) / 12
+		case "MONTH":
+			return int64(x) % 12
+		case "QUARTER":
+			return int64(x) % 12 / 3
+		}
+	case int64: // milliseconds
+		ms := x
+		switch unit {
+		case "DAY":
+			return ms / 86400000
+		case "HOUR":
+			return ms / 3600000 % 24
+		case "MINUTE":
+			return ms / 60000 % 60
+		case "SECOND":
+			return ms / 1000 % 60
+		case "MILLISECOND":
+			return ms % 60000
+		case "EPOCH":
+			return ms / 1000
+		}
+	}
+	return nil
 }

@@ -162,6 +162,16 @@ func TestScalarKernels(t *testing.T) {
 		{"UPPER", []*types.Type{tStr}, tStr, [][]any{{"straße"}}, []string{"STRASSE"}},
 		{"UNIX_TIMESTAMP", []*types.Type{tStr}, tBig, [][]any{{"not a date"}, {"1970-01-01 00:01:00"}}, []string{"-9223372036854775808", "60"}},
 		{"ELEMENT", []*types.Type{types.NewArray(tInt)}, tInt, [][]any{{[]any{int32(1), int32(2)}}}, []string{"error: Array has more than one element."}},
+		{"OVERLAY", []*types.Type{tStr, tStr, tInt}, tStr, [][]any{{"abc", "XYZ", int32(5)}, {"abc", "X", int32(0)}, {"abc", "X", int32(3)}},
+			[]string{"abc", "abc", "abX"}},
+		{"SPLIT_INDEX", []*types.Type{tStr, tStr, tInt}, tStr, [][]any{{"", ",", int32(0)}, {"a,,b", ",", int32(1)}}, []string{"NULL", ""}},
+		{"SUBSTRING", []*types.Type{tStr, tInt, tInt}, tStr, [][]any{{"hello", int32(2), int32(-1)}}, []string{"NULL"}},
+		{"REGEXP_EXTRACT", []*types.Type{tStr, tStr, tInt}, tStr, [][]any{{"abc", "(a)(x)?", int32(2)}, {"abc", "(a)(x)?", int32(1)}}, []string{"NULL", "a"}},
+		{"EXTRACT", []*types.Type{tStr, tMillis}, tBig, [][]any{{"DAY", int64(-(3*86400000 + 4*3600000))}, {"HOUR", int64(3*86400000 + 4*3600000)}},
+			[]string{"-3", "4"}},
+		{"EXTRACT", []*types.Type{tStr, tMonths}, tBig, [][]any{{"YEAR", int32(31)}, {"MONTH", int32(31)}}, []string{"2", "7"}},
+		{"MAP_FROM_ARRAYS", []*types.Type{types.NewArray(tStr), types.NewArray(tInt)}, types.NewMap(tStr, tInt), [][]any{{[]any{"a", "b"}, []any{int32(1)}}},
+			[]string{"error: The length of the keys array 2 is not equal to the length of the values array 1"}},
 	}
 	for _, c := range cases {
 		got, err := runKernel(t, c)
