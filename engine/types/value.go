@@ -3,11 +3,13 @@ package types
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -43,6 +45,9 @@ type CastError struct {
 	From  *Type
 	To    *Type
 	Msg   string
+	// Overflow marks a numeric string out of the target's range, which
+	// Flink reports differently from a malformed one.
+	Overflow bool
 }
 
 func (e *CastError) Error() string {
@@ -50,7 +55,11 @@ func (e *CastError) Error() string {
 		return e.Msg
 	}
 	if e.numberFormat() {
-		// BinaryStringDataUtil's message for CAST('a' AS INT).
+		// BinaryStringDataUtil's messages for CAST('a' AS INT) and
+		// CAST('2147483648' AS INT).
+		if e.Overflow {
+			return fmt.Sprintf("For input string: '%s'. Overflow.", e.Value)
+		}
 		return fmt.Sprintf("For input string: '%s'. Invalid character found.", e.Value)
 	}
 	return fmt.Sprintf("Cannot cast '%s' of type %s to %s", e.Value, e.From, e.To)
@@ -122,6 +131,15 @@ func CastValue(v any, from, to *Type) (any, error) {
 	case Decimal:
 		return castToDecimal(v, from, to)
 	case Char, VarChar:
+		// CAST(BYTES AS STRING) decodes UTF-8 (BinaryToStringCastRule
+		// outside printing mode); printing shows x'..' instead.
+		if b, ok := v.([]byte); ok {
+			if !utf8.Valid(b) {
+				return nil, &CastError{Value: ValueString(v, from), From: from, To: to,
+					Msg: "The binary value " + ValueString(v, from) + " is not a valid UTF-8 string."}
+			}
+			return fitString(string(b), to), nil
+		}
 		return fitString(ValueString(v, from), to), nil
 	case Binary, VarBinary:
 		return castToBinary(v, from, to)
@@ -312,7 +330,9 @@ func castToInteger(v any, from, to *Type) (any, error) {
 		s := strings.TrimSpace(x)
 		i, err := strconv.ParseInt(s, 10, bitsOf(to.Kind))
 		if err != nil {
-			return nil, castError(v, from, to)
+			ce := castError(v, from, to)
+			ce.Overflow = errors.Is(err, strconv.ErrRange)
+			return nil, ce
 		}
 		n = i
 	default:
