@@ -62,6 +62,11 @@ func (s *Session) tableFromDDL(ctx context.Context, st *ast.CreateTable) (*catal
 		like.apply(b, t)
 	}
 	for _, def := range st.Columns {
+		if def.Kind != ast.ComputedColumn && def.Type == nil {
+			// Bare column names are CREATE TABLE ... AS's way to name the
+			// query's columns; a table of its own needs every type.
+			return nil, Errorf("ValidationException", "Column `%s` has no data type: every column of CREATE TABLE needs one unless the table is created AS a query.", def.Name.Name)
+		}
 		if b.index(def.Name.Name) >= 0 {
 			if like != nil {
 				return nil, Errorf("ValidationException", "A column named '%s' already exists in the base table.", def.Name.Name)

@@ -180,14 +180,17 @@ func FuzzSession(f *testing.F) {
 	})
 }
 
-// TestUntypedTemporaryColumn: a temporary table declared with a column
-// without a type (accepted by the parser for CREATE TABLE ... AS) must be
-// refused, or at least not make DESCRIBE and INSERT panic.
+// TestUntypedTemporaryColumn: a table declared with a column without a
+// type (the parser accepts bare names for CREATE TABLE ... AS) is refused,
+// so no later DESCRIBE or INSERT meets a column without a type.
 func TestUntypedTemporaryColumn(t *testing.T) {
-	t.Skip("engine: CREATE TEMPORARY TABLE u (b) is accepted with a nil column type; DESCRIBE u and INSERT INTO u " +
-		"then panic in types.(*Type).WithNullable (found by FuzzSession; reported to the owner of engine/exec_table.go)")
 	s := fuzzSession(t)
-	for _, q := range []string{"CREATE TEMPORARY TABLE u (b)", "DESCRIBE u", "INSERT INTO u VALUES (1)"} {
+	for _, q := range []string{"CREATE TEMPORARY TABLE u (b)", "CREATE TABLE u2 (a INT, b)"} {
+		if _, err := s.Execute(context.Background(), q); err == nil || !strings.Contains(err.Error(), "has no data type") {
+			t.Errorf("%s: error = %v, want a missing data type", q, err)
+		}
+	}
+	for _, q := range []string{"DESCRIBE u", "INSERT INTO u VALUES (1)"} {
 		fuzzStatement(t, s, q)
 	}
 }
