@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -24,7 +25,13 @@ SELECT * FROM (VALUES (1, 'a')) AS t(x, y);
 	if remote.code != 0 {
 		t.Fatalf("remote: exit %d\n%s%s", remote.code, remote.stdout, remote.stderr)
 	}
-	local := eddy(t, script, "--store", store(t))
+	// Flink has no examples catalog: the local side turns it off so that
+	// SHOW CATALOGS lists the same.
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte("examples-catalog: false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	local := eddy(t, script, "--store", store(t), "--config", cfg)
 	if local.code != 0 {
 		t.Fatalf("local: exit %d\n%s%s", local.code, local.stdout, local.stderr)
 	}
