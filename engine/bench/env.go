@@ -215,3 +215,13 @@ func machine() string {
 	}
 	return s + ", " + runtime.GOOS + "/" + runtime.GOARCH
 }
+
+// loadAverage is the machine's one-minute load average, "?" when unknown;
+// the figures of a loaded machine are slower than its quiet ones.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}

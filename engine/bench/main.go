@@ -79,6 +79,7 @@ func bench(c config, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer env.close()
+	loadBefore := loadAverage()
 	var results []result
 	for _, g := range groups() {
 		if c.only != "" && !strings.Contains(g.name, c.only) {
@@ -96,7 +97,8 @@ func bench(c config, stdout, stderr io.Writer) error {
 			results = append(results, measure(g.name, cs, c.runs))
 		}
 	}
-	fmt.Fprintf(stdout, "eddy performance, -scale %s, medians of %d alternating runs, %s\n\n", c.scale.name, c.runs, machine())
+	fmt.Fprintf(stdout, "eddy performance, -scale %s, medians of %d alternating runs, %s, load average %s at the start and %s at the end\n\n",
+		c.scale.name, c.runs, machine(), loadBefore, loadAverage())
 	writeTable(stdout, results)
 	return nil
 }

@@ -16,7 +16,12 @@ func (p *Parser) parseExprPrec(min int) ast.Expr {
 	p.enter()
 	defer p.leave()
 	left := p.parseUnary()
-	for {
+	for chain := 0; ; chain++ {
+		// A chain is parsed without recursion, but it is a tree as deep as
+		// it is long, which every later stage walks recursively.
+		if chain > MaxChain {
+			p.errorf(p.toks[p.i].Pos, "SQL is nested too deeply (an operator chain of more than %d terms)", MaxChain)
+		}
 		t := &p.toks[p.i]
 		op, prec := infixOp(t)
 		if op == "" {

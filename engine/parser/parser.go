@@ -12,6 +12,10 @@ import (
 // input is an error, never a stack overflow.
 const MaxDepth = 1000
 
+// MaxChain bounds the terms of one flat operator chain (a + b + ...),
+// which the parser reads in a loop but which forms a tree that deep.
+const MaxChain = 100_000
+
 // Parser holds the state of parsing one text. Parsing functions report
 // errors by panicking with a bailout, recovered in the exported entry points
 // (as go/parser does), so grammar code reads straight.

@@ -21,7 +21,19 @@ type Validator struct {
 	// types them; when false (computed columns, watermarks, WHERE) they are
 	// errors.
 	AllowAggregates bool
+	// Record, when not nil, receives the type of every sub-expression
+	// validated, keyed by the input node, so a caller walking the tree
+	// afterwards need not validate each sub-tree again.
+	Record map[ast.Expr]*types.Type
+
+	depth int // of the expression being validated
 }
+
+// maxExprDepth bounds how deep an expression tree may be. The parser reads
+// long operator chains without recursion, so `1 + 1 + ... + 1` with
+// millions of terms is a tree that deep; validating it recursively would
+// exhaust the stack, so it is refused here with an error instead.
+const maxExprDepth = 50_000
 
 // New returns a validator that resolves functions in reg.
 func New(reg *functions.Registry) *Validator { return &Validator{funcs: reg} }
@@ -98,6 +110,19 @@ func timeAttributeType(t *types.Type) bool {
 }
 
 func (v *Validator) expr(scope *Scope, e ast.Expr) (*Typed, error) {
+	v.depth++
+	defer func() { v.depth-- }()
+	if v.depth > maxExprDepth {
+		return nil, errorf(e.Position(), ErrNotSupported, "The expression is nested too deeply (more than %d levels).", maxExprDepth)
+	}
+	t, err := v.exprNode(scope, e)
+	if err == nil && v.Record != nil {
+		v.Record[e] = t.Type
+	}
+	return t, err
+}
+
+func (v *Validator) exprNode(scope *Scope, e ast.Expr) (*Typed, error) {
 	switch e := e.(type) {
 	case *ast.Literal:
 		return v.literal(e, false)

@@ -26,8 +26,18 @@ type phTarget struct {
 
 // typeOf types a sub-tree of the expression the environment validated.
 func (env *exprEnv) typeOf(e ast.Expr) (*types.Type, error) {
+	if t, ok := env.types[e]; ok {
+		return t, nil
+	}
+	// Validating a node records the types of all its sub-trees, so the
+	// conversion that walks them next finds them here: one pass, not one
+	// per node.
+	if env.types == nil {
+		env.types = map[ast.Expr]*types.Type{}
+	}
 	v := New(env.s.a.Funcs)
 	v.AllowAggregates = true
+	v.Record = env.types
 	t, err := v.Expr(NewScope(env.cols...), e)
 	if err != nil {
 		return nil, err

@@ -148,7 +148,8 @@ type exprEnv struct {
 	subs    map[string]ast.Expr
 	refs    map[*ast.Identifier]colRef
 	targets map[string]phTarget
-	pre     ast.Expr // the validated tree with placeholders
+	pre     ast.Expr                 // the validated tree with placeholders
+	types   map[ast.Expr]*types.Type // sub-tree types recorded by typeOf
 }
 
 type colRef struct {

@@ -249,8 +249,18 @@ func (s *state) selectPlan(env *exprEnv, aggregated bool, ab *aggBuilder) plan.E
 	}
 	var rec func(e ast.Expr) (plan.Expr, error)
 	rec = func(e ast.Expr) (plan.Expr, error) {
-		fin := env.final(e)
+		// The expanded form of the sub-tree costs a copy of it: make it only
+		// where it is compared or kept, so that converting a long chain of
+		// operators stays linear outside aggregating queries.
+		var finished ast.Expr
+		final := func() ast.Expr {
+			if finished == nil {
+				finished = env.final(e)
+			}
+			return finished
+		}
 		if aggregated {
+			fin := final()
 			for i, g := range ab.g.exprs {
 				if ast.Equal(fin, g) {
 					t := ab.g.plans[i].Type()
@@ -265,9 +275,9 @@ func (s *state) selectPlan(env *exprEnv, aggregated bool, ab *aggBuilder) plan.E
 			f := s.lookupFunc(fc)
 			switch {
 			case f != nil && (fc.Over != nil || fc.OverName != nil):
-				return s.windowCall(env, fc, f, fin, aggregated, ab)
+				return s.windowCall(env, fc, f, final(), aggregated, ab)
 			case f != nil && f.Kind == functions.Aggregate && aggregated:
-				return s.aggCall(env, fc, f, fin, ab)
+				return s.aggCall(env, fc, f, final(), ab)
 			}
 		}
 		if id, ok := e.(*ast.Identifier); ok && aggregated {
