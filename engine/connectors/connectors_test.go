@@ -160,6 +160,10 @@ func TestSQLiteManagedTable(t *testing.T) {
 
 func TestFilesystemCSV(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "t")
+	// The table's directory exists, empty: reading it gives no rows.
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	c := New()
 	tbl := &Table{Name: catalogs.NewIdentifier("c", "d", "t"),
 		Options: map[string]string{"connector": "filesystem", "path": dir, "format": "csv"}, Columns: cols}
@@ -232,4 +236,18 @@ func TestSQLiteManagedTableCollections(t *testing.T) {
 		lines = append(lines, strings.Join(cells, "|"))
 	}
 	check(t, lines, "[1, NULL]|{k=1.50}|(1152921504606846976, x'00ff')", "NULL|NULL|NULL")
+}
+
+// TestFilesystemMissingPath: a bounded read of a path that does not exist
+// fails naming the path as resolved, and is not mistaken for an empty
+// table.
+func TestFilesystemMissingPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nowhere")
+	tbl := &Table{Name: catalogs.NewIdentifier("c", "d", "t"),
+		Options: map[string]string{"connector": "filesystem", "path": dir, "format": "csv"}, Columns: cols}
+	_, err := New().OpenReader(context.Background(), tbl)
+	var e *Error
+	if !errors.As(err, &e) || e.Class() != "FileNotFoundException" || !strings.Contains(e.Error(), dir) {
+		t.Fatalf("error = %v, want FileNotFoundException naming %s", err, dir)
+	}
 }

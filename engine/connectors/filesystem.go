@@ -236,6 +236,16 @@ func openFileReader(_ context.Context, t *Table) (Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, monitored := t.Options["source.monitor-interval"]; !monitored {
+		// A bounded read of a path that is not there fails naming the path
+		// as resolved, as Flink's file source does; a monitored directory
+		// may appear later.
+		if _, err := os.Stat(f.root); os.IsNotExist(err) {
+			abs, _ := filepath.Abs(f.root)
+			return nil, &Error{Exception: "FileNotFoundException",
+				Msg: fmt.Sprintf("File %s does not exist or the user running eddy has insufficient permissions to access it.", abs)}
+		}
+	}
 	r := &fileReader{t: t, f: f, lay: layoutOf(t), files: files}
 	if v, ok := t.Options["source.monitor-interval"]; ok {
 		d, err := parseDuration("source.monitor-interval", v)
