@@ -157,16 +157,23 @@ func batch(ctx context.Context, w io.Writer, res *engine.Result, opt Options) er
 // remaining rows are shown like a batch result. It stands in for Flink's
 // full-screen table view.
 func materialized(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
-	rows, cancelled, err := collect(ctx, res)
-	if err != nil {
-		return err
-	}
-	if cancelled {
-		io.WriteString(w, queryTerminated(int64(len(rows)))+opt.elapsed()+"\n")
-		return nil
-	}
+	// Rows are applied as they arrive, so memory holds the materialised
+	// table (at most MaxTableRows rows), not the whole changelog.
 	var final [][]string
-	for _, r := range rows {
+	var received int64
+	for res.Rows != nil {
+		r, ok, err := res.Rows.Next(ctx)
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				io.WriteString(w, queryTerminated(received)+opt.elapsed()+"\n")
+				return nil
+			}
+			return err
+		}
+		if !ok {
+			break
+		}
+		received++
 		c := cells(res.Columns, r, nullValue, opt)
 		if r.Kind.IsAccumulate() {
 			final = append(final, c)
