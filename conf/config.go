@@ -1,8 +1,10 @@
 package conf
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"regexp"
@@ -125,7 +127,15 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 func Parse(data []byte, name string) (*Config, error) {
 	cfg := &Config{File: name}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, yamlError(name, err)
+	}
+	// A second document would be silently ignored: refuse it instead.
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &Error{File: name, Line: extra.Line, Msg: "a configuration file holds one YAML document; found another"}
+	} else if !errors.Is(err, io.EOF) {
 		return nil, yamlError(name, err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
