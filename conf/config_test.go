@@ -183,8 +183,8 @@ func TestGatewaySection(t *testing.T) {
 
 func TestSecondDocumentRefused(t *testing.T) {
 	_, err := Parse([]byte("store: a.db\n---\nstore: b.db\n"), "config.yaml")
-	if err == nil || !strings.Contains(err.Error(), "config.yaml:3:") || !strings.Contains(err.Error(), "one YAML document") {
-		t.Fatalf("error = %v, want a second document refused at line 3", err)
+	if err == nil || !strings.Contains(err.Error(), "config.yaml:2:") || !strings.Contains(err.Error(), "one YAML document") {
+		t.Fatalf("error = %v, want a second document refused at its start, line 2", err)
 	}
 	if _, err := Parse([]byte(""), "config.yaml"); err != nil {
 		t.Fatalf("an empty file: %v", err)
