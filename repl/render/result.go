@@ -3,7 +3,10 @@ package render
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"eddy/engine"
 )
@@ -158,13 +161,29 @@ func batch(ctx context.Context, w io.Writer, res *engine.Result, opt Options) er
 // full-screen table view.
 func materialized(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
 	// Rows are applied as they arrive, so memory holds the materialised
-	// table (at most MaxTableRows rows), not the whole changelog.
+	// table (at most MaxTableRows rows), not the whole changelog. At a
+	// terminal an unbounded query's table is redrawn in place as it changes,
+	// until Ctrl-C, as Flink's table view refreshes.
+	live := opt.Interactive && !res.Bounded
 	var final [][]string
 	var received int64
+	drawn, lastDraw := 0, time.Time{}
+	draw := func() {
+		var b strings.Builder
+		writeTable(&b, columnNames(res.Columns), final, opt.maxWidth(), "")
+		if drawn > 0 {
+			fmt.Fprintf(w, "\x1b[%dA\x1b[J", drawn) // back over the last drawing
+		}
+		io.WriteString(w, b.String())
+		drawn, lastDraw = strings.Count(b.String(), "\n"), time.Now()
+	}
 	for res.Rows != nil {
 		r, ok, err := res.Rows.Next(ctx)
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				if live {
+					draw()
+				}
 				io.WriteString(w, queryTerminated(received)+opt.elapsed()+"\n")
 				return nil
 			}
@@ -180,14 +199,20 @@ func materialized(ctx context.Context, w io.Writer, res *engine.Result, opt Opti
 			if opt.MaxTableRows > 0 && len(final) > opt.MaxTableRows {
 				final = final[1:] // Flink's table view drops the oldest row
 			}
-			continue
-		}
-		for i := range final {
-			if equalCells(final[i], c) {
-				final = append(final[:i], final[i+1:]...)
-				break
+		} else {
+			for i := range final {
+				if equalCells(final[i], c) {
+					final = append(final[:i], final[i+1:]...)
+					break
+				}
 			}
 		}
+		if live && time.Since(lastDraw) > 500*time.Millisecond {
+			draw()
+		}
+	}
+	if drawn > 0 {
+		fmt.Fprintf(w, "\x1b[%dA\x1b[J", drawn)
 	}
 	writeTable(w, columnNames(res.Columns), final, opt.maxWidth(), opt.elapsed())
 	return nil
