@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 
 	"golang.org/x/term"
@@ -129,6 +130,21 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	o, code, done := parseFlags(args, stderr)
 	if done {
 		return code
+	}
+	// EDDY_CPUPROFILE=FILE writes a CPU profile of the whole run, for the
+	// performance suite and anyone chasing a slow statement.
+	if path := os.Getenv("EDDY_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			render.Problem(stderr, "EDDY_CPUPROFILE: %v", err)
+			return exitUsage
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			render.Problem(stderr, "EDDY_CPUPROFILE: %v", err)
+			return exitUsage
+		}
+		defer pprof.StopCPUProfile()
 	}
 	// Read every input file first: an unreadable one is a usage error
 	// before anything runs.
