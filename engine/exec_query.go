@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"eddy/catalogs"
+	"eddy/conf"
 	"eddy/engine/ast"
 	"eddy/engine/connectors"
 	"eddy/engine/exec"
@@ -28,13 +29,11 @@ func (s *Session) streaming() bool {
 	return strings.EqualFold(s.conf.get("execution.runtime-mode"), "streaming")
 }
 
-// location is table.local-time-zone ('default' is the system zone).
+// location is table.local-time-zone, resolved as SET validated it
+// ('default' is the system zone; GMT+08:00 offsets are accepted too).
 func (s *Session) location() (*time.Location, error) {
-	name := s.conf.get("table.local-time-zone")
-	if name == "" || strings.EqualFold(name, "default") {
-		return time.Local, nil
-	}
-	loc, err := time.LoadLocation(name)
+	name := s.conf.get(conf.LocalTimeZone)
+	loc, err := conf.LoadZone(name)
 	if err != nil {
 		return nil, Errorf("ValidationException", "Invalid time zone '%s'.", name)
 	}
