@@ -76,8 +76,12 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	if resolveErr != nil {
 		return nil, nil, resolveErr
 	}
+	budget, err := s.conf.memoryBudget()
+	if err != nil {
+		return nil, nil, err
+	}
 	b := exec.NewBuilder(exec.Options{Streaming: st.streaming, Loc: loc, Tables: st,
-		Catalog: s.cat.CurrentCatalog(), Database: s.cat.CurrentDatabase()})
+		Catalog: s.cat.CurrentCatalog(), Database: s.cat.CurrentDatabase(), MemoryBudget: budget})
 	return b, st, nil
 }
 

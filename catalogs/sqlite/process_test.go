@@ -100,6 +100,24 @@ func TestChildProcess(t *testing.T) {
 			os.Exit(1)
 		}
 		fmt.Println("RESULT", strings.Join(names, ","))
+	case "rowwriter":
+		// Appends EDDY_OPS transactions of 1,000 rows to default.t of
+		// catalog cat (see TestScanWhileAnotherProcessWrites).
+		ops, _ := strconv.Atoi(os.Getenv("EDDY_OPS"))
+		cat, err := s.Create("cat", nil)
+		if err != nil {
+			fmt.Println("ERROR", err)
+			os.Exit(1)
+		}
+		c := cat.(*Catalog)
+		cols, p := scanTestTypes(), catalogs.NewObjectPath("default", "t")
+		for i := range ops {
+			if err := writeSequence(c, p, cols, int64(i)*1000, 1000); err != nil {
+				fmt.Println("ERROR", err)
+				os.Exit(1)
+			}
+		}
+		fmt.Println("RESULT ok")
 	case "populate":
 		if err := populate(context.Background(), m); err != nil {
 			fmt.Println("ERROR", err)

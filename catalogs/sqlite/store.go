@@ -79,6 +79,9 @@ CREATE TABLE functions (
 type Store struct {
 	path string
 	db   *sql.DB
+	// readers are the read-only connections that scans of managed tables
+	// run on (see ScanRows).
+	readers readPool
 }
 
 var (
@@ -232,7 +235,10 @@ func (s *Store) init(ctx context.Context) error {
 func (s *Store) Path() string { return s.path }
 
 // Close closes the store.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.readers.close()
+	return s.db.Close()
+}
 
 // DB returns the underlying database handle, for code that keeps more in
 // the store (managed-table rows). Writers must use WriteTx.

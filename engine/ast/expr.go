@@ -33,7 +33,7 @@ func Precedence(e Expr) int {
 		return PrecUnary
 	case *IsExpr:
 		return PrecIs
-	case *IsDistinctFrom:
+	case *IsDistinctFrom, *QuantifiedExpr:
 		return PrecCompare
 	case *LikeExpr, *BetweenExpr, *InExpr:
 		return PrecLike

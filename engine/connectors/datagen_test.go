@@ -4,9 +4,11 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
+	"eddy/engine/vector"
 )
 
 func datagenTable(options map[string]string, cols ...Column) *Table {
@@ -107,5 +109,55 @@ func TestValidateMessages(t *testing.T) {
 		!Bounded(map[string]string{"connector": "datagen", "fields.f0.kind": "sequence"}, []string{"f0"}) ||
 		!Bounded(map[string]string{"connector": "datagen", "number-of-rows": "1"}, nil) {
 		t.Error("Bounded")
+	}
+}
+
+// TestDatagenFastColumns: the vector-at-a-time generation of numeric
+// columns gives the values the value-at-a-time generation gives from the
+// same seed.
+func TestDatagenFastColumns(t *testing.T) {
+	tbl := datagenTable(map[string]string{"number-of-rows": "3000", "rows-per-second": "1000000000",
+		"fields.s.kind": "sequence", "fields.s.start": "120", "fields.s.end": "5000",
+		"fields.i.min": "-5", "fields.i.max": "5", "fields.d.min": "1", "fields.d.max": "2"},
+		Column{Name: "s", Type: types.New(types.TinyInt)}, Column{Name: "i", Type: types.New(types.Int)},
+		Column{Name: "b", Type: types.New(types.BigInt)}, Column{Name: "d", Type: types.New(types.Double)},
+		Column{Name: "f", Type: types.New(types.Float)})
+	fast, err := openDatagenReader(tbl, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, _ := openDatagenReader(tbl, 9)
+	sr := slow.(*datagenReader)
+	rows := 0
+	for batch := 0; ; batch++ {
+		b, err := fast.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil {
+			if rows != 3000 {
+				t.Fatalf("%d rows, want 3000", rows)
+			}
+			return
+		}
+		rows += b.N
+		for c, g := range sr.spec.columns {
+			want := vector.New(tbl.Columns[c].Type, b.N)
+			for range b.N {
+				g.append(want, sr.rng, time.Now())
+			}
+			for i := range b.N {
+				// The stored representation, not only what Get returns.
+				got, w := any(nil), any(nil)
+				if want.Class == vector.Int {
+					got, w = b.Cols[c].Ints[i], want.Ints[i]
+				} else {
+					got, w = b.Cols[c].Floats[i], want.Floats[i]
+				}
+				if got != w {
+					t.Fatalf("batch %d column %s row %d: %v (%T), want %v (%T)", batch, tbl.Columns[c].Name, i, got, got, w, w)
+				}
+			}
+		}
 	}
 }

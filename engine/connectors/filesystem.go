@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"eddy/catalogs"
 	"eddy/engine/types"
 	"eddy/engine/vector"
 )
@@ -57,6 +58,8 @@ type fileFormat struct {
 	root          string
 	delim         rune
 	quote         rune
+	noQuote       bool // 'csv.disable-quote-character'
+	escape        rune // 'csv.escape-character', 0 for none
 	allowComments bool
 	ignoreErrors  bool
 	failOnMissing bool
@@ -126,12 +129,26 @@ func newFileFormat(t *Table) (*fileFormat, error) {
 		}
 		f.delim = r[0]
 	}
+	if err := boolOpt("csv.disable-quote-character", &f.noQuote); err != nil {
+		return nil, err
+	}
+	_, hasQuote := o["csv.quote-character"]
+	if f.noQuote && hasQuote {
+		return nil, validationError("Format cannot define a quote character and disabled quote character at the same time.")
+	}
 	if q, ok := o["csv.quote-character"]; ok {
 		r := []rune(q)
 		if len(r) != 1 {
 			return nil, validationError("Option 'csv.quote-character' must be a string with single character, but was: %s", q)
 		}
 		f.quote = r[0]
+	}
+	if e, ok := o["csv.escape-character"]; ok {
+		r := []rune(e)
+		if len(r) != 1 {
+			return nil, validationError("Option 'csv.escape-character' must be a string with single character, but was: %s", e)
+		}
+		f.escape = r[0]
 	}
 	if err := boolOpt("csv.ignore-parse-errors", &f.ignoreErrors); err != nil {
 		return nil, err
@@ -221,6 +238,10 @@ type fileReader struct {
 	dec    rowDecoder
 	pvals  []any
 	dataTs []*types.Type
+	// needed marks the table columns the query reads (nil: all of them);
+	// cols are those columns in batch order (PushColumns).
+	needed []bool
+	cols   []int
 	// monitor is 'source.monitor-interval' (0: scan once); seen holds the
 	// files already read when monitoring.
 	monitor time.Duration
@@ -264,7 +285,7 @@ func openFileReader(_ context.Context, t *Table) (Reader, error) {
 	for _, i := range r.lay.data {
 		r.dataTs = append(r.dataTs, ts[i])
 	}
-	return r, nil
+	return newPrefetchReader(r), nil
 }
 
 // partitionValues reads the k=v directories between the root and a file.
@@ -296,7 +317,37 @@ func (r *fileReader) partitionValues(file string) ([]any, error) {
 	return vals, nil
 }
 
+var _ Pushdown = (*fileReader)(nil)
+
+// PushFilters implements Pushdown: the filesystem formats apply none.
+func (r *fileReader) PushFilters(fs []catalogs.RowFilter) []bool { return make([]bool, len(fs)) }
+
+// PushColumns implements Pushdown: the csv format converts only these
+// columns' fields.
+func (r *fileReader) PushColumns(cols []int) {
+	r.cols = append([]int{}, cols...)
+	r.needed = make([]bool, len(r.t.Columns))
+	for _, c := range cols {
+		r.needed[c] = true
+	}
+}
+
 func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
+	b, err := r.next(ctx)
+	if b == nil || err != nil || r.cols == nil {
+		return b, err
+	}
+	out := &vector.Batch{Cols: make([]*vector.Vec, len(r.cols)), N: b.N, Kinds: b.Kinds}
+	for i, c := range r.cols {
+		out.Cols[i] = b.Cols[c]
+	}
+	return out, nil
+}
+
+func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
+	if !r.f.json && csvByteOptions(r.f) {
+		return r.nextCSV(ctx)
+	}
 	ts := r.t.Types()
 	out := vector.NewBatch(ts, vector.BatchSize)
 	data := make([]any, len(r.lay.data))
@@ -306,31 +357,14 @@ func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
 			return nil, err
 		}
 		if r.dec == nil {
-			if len(r.files) == 0 {
-				if r.monitor == 0 || out.N > 0 {
-					break
-				}
-				if err := r.awaitFiles(ctx); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			name := r.files[0]
-			r.files = r.files[1:]
-			pv, err := r.partitionValues(name)
+			more, err := r.openNext(ctx, out.N)
 			if err != nil {
 				return nil, err
 			}
-			file, err := os.Open(name)
-			if err != nil {
-				return nil, err
+			if !more {
+				break
 			}
-			r.pvals = pv
-			if r.f.json {
-				r.dec = newJSONDecoder(file, name, r.f, r.t, r.lay)
-			} else {
-				r.dec = newCSVDecoder(file, name, r.f, r.dataTs)
-			}
+			continue
 		}
 		ok, err := r.dec.next(data)
 		if err != nil {
@@ -351,6 +385,106 @@ func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
 	}
 	if out.N == 0 {
 		return nil, nil
+	}
+	return out, nil
+}
+
+// openNext opens the next file (waiting for one when monitoring and the
+// batch so far is empty). It returns false when there is none to read now.
+func (r *fileReader) openNext(ctx context.Context, batched int) (bool, error) {
+	for len(r.files) == 0 {
+		if r.monitor == 0 || batched > 0 {
+			return false, nil
+		}
+		if err := r.awaitFiles(ctx); err != nil {
+			return false, err
+		}
+	}
+	name := r.files[0]
+	r.files = r.files[1:]
+	pv, err := r.partitionValues(name)
+	if err != nil {
+		return false, err
+	}
+	file, err := os.Open(name)
+	if err != nil {
+		return false, err
+	}
+	r.pvals = pv
+	switch {
+	case r.f.json:
+		r.dec = newJSONDecoder(file, name, r.f, r.t, r.lay)
+	case csvByteOptions(r.f):
+		var needed []bool
+		if r.needed != nil {
+			needed = make([]bool, len(r.lay.data))
+			for j, ci := range r.lay.data {
+				needed[j] = r.needed[ci]
+			}
+		}
+		r.dec = newCSVBatchDecoder(file, name, r.f, r.dataTs, needed)
+	default:
+		r.dec = newCSVDecoder(file, name, r.f, r.dataTs)
+	}
+	return true, nil
+}
+
+// nextCSV fills a batch straight from the CSV files: the decoder appends
+// to the data columns, the partition values are repeated per row, and the
+// columns the query does not read are zero.
+func (r *fileReader) nextCSV(ctx context.Context) (*vector.Batch, error) {
+	ts := r.t.Types()
+	out := &vector.Batch{Cols: make([]*vector.Vec, len(ts))}
+	for i, t := range ts {
+		if r.needed == nil || r.needed[i] {
+			out.Cols[i] = vector.New(t, vector.BatchSize)
+		}
+	}
+	dataCols := make([]*vector.Vec, len(r.lay.data))
+	for j, ci := range r.lay.data {
+		dataCols[j] = out.Cols[ci]
+	}
+	for out.N < vector.BatchSize {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if r.dec == nil {
+			more, err := r.openNext(ctx, out.N)
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				break
+			}
+			continue
+		}
+		dec := r.dec.(*csvBatchDecoder)
+		n, eof, err := dec.fill(dataCols, vector.BatchSize-out.N)
+		if err != nil {
+			return nil, err
+		}
+		for j, ci := range r.lay.parts {
+			if v := out.Cols[ci]; v != nil {
+				for range n {
+					v.Append(r.pvals[j])
+				}
+			}
+		}
+		out.N += n
+		if eof {
+			r.dec.close()
+			r.dec = nil
+		}
+	}
+	if out.N == 0 {
+		return nil, nil
+	}
+	if r.cols == nil {
+		for i, t := range ts {
+			if out.Cols[i] == nil {
+				out.Cols[i] = vector.Make(t, out.N)
+			}
+		}
 	}
 	return out, nil
 }

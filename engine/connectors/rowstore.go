@@ -26,7 +26,12 @@ type RowStore interface {
 
 // readRowStore reads a table one page of BatchSize rows per batch, so a
 // query that stops early (LIMIT) reads no more than it needs.
+// A catalog that scans column by column (catalogs.RowScanner) gets a
+// scanReader instead: one statement for the whole scan.
 func readRowStore(_ context.Context, rs RowStore, t *Table) (Reader, error) {
+	if sc, ok := rs.(catalogs.RowScanner); ok {
+		return &scanReader{rs: sc, t: t, types: t.Types()}, nil
+	}
 	return &rowStoreReader{rs: rs, t: t, types: t.Types()}, nil
 }
 

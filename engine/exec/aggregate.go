@@ -32,12 +32,8 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 // changelog output.
 func (b *Builder) newAggOp(n *plan.Aggregate, in Operator, streaming bool) (*aggOp, error) {
 	var err error
-	budget := b.opts.AggBudget
-	if budget <= 0 {
-		budget = DefaultAggBudget
-	}
 	o := &aggOp{n: n, in: in, streaming: streaming, outTypes: n.Schema().Types(),
-		inTypes: n.Input.Schema().Types(), budget: budget}
+		inTypes: n.Input.Schema().Types(), budget: b.opts.AggBudget, memBudget: b.memoryBudget()}
 	if o.groupEvs, err = b.compileAll(n.Group); err != nil {
 		in.Close()
 		return nil, err
@@ -63,6 +59,8 @@ func (b *Builder) newAggOp(n *plan.Aggregate, in Operator, streaming bool) (*agg
 			}
 		}
 		switch a.Name {
+		case "GROUP_ID":
+			spec.grouping, spec.groupID = true, true
 		case "GROUPING", "GROUPING_ID":
 			spec.grouping = true
 			for _, x := range a.Args {
@@ -93,14 +91,26 @@ func (b *Builder) newAggOp(n *plan.Aggregate, in Operator, streaming bool) (*agg
 		}
 		o.specs = append(o.specs, spec)
 	}
+	// A group costs its struct, its key slots and hash entry, and per
+	// aggregate an accumulator (or a slot of a flat group accumulator).
+	o.groupBytes = 128 + 24*int64(len(n.Group)) + hashEntry
+	for _, s := range o.specs {
+		switch {
+		case s.newGacc != nil:
+			o.groupBytes += 16
+		case s.newAcc != nil:
+			o.groupBytes += 96
+		}
+		if s.call.Distinct {
+			o.groupBytes += 96
+		}
+	}
 	o.st = o.newState()
 	return o, nil
 }
 
-// DefaultAggBudget is the number of groups a batch aggregation keeps in
-// memory; rows of further groups are spilled to partition files on disk
-// and aggregated partition by partition after the input ends.
-const DefaultAggBudget = 1 << 21
+// Rows of groups beyond the memory budget are spilled to partition files
+// on disk and aggregated partition by partition after the input ends.
 
 // spillPartitions is how many partition files an overflowing aggregation
 // writes.
@@ -114,6 +124,7 @@ type aggState struct {
 	nullGroup *group    // its NULL key's group
 	order     []*group
 	gaccs     []functions.GroupAccumulator // per spec; nil for the others
+	bytes     int64                        // estimated bytes of the groups
 }
 
 func (o *aggOp) newState() *aggState {
@@ -133,6 +144,7 @@ type aggSpec struct {
 	newAcc   func() functions.Accumulator
 	grouping bool
 	groupPos []int // GROUPING / GROUPING_ID: the Group position of each argument
+	groupID  bool  // GROUP_ID(): which repetition of an equal grouping set
 	// newGacc makes the flat state of every group (batch mode, aggregates
 	// without DISTINCT that have a group kernel); nil otherwise.
 	newGacc func() functions.GroupAccumulator
@@ -158,7 +170,10 @@ type aggOp struct {
 	sets      [][]int
 	specs     []aggSpec
 	st        *aggState
-	budget    int
+	budget    int   // groups before a spill (0: no group cap)
+	memBudget int64 // estimated bytes of groups before a spill
+	// groupBytes is the estimated cost of one group besides its key values.
+	groupBytes int64
 	// parts are the spill partitions of input rows whose groups did not
 	// fit the budget; nil until the first overflow.
 	parts   []*spillPart
@@ -249,8 +264,10 @@ func (o *aggOp) flush(out *vector.Batch) {
 
 func (o *aggOp) newGroup(set int, keyVecs []*vector.Vec, row int) *group {
 	g := &group{id: int32(len(o.st.order)), set: set, keys: make([]any, len(o.n.Group))}
+	o.st.bytes += o.groupBytes
 	for _, k := range o.sets[set] {
 		g.keys[k] = keyVecs[k].Get(row)
+		o.st.bytes += vecBytes(keyVecs[k], row, row+1)
 	}
 	g.accs = make([]functions.Accumulator, len(o.specs))
 	g.distinct = make([]map[string]int, len(o.specs))
@@ -271,6 +288,8 @@ func (o *aggOp) result(g *group) []any {
 	row = append(row, g.keys...)
 	for i, s := range o.specs {
 		switch {
+		case s.groupID:
+			row = append(row, groupIDValue(s, o.sets, g.set))
 		case s.grouping:
 			row = append(row, groupingValue(s, o.sets[g.set]))
 		case o.st.gaccs[i] != nil:
@@ -280,6 +299,34 @@ func (o *aggOp) result(g *group) []any {
 		}
 	}
 	return row
+}
+
+// groupIDValue is GROUP_ID(): how many grouping sets before set i group
+// by the same columns (Calcite's GROUP_ID tells repeated sets apart: 0 for
+// the first, 1 for the second ...).
+func groupIDValue(spec aggSpec, sets [][]int, i int) any {
+	same := func(a, b []int) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for _, x := range a {
+			found := false
+			for _, y := range b {
+				found = found || x == y
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	}
+	var n int64
+	for _, s := range sets[:i] {
+		if same(s, sets[i]) {
+			n++
+		}
+	}
+	return types.IntegerValue(spec.call.T.Kind, n)
 }
 
 // groupingValue is GROUPING(a, b...) / GROUPING_ID: a bit per argument,
@@ -364,7 +411,7 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 					if retract {
 						continue
 					}
-					if canSpill && len(st.order) >= o.budget {
+					if canSpill && o.full() {
 						spillRows = append(spillRows, row)
 						spillPart = append(spillPart, int(uint64(intKeyOf(kv, row))*0x9E3779B97F4A7C15>>40)%spillPartitions)
 						if ids != nil {
@@ -389,7 +436,7 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 					if retract {
 						continue
 					}
-					if canSpill && len(st.order) >= o.budget {
+					if canSpill && o.full() {
 						spillRows = append(spillRows, row)
 						spillPart = append(spillPart, int(hashBytes(buf)%spillPartitions))
 						if ids != nil {
@@ -485,6 +532,11 @@ func (o *aggOp) hasGroupAcc() bool {
 		}
 	}
 	return false
+}
+
+// full reports whether the groups in memory reached the budget.
+func (o *aggOp) full() bool {
+	return o.budget > 0 && len(o.st.order) >= o.budget || o.st.bytes >= o.memBudget
 }
 
 // spill appends the given input rows to their partitions.

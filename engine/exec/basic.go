@@ -110,6 +110,12 @@ type scanOp struct {
 	cond evaluator
 	r    connectors.Reader
 	done bool
+	// pushed is set when the reader took columns and filters (see
+	// openPushdown): its batches hold the columns cols, cond is the
+	// filters it did not take, out the batch columns of the output.
+	pushed bool
+	cols   []int
+	out    []int
 }
 
 func (o *scanOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -122,6 +128,14 @@ func (o *scanOp) Next(ctx context.Context) (*vector.Batch, error) {
 			return nil, err
 		}
 		o.r = r
+		if pd, ok := r.(connectors.Pushdown); ok {
+			if err := o.openPushdown(pd); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if o.pushed {
+		return o.nextPushed(ctx)
 	}
 	for {
 		if err := ctx.Err(); err != nil {

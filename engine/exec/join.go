@@ -24,7 +24,8 @@ func (b *Builder) join(n *plan.Join) (Operator, error) {
 		return nil, err
 	}
 	o := &joinOp{n: n, left: left, right: right,
-		leftTypes: n.Left.Schema().Types(), rightTypes: n.Right.Schema().Types(), outTypes: n.Schema().Types()}
+		leftTypes: n.Left.Schema().Types(), rightTypes: n.Right.Schema().Types(), outTypes: n.Schema().Types(),
+		budget: b.opts.JoinBudget, memBudget: b.memoryBudget(), streaming: b.opts.Streaming}
 	for _, k := range n.EquiKeys {
 		l, err := b.compile(k.Left)
 		if err != nil {
@@ -58,6 +59,15 @@ type joinOp struct {
 	lkeys, rkeys                    []evaluator
 	nullSafe                        []bool
 	residual                        evaluator
+	// A build side past budget rows (when positive) or memBudget bytes
+	// makes a grace hash join: both inputs partitioned to disk by key
+	// hash, then joined partition by partition (joinspill.go).
+	budget    int
+	memBudget int64
+	grace     *graceJoin
+	streaming bool
+	// partitionsJoined counts the grace partitions joined (0: in memory).
+	partitionsJoined int
 
 	built bool
 	rows  *vector.Batch    // the right input
@@ -80,11 +90,35 @@ type joinOp struct {
 const maxPairs = 1 << 16
 
 func (o *joinOp) build(ctx context.Context) error {
-	rows, err := Drain(ctx, o.right, o.rightTypes)
-	if err != nil {
-		return err
+	// Only an equi-join of inputs with a run encoding can partition; the
+	// others build in memory whatever their size.
+	canSpill := !o.streaming && len(o.rkeys) > 0 && spillable(o.rightTypes) && spillable(o.leftTypes)
+	rows := vector.NewBatch(o.rightTypes, vector.BatchSize)
+	var held int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		bt, err := o.right.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if bt == nil {
+			break
+		}
+		held += batchBytes(bt) + hashEntry*int64(bt.N)
+		if canSpill && (o.budget > 0 && rows.N+bt.N > o.budget || held > o.memBudget) {
+			return o.startGrace(ctx, rows, bt)
+		}
+		rows.AppendBatch(bt)
 	}
+	return o.buildTable(ctx, rows)
+}
+
+// buildTable makes the hash table of the build rows in memory.
+func (o *joinOp) buildTable(ctx context.Context, rows *vector.Batch) error {
 	o.rows = rows
+	o.table, o.intHead, o.intNext = nil, nil, nil
 	o.matchedRight = make([]bool, rows.N)
 	if len(o.rkeys) == 0 {
 		o.built = true
@@ -156,6 +190,25 @@ func (o *joinOp) Next(ctx context.Context) (*vector.Batch, error) {
 			return nil, err
 		}
 	}
+	for {
+		out, err := o.pass(ctx)
+		if out != nil || err != nil {
+			return out, err
+		}
+		// One pass ends: with a grace join, the next partition follows.
+		if o.grace == nil {
+			return nil, nil
+		}
+		more, err := o.nextPartition(ctx)
+		if err != nil || !more {
+			return nil, err
+		}
+	}
+}
+
+// pass joins the left input (or the current left partition) with the
+// build rows in memory; nil at its end.
+func (o *joinOp) pass(ctx context.Context) (*vector.Batch, error) {
 	for !o.leftDone || o.pending != nil {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -164,7 +217,7 @@ func (o *joinOp) Next(ctx context.Context) (*vector.Batch, error) {
 		if o.pending != nil {
 			bt = o.nextSlice()
 		} else {
-			next, err := o.left.Next(ctx)
+			next, err := o.nextLeft(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -374,6 +427,12 @@ func (o *joinOp) Close() error {
 	err := o.left.Close()
 	if e := o.right.Close(); err == nil {
 		err = e
+	}
+	if o.grace != nil {
+		if e := o.grace.close(); err == nil {
+			err = e
+		}
+		o.grace = nil
 	}
 	return err
 }

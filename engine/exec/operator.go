@@ -44,13 +44,21 @@ type Options struct {
 	// Catalog and Database are the session's current catalog and
 	// database, for CURRENT_CATALOG and CURRENT_DATABASE.
 	Catalog, Database string
-	// AggBudget is the number of groups a batch aggregation holds in
-	// memory before it spills the rows of further groups (0:
-	// DefaultAggBudget).
+	// MemoryBudget is the number of bytes (estimated) that a sort, a batch
+	// aggregation or the build side of a hash join may hold before it
+	// spills to unlinked temporary files (0: DefaultMemoryBudget); the
+	// session sets it from eddy.exec.memory-budget.
+	MemoryBudget int64
+	// AggBudget, when positive, also caps the number of groups a batch
+	// aggregation holds in memory before it spills the rows of further
+	// groups.
 	AggBudget int
-	// SortBudget is the number of rows a sort holds in memory before it
-	// spills sorted runs to temporary files (0: DefaultSortBudget).
+	// SortBudget, when positive, also caps the number of rows a sort holds
+	// in memory before it spills a sorted run.
 	SortBudget int
+	// JoinBudget, when positive, also caps the number of build rows a hash
+	// join holds before it partitions both inputs to disk.
+	JoinBudget int
 }
 
 // Builder turns plans into operators for one statement.
@@ -59,6 +67,10 @@ type Builder struct {
 	env  *functions.Env
 	// correlation bindings: the current outer row of each correlation id.
 	corr map[int]*binding
+	// depth counts the Build calls in progress: a plan built at depth 0
+	// (a statement's, or a sink's of a statement set) first has its scans
+	// pruned (pushDown).
+	depth int
 }
 
 // binding is the current row of an outer input, read by CorrelRefs.
@@ -90,6 +102,14 @@ func (e *UnsupportedError) Class() string { return "TableException" }
 
 // Build returns the operator for a plan.
 func (b *Builder) Build(n plan.Node) (Operator, error) {
+	if b.depth == 0 {
+		n = pushDown(n)
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	if op, ok, err := b.streamOp(n); ok || err != nil {
+		return op, err
+	}
 	switch n := n.(type) {
 	case *plan.Values:
 		return b.values(n)

@@ -27,16 +27,11 @@ func (b *Builder) sort(n *plan.Sort, keep int64) (Operator, error) {
 		in.Close()
 		return nil, err
 	}
-	budget := b.opts.SortBudget
-	if budget <= 0 {
-		budget = DefaultSortBudget
-	}
-	return &sortOp{in: in, keys: n.Keys, evs: evs, keep: keep, types: schemaTypes(n.Schema()), budget: budget}, nil
+	// Sorting gathers the buffer into a sorted copy: half the budget for
+	// the buffer leaves room for the copy.
+	return &sortOp{in: in, keys: n.Keys, evs: evs, keep: keep, types: schemaTypes(n.Schema()),
+		budget: b.opts.SortBudget, memBudget: b.memoryBudget() / 2}, nil
 }
-
-// DefaultSortBudget is the number of rows a sort keeps in memory before
-// it writes a sorted run to disk.
-const DefaultSortBudget = 1 << 21
 
 type sortOp struct {
 	in     Operator
@@ -44,9 +39,11 @@ type sortOp struct {
 	evs    []evaluator
 	keep   int64
 	types  []*types.Type
-	budget int
-	out    Operator
-	runs   []*runFile
+	budget int // rows before a spill (0: no row cap)
+	// memBudget is the bytes of buffered rows and keys before a spill.
+	memBudget int64
+	out       Operator
+	runs      []*runFile
 }
 
 func (o *sortOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -87,6 +84,7 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) 
 	canSpill := o.keep <= 0 && spillable(keyTypes) && spillable(o.types)
 	rows := vector.NewBatch(o.types, vector.BatchSize)
 	keys := vector.NewBatch(keyTypes, vector.BatchSize)
+	var held int64 // estimated bytes of rows and keys
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -108,10 +106,12 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) 
 		}
 		rows.AppendBatch(bt)
 		keys.AppendBatch(kb)
+		held += batchBytes(bt) + batchBytes(kb) + 8*int64(bt.N)
 		switch {
 		case o.keep > 0 && int64(rows.N) > 2*o.keep+vector.BatchSize:
 			rows, keys = o.order(rows, keys, o.keep)
-		case canSpill && rows.N >= o.budget:
+		case canSpill && (o.budget > 0 && rows.N >= o.budget || held >= o.memBudget):
+			held = 0
 			rows, keys = o.order(rows, keys, 0)
 			if err := o.spill(rows, keys); err != nil {
 				return nil, nil, err

@@ -427,7 +427,7 @@ func comparer(l, r *types.Type) func(a, b *vector.Vec, i int) int {
 	case lc == rc:
 		return func(a, b *vector.Vec, i int) int { return vector.Compare(a, i, b, i) }
 	case lc == vector.Float || rc == vector.Float:
-		return func(a, b *vector.Vec, i int) int { return types.CompareValues(floatAt(a, i), floatAt(b, i)) }
+		return func(a, b *vector.Vec, i int) int { return vector.CompareFloat(floatAt(a, i), floatAt(b, i)) }
 	case lc == vector.Decimal || rc == vector.Decimal:
 		return func(a, b *vector.Vec, i int) int { return decAt(a, i).Cmp(decAt(b, i)) }
 	case lc == vector.Int && rc == vector.Time || lc == vector.Time && rc == vector.Int:

@@ -20,7 +20,13 @@ func (p *Parser) parseDataType() *types.Type {
 		p.fail()
 	}
 	start := t.Pos.Offset
-	typ, n, err := types.ParsePrefix(p.src[start:])
+	text := p.src[start:]
+	if p.commentAhead() {
+		// The type reader knows no comments: hand it the text with every
+		// comment blanked out, offsets unchanged.
+		text = p.blankComments(start)
+	}
+	typ, n, err := types.ParsePrefix(text)
 	if err != nil {
 		off := start
 		if pe, ok := err.(*types.ParseError); ok {
@@ -121,4 +127,48 @@ func checkType(t *types.Type) string {
 		}
 	}
 	return msg
+}
+
+// commentAhead reports whether a comment stands between two of the tokens
+// of the rest of the statement (only then does a data type need its
+// comments blanked out). It stops at the first ';'.
+func (p *Parser) commentAhead() bool {
+	for i := p.i; i+1 < len(p.toks); i++ {
+		if p.toks[i].Kind == Op && p.toks[i].Text == ";" {
+			return false
+		}
+		if gapHasComment(p.src[p.toks[i].End:p.toks[i+1].Pos.Offset]) {
+			return true
+		}
+	}
+	return false
+}
+
+// gapHasComment reports whether the text between two tokens holds more
+// than white space.
+func gapHasComment(gap string) bool {
+	for i := 0; i < len(gap); i++ {
+		switch gap[i] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// blankComments returns the source from offset start on with the text
+// between tokens (white space and comments) replaced by spaces; line
+// breaks are kept.
+func (p *Parser) blankComments(start int) string {
+	b := []byte(p.src[start:])
+	for i := p.i; i+1 < len(p.toks); i++ {
+		from, to := p.toks[i].End-start, p.toks[i+1].Pos.Offset-start
+		for j := from; j < to && j < len(b); j++ {
+			if b[j] != '\n' {
+				b[j] = ' '
+			}
+		}
+	}
+	return string(b)
 }

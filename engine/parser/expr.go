@@ -53,6 +53,10 @@ func (p *Parser) parseExprPrec(min int) ast.Expr {
 		if op == "!=" {
 			op = "<>"
 		}
+		if prec == ast.PrecCompare && p.isQuantifier() {
+			left = p.parseQuantified(left, op)
+			continue
+		}
 		left = &ast.BinaryExpr{Pos: left.Position(), Op: op, L: left, R: p.parseExprPrec(prec + 1)}
 	}
 }
@@ -754,6 +758,15 @@ func (p *Parser) parseFuncCall(name *ast.ObjectName) ast.Expr {
 	}
 	e := &ast.FuncCall{Pos: name.Position(), Name: name}
 	p.expectOp("(")
+	if u, ok := p.timestampUnit(name); ok {
+		t := p.next()
+		e.Args = append(make([]ast.Expr, 0, 3), &ast.TimeUnitArg{Pos: t.Pos, Unit: u})
+		for p.acceptOp(",") {
+			e.Args = append(e.Args, p.parseArg())
+		}
+		p.expectOp(")")
+		return e
+	}
 	switch {
 	case p.acceptKeyword("DISTINCT"):
 		e.Quantifier = "DISTINCT"
@@ -868,7 +881,7 @@ func (p *Parser) parseParen() ast.Expr {
 // isQueryStart reports whether the token k places ahead starts a query.
 func (p *Parser) isQueryStart(k int) bool {
 	t := p.peek(k)
-	return t.Is("SELECT") || t.Is("WITH") || t.Is("VALUES")
+	return t.Is("SELECT") || t.Is("WITH") || t.Is("VALUES") || t.Is("TABLE") && !p.peek(k+1).IsOp("(")
 }
 
 // try runs f; if f fails with a syntax error, try reports false, having

@@ -35,7 +35,7 @@ func (p *Parser) isIdent() bool {
 // left to the caller's validation, as Flink's parser accepts them and its
 // planner rejects them.
 func (p *Parser) parseObjectName() *ast.ObjectName {
-	n := &ast.ObjectName{Parts: make([]*ast.Ident, 1, 3)}
+	n := p.newObjectName()
 	n.Parts[0] = p.parseIdent()
 	for p.isOp(".") && (p.peek(1).Kind == QIdent || p.peek(1).Kind == Ident) {
 		p.next()
@@ -46,19 +46,36 @@ func (p *Parser) parseObjectName() *ast.ObjectName {
 
 // newIdent hands out an Ident from a slab: names are the most frequent
 // nodes, and one allocation per statement instead of per name keeps the
-// parser fast.
+// parser fast. A slab holds as many names as the rest of the tokens can
+// yield; what a statement leaves over serves the next one.
 func (p *Parser) newIdent() *ast.Ident {
 	if len(p.identSlab) == 0 {
-		// The first slab holds as many names as the tokens can yield.
-		n := p.maxIdents
-		if p.identSlab != nil || n < 8 {
-			n = 8
-		}
-		p.identSlab = make([]ast.Ident, n)
+		p.identSlab = make([]ast.Ident, min(max(p.maxIdents, 16), 1024))
+	}
+	if p.maxIdents > 0 {
+		p.maxIdents--
 	}
 	id := &p.identSlab[0]
 	p.identSlab = p.identSlab[1:]
 	return id
+}
+
+// objectNameAlloc is an ObjectName with room for its parts.
+type objectNameAlloc struct {
+	name  ast.ObjectName
+	parts [3]*ast.Ident
+}
+
+// newObjectName hands out, from a slab (see newIdent), an ObjectName with
+// one part (to be set) and room for two more.
+func (p *Parser) newObjectName() *ast.ObjectName {
+	if len(p.objSlab) == 0 {
+		p.objSlab = make([]objectNameAlloc, 16)
+	}
+	a := &p.objSlab[0]
+	p.objSlab = p.objSlab[1:]
+	a.name.Parts = a.parts[:1]
+	return &a.name
 }
 
 // newLiteral hands out a Literal from a slab (see newIdent).

@@ -28,6 +28,66 @@ type keywordInfo struct {
 	reserved bool
 }
 
+// keywordTable finds the interned upper-case text of a keyword from its
+// word in any case without building the upper-case string: an
+// open-addressing hash table over the words of keywordText, hashed on the
+// length and three letters of each word folded to one case.
+type keywordTable struct {
+	slots [1 << keywordBits]uint16 // 1 + index into words, 0 for empty
+	words []keywordInfo
+}
+
+const keywordBits = 11
+
+var keywords = func() *keywordTable {
+	kt := &keywordTable{words: make([]keywordInfo, 0, len(keywordText))}
+	for _, info := range keywordText {
+		kt.words = append(kt.words, info)
+		h := keywordHash(info.text)
+		for kt.slots[h] != 0 {
+			h = (h + 1) & (1<<keywordBits - 1)
+		}
+		kt.slots[h] = uint16(len(kt.words))
+	}
+	return kt
+}()
+
+// keywordHash hashes an ASCII word (non-empty) ignoring case.
+func keywordHash(w string) uint32 {
+	n := len(w)
+	h := uint32(n)<<24 ^ uint32(w[0]|0x20)<<16 ^ uint32(w[n/2]|0x20)<<8 ^ uint32(w[n-1]|0x20)
+	return (h * 0x9E3779B1) >> (32 - keywordBits)
+}
+
+// lookup returns the keyword an ASCII word spells in any case.
+func (kt *keywordTable) lookup(w string) (keywordInfo, bool) {
+	for h := keywordHash(w); ; h = (h + 1) & (1<<keywordBits - 1) {
+		s := kt.slots[h]
+		if s == 0 {
+			return keywordInfo{}, false
+		}
+		k := &kt.words[s-1]
+		if len(k.text) == len(w) && equalUpperASCII(w, k.text) {
+			return *k, true
+		}
+	}
+}
+
+// equalUpperASCII reports whether the ASCII word w upper-cases to upper
+// (of the same length).
+func equalUpperASCII(w, upper string) bool {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c != upper[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // quotedText interns the double-quoted form of keywords and symbols, as
 // "Was expecting one of:" lists them.
 var quotedText = func() map[string]string {

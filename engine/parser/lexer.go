@@ -40,7 +40,7 @@ func Tokenize(src string) ([]Token, error) {
 func tokenizeInto(toks []Token, src string) ([]Token, error) {
 	l := NewLexer(src)
 	for {
-		toks = append(toks, Token{})
+		toks = grow(toks)
 		t := &toks[len(toks)-1]
 		if err := l.scan(t); err != nil {
 			return toks[:len(toks)-1], err
@@ -49,6 +49,60 @@ func tokenizeInto(toks []Token, src string) ([]Token, error) {
 			return toks, nil
 		}
 	}
+}
+
+// grow extends toks by one element, which the caller overwrites whole.
+func grow(toks []Token) []Token {
+	if len(toks) < cap(toks) {
+		return toks[:len(toks)+1]
+	}
+	return append(toks, Token{})
+}
+
+// tokenizeStatement is tokenizeInto for the parser: it drops the hints
+// Flink reads as comments (see keepsHint) and also returns how many
+// identifiers the tokens can yield at most (words that are not reserved,
+// back-quoted names, and reserved words before '(' as in a call).
+func tokenizeStatement(toks []Token, src string) ([]Token, int, error) {
+	l := NewLexer(src)
+	idents := 0
+	for {
+		n := len(toks)
+		toks = grow(toks)
+		t := &toks[n]
+		if err := l.scan(t); err != nil {
+			return toks[:n], idents, err
+		}
+		switch t.Kind {
+		case EOF:
+			return toks, idents, nil
+		case Hint:
+			if !keepsHint(toks[:n]) {
+				toks = toks[:n]
+			}
+		case QIdent:
+			idents++
+		case Ident:
+			if !t.Reserved {
+				idents++
+			}
+		case Op:
+			if n > 0 && toks[n-1].Kind == Ident && toks[n-1].Reserved && t.Text == "(" {
+				idents++
+			}
+		}
+	}
+}
+
+// keepsHint reports whether a hint after toks is one: a hint stays only
+// right after SELECT or after a name (a table, or the target of INSERT),
+// or after another hint; elsewhere /*+ ... */ is a comment.
+func keepsHint(toks []Token) bool {
+	if len(toks) == 0 {
+		return false
+	}
+	k := toks[len(toks)-1].Kind
+	return k == Ident || k == QIdent || k == Hint
 }
 
 func (l *Lexer) pos() ast.Pos { return ast.Pos{Offset: l.off, Line: l.line, Col: l.col} }
@@ -97,8 +151,10 @@ func (l *Lexer) Next() (Token, error) {
 	return t, err
 }
 
-// scan reads the next token into t (see Next); writing in place spares
-// copying tokens around.
+// scan reads the next token into t (see Next). It writes t in place, one
+// field at a time: t is most often an element of a token slice on the
+// heap, where a whole-token copy costs the runtime's bulk write barrier
+// while the collector runs.
 func (l *Lexer) scan(t *Token) error {
 	for {
 		// Skip blanks; CR counts as a blank so CRLF input lexes as LF input.
@@ -118,13 +174,16 @@ func (l *Lexer) scan(t *Token) error {
 			break
 		}
 		if l.off >= len(l.src) {
-			*t = Token{Kind: EOF, Pos: l.pos(), End: l.off}
+			t.set(EOF, "", "", l.pos(), l.off)
 			return nil
 		}
 		start := l.pos()
 		c := l.src[l.off]
-		switch {
-		case c == '-' && l.peekByte(1) == '-':
+		switch c {
+		case '-':
+			if l.peekByte(1) != '-' {
+				break
+			}
 			end := strings.IndexByte(l.src[l.off:], '\n')
 			if end < 0 {
 				end = len(l.src) - l.off
@@ -132,11 +191,14 @@ func (l *Lexer) scan(t *Token) error {
 			raw := l.src[l.off : l.off+end]
 			l.advance(end)
 			if l.KeepComments {
-				*t = Token{Kind: Comment, Text: raw, Raw: raw, Pos: start, End: l.off}
+				t.set(Comment, raw, raw, start, l.off)
 				return nil
 			}
 			continue
-		case c == '/' && l.peekByte(1) == '*':
+		case '/':
+			if l.peekByte(1) != '*' {
+				break
+			}
 			end := strings.Index(l.src[l.off+2:], "*/")
 			if end < 0 {
 				// Flink: TokenMgrError "Lexical error at line L, column C.  Encountered: <EOF> after : """.
@@ -146,41 +208,42 @@ func (l *Lexer) scan(t *Token) error {
 			raw := l.src[l.off : l.off+2+end+2]
 			l.advance(len(raw))
 			if strings.HasPrefix(raw, "/*+") {
-				*t = Token{Kind: Hint, Text: raw[3 : len(raw)-2], Raw: raw, Pos: start, End: l.off}
+				t.set(Hint, raw[3:len(raw)-2], raw, start, l.off)
 				return nil
 			}
 			if l.KeepComments {
-				*t = Token{Kind: Comment, Text: raw, Raw: raw, Pos: start, End: l.off}
+				t.set(Comment, raw, raw, start, l.off)
 				return nil
 			}
 			continue
-		case c == '\'':
-			var err error
-			*t, err = l.quoted(start, 0, String)
-			return err
-		case c == '`':
-			var err error
-			*t, err = l.backquoted(start)
-			return err
-		case (c == 'x' || c == 'X') && l.peekByte(1) == '\'':
-			var err error
-			*t, err = l.quoted(start, 1, Binary)
-			return err
-		case (c == 'u' || c == 'U') && l.peekByte(1) == '&' && l.peekByte(2) == '\'':
-			var err error
-			*t, err = l.quoted(start, 2, UString)
-			return err
-		case (c == 'n' || c == 'N') && l.peekByte(1) == '\'':
-			// National character literal N'...': an ordinary string.
-			var err error
-			*t, err = l.quoted(start, 1, String)
-			return err
-		case c >= '0' && c <= '9' || c == '.' && l.peekByte(1) >= '0' && l.peekByte(1) <= '9':
-			*t = l.number(start)
+		case '\'':
+			return l.quoted(t, start, 0, String)
+		case '`':
+			return l.backquoted(t, start)
+		case 'x', 'X':
+			if l.peekByte(1) == '\'' {
+				return l.quoted(t, start, 1, Binary)
+			}
+		case 'u', 'U':
+			if l.peekByte(1) == '&' && l.peekByte(2) == '\'' {
+				return l.quoted(t, start, 2, UString)
+			}
+		case 'n', 'N':
+			if l.peekByte(1) == '\'' {
+				// National character literal N'...': an ordinary string.
+				return l.quoted(t, start, 1, String)
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			l.number(t, start)
 			return nil
-		case c == '?':
+		case '.':
+			if d := l.peekByte(1); d >= '0' && d <= '9' {
+				l.number(t, start)
+				return nil
+			}
+		case '?':
 			l.advance(1)
-			*t = Token{Kind: Param, Text: "?", Raw: "?", Pos: start, End: l.off}
+			t.set(Param, "?", "?", start, l.off)
 			return nil
 		}
 		if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$') {
@@ -222,7 +285,7 @@ func (l *Lexer) scan(t *Token) error {
 		if op := matchOperator(l.src[l.off:]); op != "" {
 			l.off += len(op)
 			l.col += len(op)
-			*t = Token{Kind: Op, Text: op, Raw: op, Pos: start, End: l.off}
+			t.set(Op, op, op, start, l.off)
 			return nil
 		}
 		l.advance(size)
@@ -230,7 +293,18 @@ func (l *Lexer) scan(t *Token) error {
 	}
 }
 
-// word returns the word token from the current offset to end.
+// set fills in a token that is not a word (Upper empty, not reserved).
+func (t *Token) set(kind TokenKind, text, raw string, pos ast.Pos, end int) {
+	t.Kind = kind
+	t.Text = text
+	t.Raw = raw
+	t.Pos = pos
+	t.End = end
+	t.Upper = ""
+	t.Reserved = false
+}
+
+// word reads the word token from the current offset to end into t.
 func (l *Lexer) word(t *Token, start ast.Pos, end int, ascii bool) {
 	word := l.src[l.off:end]
 	var upper string
@@ -248,30 +322,24 @@ func (l *Lexer) word(t *Token, start ast.Pos, end int, ascii bool) {
 		}
 	}
 	l.off = end
-	*t = Token{Kind: Ident, Text: word, Raw: word, Upper: upper, Reserved: isRes, Pos: start, End: end}
+	t.Kind = Ident
+	t.Text = word
+	t.Raw = word
+	t.Pos = start
+	t.End = end
+	t.Upper = upper
+	t.Reserved = isRes
 }
 
-// upperASCIIWord upper-cases an ASCII word and reports whether it is
-// reserved. Keywords come back interned and words without lower-case
-// letters as themselves, so only lower-case names allocate.
+// upperASCIIWord returns the interned upper-case text of an ASCII word
+// that is a keyword, and whether it is reserved. Other words come back as
+// themselves: Upper only serves keyword tests, which compare upper-case
+// words, so the word itself does (see Token.Is). Nothing allocates.
 func upperASCIIWord(w string) (string, bool) {
-	if len(w) <= 32 {
-		var buf [32]byte
-		for i := 0; i < len(w); i++ {
-			c := w[i]
-			if c >= 'a' && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			buf[i] = c
-		}
-		if k, ok := keywordText[string(buf[:len(w)])]; ok {
-			return k.text, k.reserved
-		}
-		// Not a keyword: Upper only serves keyword tests, which compare
-		// upper-case words, so the word itself does (see Token.Is).
-		return w, false
+	if k, ok := keywords.lookup(w); ok {
+		return k.text, k.reserved
 	}
-	return strings.ToUpper(w), false
+	return w, false
 }
 
 func describeRune(r rune) string {
@@ -299,8 +367,9 @@ func matchOperator(s string) string {
 	return ""
 }
 
-// quoted reads a '...' literal after a prefix of skip bytes (X, U&, N).
-func (l *Lexer) quoted(start ast.Pos, skip int, kind TokenKind) (Token, error) {
+// quoted reads a '...' literal after a prefix of skip bytes (X, U&, N)
+// into t.
+func (l *Lexer) quoted(t *Token, start ast.Pos, skip int, kind TokenKind) error {
 	begin := l.off
 	i := l.off + skip + 1
 	if j := strings.IndexByte(l.src[i:], '\''); j >= 0 && (i+j+1 >= len(l.src) || l.src[i+j+1] != '\'') {
@@ -308,18 +377,18 @@ func (l *Lexer) quoted(start ast.Pos, skip int, kind TokenKind) (Token, error) {
 		end := i + j + 1
 		raw := l.src[begin:end]
 		l.advance(end - begin)
-		tok := Token{Kind: kind, Text: l.src[i : i+j], Raw: raw, Pos: start, End: l.off}
+		t.set(kind, l.src[i:i+j], raw, start, l.off)
 		if kind == Binary {
-			return tok, checkBinary(tok)
+			return checkBinary(*t)
 		}
-		return tok, nil
+		return nil
 	}
 	var b strings.Builder
 	for {
 		j := strings.IndexByte(l.src[i:], '\'')
 		if j < 0 {
 			l.advance(len(l.src) - l.off)
-			return Token{}, lexError(l.pos(), true, "Lexical error at line %d, column %d.  Encountered: <EOF> after : %s", l.line, l.col, strconv.Quote(l.src[begin+skip:]))
+			return lexError(l.pos(), true, "Lexical error at line %d, column %d.  Encountered: <EOF> after : %s", l.line, l.col, strconv.Quote(l.src[begin+skip:]))
 		}
 		b.WriteString(l.src[i : i+j])
 		i += j + 1
@@ -332,14 +401,13 @@ func (l *Lexer) quoted(start ast.Pos, skip int, kind TokenKind) (Token, error) {
 	}
 	raw := l.src[begin:i]
 	l.advance(i - begin)
-	text := b.String()
-	tok := Token{Kind: kind, Text: text, Raw: raw, Pos: start, End: l.off}
+	t.set(kind, b.String(), raw, start, l.off)
 	if kind == Binary {
-		return tok, checkBinary(tok)
+		return checkBinary(*t)
 	}
 	// U&'...' keeps its escapes: the parser resolves them once it knows
 	// whether a UESCAPE clause names another escape character.
-	return tok, nil
+	return nil
 }
 
 // checkBinary checks the digits of an X'...' literal as Calcite does.
@@ -391,21 +459,23 @@ func unescapeUnicode(s string, esc byte) (string, error) {
 	return b.String(), nil
 }
 
-func (l *Lexer) backquoted(start ast.Pos) (Token, error) {
+// backquoted reads a `...` identifier into t.
+func (l *Lexer) backquoted(t *Token, start ast.Pos) error {
 	begin := l.off
 	i := l.off + 1
 	if j := strings.IndexByte(l.src[i:], '`'); j >= 0 && (i+j+1 >= len(l.src) || l.src[i+j+1] != '`') {
 		end := i + j + 1
 		raw := l.src[begin:end]
 		l.advance(end - begin)
-		return Token{Kind: QIdent, Text: l.src[i : i+j], Raw: raw, Pos: start, End: l.off}, nil
+		t.set(QIdent, l.src[i:i+j], raw, start, l.off)
+		return nil
 	}
 	var b strings.Builder
 	for {
 		j := strings.IndexByte(l.src[i:], '`')
 		if j < 0 {
 			l.advance(len(l.src) - l.off)
-			return Token{}, lexError(l.pos(), true, "Lexical error at line %d, column %d.  Encountered: <EOF> after : %s", l.line, l.col, strconv.Quote(l.src[begin:]))
+			return lexError(l.pos(), true, "Lexical error at line %d, column %d.  Encountered: <EOF> after : %s", l.line, l.col, strconv.Quote(l.src[begin:]))
 		}
 		b.WriteString(l.src[i : i+j])
 		i += j + 1
@@ -418,10 +488,12 @@ func (l *Lexer) backquoted(start ast.Pos) (Token, error) {
 	}
 	raw := l.src[begin:i]
 	l.advance(i - begin)
-	return Token{Kind: QIdent, Text: b.String(), Raw: raw, Pos: start, End: l.off}, nil
+	t.set(QIdent, b.String(), raw, start, l.off)
+	return nil
 }
 
-func (l *Lexer) number(start ast.Pos) Token {
+// number reads a numeric literal into t.
+func (l *Lexer) number(t *Token, start ast.Pos) {
 	i := l.off
 	digits := func() {
 		for i < len(l.src) && l.src[i] >= '0' && l.src[i] <= '9' {
@@ -448,5 +520,5 @@ func (l *Lexer) number(start ast.Pos) Token {
 	}
 	raw := l.src[l.off:i]
 	l.advance(i - l.off)
-	return Token{Kind: kind, Text: raw, Raw: raw, Pos: start, End: l.off}
+	t.set(kind, raw, raw, start, l.off)
 }

@@ -28,12 +28,15 @@ type Parser struct {
 	params int
 	// track turns on the recording of expectations (see run).
 	track bool
-	// buf is the pooled slice holding toks.
+	// buf is the pooled slice holding toks; pooled tells that the parser
+	// itself came from parsers (and toks with it).
 	buf       *[]Token
-	maxIdents int // bound on the Idents the tokens can yield
+	pooled    bool
+	maxIdents int // bound on the Idents the rest of the tokens can yield
 	identSlab []ast.Ident
 	litSlab   []ast.Literal
 	nameSlab  []identAlloc
+	objSlab   []objectNameAlloc
 
 	// expected collects what was tried at the furthest token reached, for
 	// the "Was expecting one of:" part of an error.
@@ -44,32 +47,42 @@ type Parser struct {
 type bailout struct{ err *Error }
 
 func newParser(src string) (*Parser, error) {
-	buf := tokenBuffers.Get().(*[]Token)
-	if want := len(src)/4 + 8; cap(*buf) < want {
-		*buf = make([]Token, 0, want)
+	p := parsers.Get().(*Parser)
+	toks := p.toks[:0]
+	if want := len(src)/4 + 8; cap(toks) < want {
+		toks = make([]Token, 0, want)
 	}
-	toks, err := tokenizeInto((*buf)[:0], src)
+	toks, idents, err := tokenizeStatement(toks, src)
 	if err != nil {
-		*buf = toks
-		tokenBuffers.Put(buf)
+		p.toks = toks
+		p.release()
 		return nil, err
 	}
-	p := &Parser{src: src, toks: keepHints(toks), expectedAt: -1, buf: buf}
-	for i := range p.toks {
-		t := &p.toks[i]
-		if t.Kind == QIdent || t.Kind == Ident && (!t.Reserved || i+1 < len(p.toks) && p.toks[i+1].IsOp("(")) {
-			p.maxIdents++
-		}
-	}
+	// release left p blank but for its buffers and slabs.
+	p.src, p.toks, p.expectedAt, p.maxIdents = src, toks, -1, idents
 	return p, nil
 }
 
-// tokenBuffers recycles token slices between parses, so that a warm parser
-// allocates nothing for its tokens. Trees never point into the slice.
+// parsers recycles parsers with their token slices between parses, so
+// that a warm parser allocates nothing for itself and its tokens. Trees
+// never point into a parser or its tokens; they do point into its node
+// slabs, whose unused rest serves the next statement.
+var parsers = sync.Pool{New: func() any { return &Parser{pooled: true} }}
+
+// tokenBuffers recycles token slices of parsers not from parsers.
 var tokenBuffers = sync.Pool{New: func() any { return new([]Token) }}
 
-// release returns the token slice for reuse; p must not be used after.
+// release returns the parser or its token slice for reuse; p must not be
+// used after.
 func (p *Parser) release() {
+	if p.pooled {
+		if cap(p.toks) <= 1<<16 {
+			*p = Parser{toks: p.toks[:0], expected: p.expected[:0], pooled: true,
+				identSlab: p.identSlab, litSlab: p.litSlab, nameSlab: p.nameSlab, objSlab: p.objSlab}
+			parsers.Put(p)
+		}
+		return
+	}
 	if p.buf == nil {
 		return
 	}
@@ -78,33 +91,6 @@ func (p *Parser) release() {
 		tokenBuffers.Put(p.buf)
 	}
 	p.buf, p.toks = nil, nil
-}
-
-// keepHints drops hint tokens from places where Flink allows no hint: a
-// hint stays only right after SELECT or after a name (a table, or the
-// target of INSERT); elsewhere /*+ ... */ is a comment.
-func keepHints(toks []Token) []Token {
-	i := 0
-	for i < len(toks) && toks[i].Kind != Hint {
-		i++
-	}
-	if i == len(toks) {
-		return toks
-	}
-	out := toks[:0]
-	for _, t := range toks {
-		if t.Kind == Hint {
-			if len(out) == 0 {
-				continue
-			}
-			prev := out[len(out)-1]
-			if !(prev.Is("SELECT") || prev.Kind == Ident || prev.Kind == QIdent || prev.Kind == Hint) {
-				continue
-			}
-		}
-		out = append(out, t)
-	}
-	return out
 }
 
 // Parse parses one statement. A trailing ';' is allowed.

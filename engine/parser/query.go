@@ -163,6 +163,10 @@ func (p *Parser) parseQueryPrimary() ast.Query {
 		return p.parseSelect()
 	case t.Is("VALUES"):
 		return p.parseValues()
+	case t.Is("TABLE") && !p.peek(1).IsOp("("):
+		// TABLE name: an explicit table, SELECT * FROM name.
+		p.next()
+		return &ast.ExplicitTable{Pos: t.Pos, Name: p.parseObjectName()}
 	case t.IsOp("("):
 		p.next()
 		q := p.parseQuery()
@@ -170,6 +174,7 @@ func (p *Parser) parseQueryPrimary() ast.Query {
 		return &ast.ParenQuery{Pos: t.Pos, Query: q}
 	}
 	p.expect(`"SELECT"`)
+	p.expect(`"TABLE"`)
 	p.expect(`"VALUES"`)
 	p.expect(`"WITH"`)
 	p.expect(`"("`)
@@ -388,7 +393,12 @@ func (p *Parser) parseTableRef() ast.TableExpr {
 			p.next()
 			q := p.parseQuery()
 			p.expectOp(")")
-			return &ast.DerivedTable{Pos: t.Pos, Query: q, Alias: p.parseAlias()}
+			d := &ast.DerivedTable{Pos: t.Pos, Query: q}
+			if p.isKeyword("MATCH_RECOGNIZE") {
+				return p.parseMatchRecognize(d)
+			}
+			d.Alias = p.parseAlias()
+			return d
 		}
 		if p.peek(1).IsOp("(") {
 			m := p.mark()
@@ -416,6 +426,9 @@ func (p *Parser) parseTableRef() ast.TableExpr {
 		p.expectKeyword("AS")
 		p.expectKeyword("OF")
 		tn.SystemTime = p.parseExpr()
+	}
+	if p.isKeyword("MATCH_RECOGNIZE") {
+		return p.parseMatchRecognize(tn)
 	}
 	tn.Alias = p.parseAlias()
 	return tn

@@ -17,31 +17,122 @@ type Piece struct {
 // The REPL calls Split on the buffered input after every line; at the end of
 // input a rest that is not blank (see IsBlank) is run as a last statement.
 func Split(src string) (stmts []Piece, rest string) {
-	l := NewLexer(src)
-	l.KeepComments = true
-	l.noUpper = true
-	start := l.off // offset where the current statement starts
+	start := 0 // offset where the current statement starts
+	if strings.HasPrefix(src, "\uFEFF") {
+		start = len("\uFEFF")
+	}
 	startLine := 1
-	var tok Token
-	for {
-		err := l.scan(&tok)
-		if err != nil {
-			if e, ok := err.(*Error); ok && e.Incomplete {
-				break
-			}
-			continue // not our concern: the parser reports it
+	lineAt := start // offset up to which newlines are counted into line
+	line := 1
+	for semi := range semicolons(src, start) {
+		line += strings.Count(src[lineAt:semi], "\n")
+		lineAt = semi
+		if p, ok := makePiece(src[start:semi], startLine); ok {
+			stmts = append(stmts, p)
 		}
-		if tok.Kind == EOF {
-			break
-		}
-		if tok.IsOp(";") {
-			if p, ok := makePiece(src[start:tok.Pos.Offset], startLine); ok {
-				stmts = append(stmts, p)
-			}
-			start, startLine = tok.End, tok.Pos.Line
-		}
+		start, startLine = semi+1, line
 	}
 	return stmts, src[start:]
+}
+
+// semicolons yields the offsets of the ';' tokens of src from offset from
+// on, stopping at an unterminated string, back-quoted name or comment.
+//
+// It finds the same ';' tokens as the Lexer, without building tokens: ';'
+// is a token unless it lies inside a literal, a back-quoted name or a
+// comment, and each of those starts at its first character wherever that
+// character begins a token. No other token holds a quote, a back quote,
+// "--" or "/*" (a number's exponent takes a '-' only before a digit, and
+// "->" is the one operator starting with '-'), and the bytes of a
+// multi-byte character are never ASCII. A lexical error the Lexer skips
+// (a stray character, a bad X'..' literal) moves no boundary.
+func semicolons(src string, from int) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		var next specialScanner
+		i := from
+		for {
+			i = next.find(src, i)
+			if i >= len(src) {
+				return
+			}
+			switch src[i] {
+			case ';':
+				if !yield(i) {
+					return
+				}
+				i++
+			case '\'', '`':
+				// 'it''s' and `a``b`: a doubled quote is part of the text.
+				q := src[i]
+				i++
+				for {
+					j := strings.IndexByte(src[i:], q)
+					if j < 0 {
+						return // unterminated: the rest is incomplete
+					}
+					i += j + 1
+					if i < len(src) && src[i] == q {
+						i++
+						continue
+					}
+					break
+				}
+			case '-':
+				if i+1 < len(src) && src[i+1] == '-' {
+					j := strings.IndexByte(src[i:], '\n')
+					if j < 0 {
+						return
+					}
+					i += j + 1
+					continue
+				}
+				i++
+			case '/':
+				if i+1 < len(src) && src[i+1] == '*' {
+					j := strings.Index(src[i+2:], "*/")
+					if j < 0 {
+						return // unterminated comment or hint
+					}
+					i += 2 + j + 2
+					continue
+				}
+				i++
+			}
+		}
+	}
+}
+
+// specialBytes are the bytes semicolons stops at.
+const specialBytes = ";'`-/"
+
+// specialScanner finds the next of specialBytes with one fast IndexByte
+// per occurrence: it remembers where each byte occurs next.
+type specialScanner struct {
+	at    [len(specialBytes)]int // offset of the next occurrence of each byte
+	valid bool
+}
+
+// find returns the offset of the first special byte at or after i, or
+// len(src).
+func (s *specialScanner) find(src string, i int) int {
+	if !s.valid {
+		for k := range s.at {
+			s.at[k] = -1
+		}
+		s.valid = true
+	}
+	first := len(src)
+	for k := range s.at {
+		if s.at[k] < i {
+			if j := strings.IndexByte(src[i:], specialBytes[k]); j >= 0 {
+				s.at[k] = i + j
+			} else {
+				s.at[k] = len(src)
+			}
+		}
+		first = min(first, s.at[k])
+	}
+	return first
 }
 
 func makePiece(text string, line int) (Piece, bool) {

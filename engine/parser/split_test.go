@@ -2,6 +2,7 @@ package parser
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +60,68 @@ func TestIsComplete(t *testing.T) {
 		if got := IsComplete(in); got != want {
 			t.Errorf("IsComplete(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// splitByLexer is Split written with the Lexer, token by token: the
+// definition Split's byte scanner must agree with.
+func splitByLexer(src string) (stmts []Piece, rest string) {
+	l := NewLexer(src)
+	l.KeepComments = true
+	start := l.off
+	startLine := 1
+	for {
+		tok, err := l.Next()
+		if err != nil {
+			if e, ok := err.(*Error); ok && e.Incomplete {
+				break
+			}
+			continue
+		}
+		if tok.Kind == EOF {
+			break
+		}
+		if tok.IsOp(";") {
+			if p, ok := makePiece(src[start:tok.Pos.Offset], startLine); ok {
+				stmts = append(stmts, p)
+			}
+			start, startLine = tok.End, tok.Pos.Line
+		}
+	}
+	return stmts, src[start:]
+}
+
+var splitSeeds = []string{
+	"SELECT 1; SELECT 2;", "a--b;\nc;", "a-->b;c", "x->-- ;\n;", "1e--5;2e-5;", "1e-;", "/*/;*/;", "/*+;*/;",
+	"'it''s;';", "'a'';", "`a``;`;`", "U&'\\0041;';", "X'0G;'; N'a;'", "\"a;b\";", "é;ü'x;'", "\uFEFF;a;",
+	"--;", "-- x\n", "a /* ; */ b; /* open ;", "x'", "''''; '''", "\r\n;\r\n a;\n\n", "-;-;--", "/;/*",
+	"SELECT ';\n'; SELECT `\n;`;\nx", "a\x80;\xff'b;'",
+}
+
+func TestSplitMatchesLexer(t *testing.T) {
+	inputs := append([]string{benchScript(1 << 14)}, splitSeeds...)
+	seeds := seedStatements(t)
+	inputs = append(inputs, strings.Join(seeds, ";\n"))
+	for _, s := range seeds {
+		inputs = append(inputs, s, s+";"+s)
+	}
+	for _, in := range inputs {
+		checkSplit(t, in)
+	}
+}
+
+// FuzzSplit checks Split against splitByLexer.
+func FuzzSplit(f *testing.F) {
+	for _, s := range splitSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkSplit)
+}
+
+func checkSplit(t *testing.T, in string) {
+	got, gotRest := Split(in)
+	want, wantRest := splitByLexer(in)
+	if !reflect.DeepEqual(got, want) || gotRest != wantRest {
+		t.Fatalf("Split(%q)\n = %+v, rest %q\nwant %+v, rest %q", in, got, gotRest, want, wantRest)
 	}
 }

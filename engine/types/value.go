@@ -702,6 +702,9 @@ func FormatValue(v any, t *Type, loc *time.Location) string {
 		s := int(x / time.Second)
 		return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60) + fraction(ns, precOf(t))
 	case []any:
+		if t != nil && t.Kind == Multiset {
+			return formatMultiset(x, t, loc)
+		}
 		open, closing := "[", "]"
 		if t != nil && t.Kind == Row {
 			open, closing = "(", ")"
@@ -749,6 +752,27 @@ func FormatValue(v any, t *Type, loc *time.Location) string {
 		return s.String()
 	}
 	return fmt.Sprint(v)
+}
+
+// formatMultiset prints a MULTISET as Flink does (MapToStringCastRule: a
+// multiset is a map of element to count): {a=2, b=1}, entries sorted as
+// eddy sorts MAP entries.
+func formatMultiset(x []any, t *Type, loc *time.Location) string {
+	counts := map[string]int{}
+	var order []string
+	for _, e := range x {
+		k := FormatValue(e, t.Elem, loc)
+		if counts[k] == 0 {
+			order = append(order, k)
+		}
+		counts[k]++
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = k + "=" + strconv.Itoa(counts[k])
+	}
+	sortStrings(parts)
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 func sortStrings(s []string) {

@@ -6,18 +6,69 @@ import (
 
 	"eddy/engine/ast"
 	"eddy/engine/functions"
+	"eddy/engine/types"
 )
 
 // timeUnitArgs are the functions whose first argument is a time unit
 // keyword rather than a value.
 var timeUnitArgs = map[string]bool{"TIMESTAMPADD": true, "TIMESTAMPDIFF": true}
 
-var timestampUnits = map[string]bool{
-	"YEAR": true, "QUARTER": true, "MONTH": true, "WEEK": true, "DAY": true, "HOUR": true,
-	"MINUTE": true, "SECOND": true, "MILLISECOND": true, "MICROSECOND": true, "NANOSECOND": true,
-	"FRAC_SECOND": true, "SQL_TSI_YEAR": true, "SQL_TSI_QUARTER": true, "SQL_TSI_MONTH": true,
-	"SQL_TSI_WEEK": true, "SQL_TSI_DAY": true, "SQL_TSI_HOUR": true, "SQL_TSI_MINUTE": true,
-	"SQL_TSI_SECOND": true,
+// timeFrameName is the name Calcite's "not a valid time frame" message
+// quotes: the identifier's text, upper-cased unless it was quoted.
+func timeFrameName(e ast.Expr) string {
+	if id, ok := e.(*ast.Identifier); ok && len(id.Parts) == 1 {
+		if id.Parts[0].Quoted {
+			return id.Parts[0].Name
+		}
+		return strings.ToUpper(id.Parts[0].Name)
+	}
+	return ast.String(e)
+}
+
+// unitCallError restores the time unit in the messages about the other
+// operands of TIMESTAMPADD and TIMESTAMPDIFF: Calcite counts the unit as an
+// operand (typed as an interval, checked as ANY).
+func unitCallError(err error, name string, unit ast.TimeUnit) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	msg := strings.Replace(e.Msg, "of type '"+name+"(", "of type '"+name+"(<INTERVAL "+string(unit)+">, ", 1)
+	msg = strings.ReplaceAll(msg, "Supported form(s): '"+name+"(", "Supported form(s): '"+name+"(<ANY>, ")
+	msg = strings.Replace(msg, "Was expecting 2 arguments", "Was expecting 3 arguments", 1)
+	out := *e
+	out.Msg = msg
+	return &out
+}
+
+// timestampAddType is the result type of TIMESTAMPADD(unit, n, t) given the
+// type inferred from t (Calcite's SqlTimestampAddFunction.deduceType):
+// sub-second units widen the precision; HOUR, MINUTE and SECOND turn a
+// DATE into a TIMESTAMP (of Flink's default precision, 6).
+func timestampAddType(unit ast.TimeUnit, t *types.Type) *types.Type {
+	nullable := t.Nullable()
+	widen := func(p int) *types.Type {
+		switch t.Kind {
+		case types.Timestamp:
+			return types.NewTimestamp(max(p, t.Prec)).WithNullable(nullable)
+		case types.TimestampLTZ:
+			return types.NewTimestampLTZ(max(p, t.Prec)).WithNullable(nullable)
+		case types.Time:
+			return types.NewTime(max(p, t.Prec)).WithNullable(nullable)
+		}
+		return t
+	}
+	switch unit {
+	case "MICROSECOND":
+		return widen(6)
+	case "NANOSECOND":
+		return widen(9)
+	case "HOUR", "MINUTE", "SECOND":
+		if t.Kind == types.Date {
+			return types.NewTimestamp(6).WithNullable(nullable)
+		}
+	}
+	return t
 }
 
 // call types a function call: it types the arguments first (as Calcite
@@ -32,9 +83,8 @@ func (v *Validator) call(scope *Scope, e *ast.FuncCall) (*Typed, error) {
 	args := e.Args
 	var unit ast.Expr
 	if timeUnitArgs[upper] && len(args) > 0 {
-		id, ok := args[0].(*ast.Identifier)
-		if !ok || len(id.Parts) != 1 || !timestampUnits[strings.ToUpper(id.Parts[0].Name)] {
-			return nil, errorf(args[0].Position(), ErrCannotApply, "'%s' is not a valid time frame", ast.String(args[0]))
+		if _, ok := args[0].(*ast.TimeUnitArg); !ok {
+			return nil, errorf(args[0].Position(), ErrCannotApply, "'%s' is not a valid time frame", timeFrameName(args[0]))
 		}
 		unit, args = args[0], args[1:]
 	}
@@ -72,7 +122,13 @@ func (v *Validator) call(scope *Scope, e *ast.FuncCall) (*Typed, error) {
 	}
 	t, err := f.InferOperands(ops)
 	if err != nil {
+		if u, ok := unit.(*ast.TimeUnitArg); ok {
+			return nil, unitCallError(v.inferError(e.Pos, err), f.Name, u.Unit)
+		}
 		return nil, v.inferError(e.Pos, err)
+	}
+	if u, ok := unit.(*ast.TimeUnitArg); ok && upper == "TIMESTAMPADD" {
+		t = timestampAddType(u.Unit, t)
 	}
 	out := *e
 	out.Args = exprsOf(typed)

@@ -142,6 +142,8 @@ func (v *Validator) exprNode(scope *Scope, e ast.Expr) (*Typed, error) {
 		return v.between(scope, e)
 	case *ast.InExpr:
 		return v.in(scope, e)
+	case *ast.QuantifiedExpr:
+		return v.quantified(scope, e)
 	case *ast.LikeExpr:
 		return v.like(scope, e)
 	case *ast.Cast:

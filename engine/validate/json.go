@@ -1,8 +1,11 @@
 package validate
 
 import (
+	"strings"
+
 	"eddy/engine/ast"
 	"eddy/engine/functions"
+	"eddy/engine/plan"
 	"eddy/engine/types"
 )
 
@@ -70,4 +73,118 @@ func (v *Validator) jsonCall(scope *Scope, e *ast.JSONCall) (*Typed, error) {
 		*d.out = def.Expr
 	}
 	return &Typed{Expr: &out, Type: t}, nil
+}
+
+// jsonPlan converts a SQL/JSON call into the kernel call of package
+// functions, its clauses passed as leading constant arguments (the
+// layouts documented there).
+func (env *exprEnv) jsonPlan(e *ast.JSONCall, t *types.Type, rec func(ast.Expr) (plan.Expr, error)) (plan.Expr, error) {
+	f := env.fn(e.Name)
+	if f == nil || f.Kind != functions.Scalar {
+		return nil, errorf(e.Pos, ErrNoPlan, "%s is not supported by the local engine yet", e.Name)
+	}
+	args := make([]plan.Expr, 0, len(e.Args)+2*len(e.Keys)+4)
+	for _, a := range e.Args {
+		x, err := rec(a)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, x)
+	}
+	behaviour := func(what string, def ast.Expr, dflt string) ([]plan.Expr, error) {
+		if what == "" {
+			what = dflt
+		}
+		var d plan.Expr = &plan.Literal{T: t.WithNullable(true)}
+		if def != nil {
+			x, err := rec(def)
+			if err != nil {
+				return nil, err
+			}
+			d = castTo(x, t)
+		}
+		return []plan.Expr{jsonLit(what), d}, nil
+	}
+	switch e.Name {
+	case "JSON_VALUE":
+		empty, err := behaviour(e.OnEmpty, e.EmptyDefault, "NULL")
+		if err != nil {
+			return nil, err
+		}
+		failed, err := behaviour(e.OnError, e.ErrorDefault, "NULL")
+		if err != nil {
+			return nil, err
+		}
+		args = append(append(args, empty...), failed...)
+	case "JSON_QUERY":
+		wrapper := e.Wrapper
+		if wrapper == "" {
+			wrapper = "WITHOUT ARRAY"
+		}
+		args = append(args, jsonLit(wrapper), jsonLit(orDefault(e.OnEmpty, "NULL")), jsonLit(orDefault(e.OnError, "NULL")))
+	case "JSON_EXISTS":
+		args = append(args, jsonLit(orDefault(e.OnError, "FALSE")))
+	case "JSON_OBJECT", "JSON_ARRAY":
+		onNull := orDefault(e.OnNull, "NULL")
+		if e.Name == "JSON_ARRAY" {
+			onNull = orDefault(e.OnNull, "ABSENT")
+		}
+		var raw strings.Builder
+		vals := args
+		if e.Name == "JSON_OBJECT" {
+			vals = nil
+			for i := range e.Keys {
+				k, err := rec(e.Keys[i])
+				if err != nil {
+					return nil, err
+				}
+				v, err := rec(e.Values[i])
+				if err != nil {
+					return nil, err
+				}
+				vals = append(vals, k, v)
+				raw.WriteString(rawFlag(v))
+			}
+		} else {
+			for _, v := range vals {
+				raw.WriteString(rawFlag(v))
+			}
+		}
+		args = append([]plan.Expr{jsonLit(onNull), jsonLit(raw.String())}, vals...)
+	}
+	return &plan.Call{Name: f.Name, Func: f, Args: args, T: t}, nil
+}
+
+// isJSONPlan converts x IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT].
+func (env *exprEnv) isJSONPlan(e *ast.IsExpr, t *types.Type, rec func(ast.Expr) (plan.Expr, error)) (plan.Expr, error) {
+	x, err := rec(e.X)
+	if err != nil {
+		return nil, err
+	}
+	kind := orDefault(strings.TrimSpace(strings.TrimPrefix(e.What, "JSON")), "VALUE")
+	var out plan.Expr = &plan.Call{Name: "IS_JSON", Func: env.fn("IS_JSON"), Args: []plan.Expr{x, jsonLit(kind)}, T: t}
+	if e.Not {
+		out = &plan.Call{Name: plan.OpNot, Args: []plan.Expr{out}, T: t}
+	}
+	return out, nil
+}
+
+// rawFlag is "1" for a value that is JSON text of a JSON constructor (to be
+// inserted as JSON, not as a string), else "0".
+func rawFlag(v plan.Expr) string {
+	if c, ok := v.(*plan.Call); ok && functions.JSONConstructor(c.Name) {
+		return "1"
+	}
+	return "0"
+}
+
+func jsonLit(s string) plan.Expr {
+	return &plan.Literal{Value: s, T: types.NewString().WithNullable(false)}
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }

@@ -117,6 +117,9 @@ func (env *exprEnv) convert(e ast.Expr, rec func(ast.Expr) (plan.Expr, error)) (
 		}
 		return call(op, nil, e.L, e.R)
 	case *ast.IsExpr:
+		if strings.HasPrefix(e.What, "JSON") {
+			return env.isJSONPlan(e, t, rec)
+		}
 		ops := map[string][2]string{"NULL": {plan.OpIsNull, plan.OpIsNotNull}, "UNKNOWN": {plan.OpIsNull, plan.OpIsNotNull},
 			"TRUE": {plan.OpIsTrue, plan.OpIsNotTrue}, "FALSE": {plan.OpIsFalse, plan.OpIsNotFalse}}
 		pair := ops[strings.ToUpper(e.What)]
@@ -149,6 +152,8 @@ func (env *exprEnv) convert(e ast.Expr, rec func(ast.Expr) (plan.Expr, error)) (
 			return not(out, nil)
 		}
 		return out, nil
+	case *ast.QuantifiedExpr:
+		return env.quantifiedList(e, t, rec)
 	case *ast.InExpr:
 		x, err := call(plan.OpIn, nil, append([]ast.Expr{e.X}, e.List...)...)
 		if e.Not {
@@ -223,7 +228,12 @@ func (env *exprEnv) convert(e ast.Expr, rec func(ast.Expr) (plan.Expr, error)) (
 		if f.Kind != functions.Scalar {
 			return nil, errorf(e.Pos, ErrNoPlan, "%s is not allowed here", f.Name)
 		}
+		if u, ok := firstTimeUnit(e.Args); ok {
+			return env.timeUnitCall(f, u, e.Args[1:], t, rec)
+		}
 		return call(f.Name, f, e.Args...)
+	case *ast.JSONCall:
+		return env.jsonPlan(e, t, rec)
 	case *ast.Extract:
 		return env.unitCall("EXTRACT", string(e.Unit), e.X, t, rec)
 	case *ast.FloorCeil:

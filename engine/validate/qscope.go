@@ -334,6 +334,8 @@ func (env *exprEnv) prepare(e ast.Expr) (ast.Expr, bool, error) {
 			x, err := mapChildren(&cp, env.prepare)
 			return x, true, err
 		}
+	case *ast.QuantifiedExpr:
+		return env.prepareQuantified(e)
 	case *ast.Star, *ast.Descriptor, *ast.TableArg:
 		return e, true, nil
 	}

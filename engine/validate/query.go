@@ -212,6 +212,12 @@ func (s *state) queryNode(q ast.Query, outer *qscope) (*Analyzed, error) {
 		return s.values(q, outer)
 	case *ast.With:
 		return s.with(q, outer)
+	case *ast.ExplicitTable:
+		// TABLE t is SELECT * FROM t (Calcite's validator rewrites it so).
+		sel := &ast.Select{Pos: q.Pos, Items: []*ast.SelectItem{{Expr: &ast.Star{Pos: q.Pos}}},
+			From: &ast.TableName{Name: q.Name}}
+		an, _, err := s.selectQuery(sel, outer, nil)
+		return an, err
 	}
 	return nil, errorf(q.Position(), ErrNotSupported, "This query form is not supported")
 }

@@ -1,0 +1,108 @@
+package connectors
+
+import (
+	"context"
+
+	"eddy/catalogs"
+	"eddy/engine/vector"
+)
+
+// prefetchDepth is how many batches a prefetching reader reads ahead.
+const prefetchDepth = 4
+
+// prefetchReader reads its source's batches on a goroutine of its own, a
+// few batches ahead of the consumer, so parsing a file and the operators
+// above the scan use two cores. Batches keep their order; an error comes
+// after the batches before it, when the consumer gets that far. The
+// goroutine starts at the first Next, ends with that call's context, at
+// the end of the input, or on Close (which waits for it).
+type prefetchReader struct {
+	in      Reader
+	ch      chan prefetched
+	cancel  context.CancelFunc
+	done    chan struct{}
+	started bool
+	ended   bool
+}
+
+type prefetched struct {
+	b   *vector.Batch
+	err error
+}
+
+func newPrefetchReader(in Reader) *prefetchReader { return &prefetchReader{in: in} }
+
+var _ Pushdown = (*prefetchReader)(nil)
+
+// PushFilters implements Pushdown by passing the filters on.
+func (p *prefetchReader) PushFilters(fs []catalogs.RowFilter) []bool {
+	if pd, ok := p.in.(Pushdown); ok && !p.started {
+		return pd.PushFilters(fs)
+	}
+	return make([]bool, len(fs))
+}
+
+// PushColumns implements Pushdown by passing the columns on.
+func (p *prefetchReader) PushColumns(cols []int) {
+	if pd, ok := p.in.(Pushdown); ok && !p.started {
+		pd.PushColumns(cols)
+	}
+}
+
+func (p *prefetchReader) Next(ctx context.Context) (*vector.Batch, error) {
+	if p.ended {
+		return nil, nil
+	}
+	if !p.started {
+		p.started = true
+		pctx, cancel := context.WithCancel(ctx)
+		p.cancel = cancel
+		p.ch = make(chan prefetched, prefetchDepth)
+		p.done = make(chan struct{})
+		go p.run(pctx)
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case x, ok := <-p.ch:
+		if !ok {
+			p.ended = true
+			return nil, nil
+		}
+		if x.err != nil {
+			p.ended = true
+			return nil, x.err
+		}
+		return x.b, nil
+	}
+}
+
+func (p *prefetchReader) run(ctx context.Context) {
+	defer close(p.done)
+	defer close(p.ch)
+	for {
+		b, err := p.in.Next(ctx)
+		if b == nil && err == nil {
+			return
+		}
+		select {
+		case p.ch <- prefetched{b: b, err: err}:
+		case <-ctx.Done():
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Close stops the goroutine, waits for it and closes the source.
+func (p *prefetchReader) Close() error {
+	if p.started && p.cancel != nil {
+		p.cancel()
+		<-p.done
+		p.cancel = nil
+	}
+	p.ended = true
+	return p.in.Close()
+}

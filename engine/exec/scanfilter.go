@@ -1,0 +1,260 @@
+package exec
+
+import (
+	"context"
+	"math"
+
+	"eddy/engine/connectors"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// rowFilter translates a scan filter conjunct into a filter a source can
+// apply where its rows are stored, when the source's comparison gives
+// exactly the engine's answer: a NULL test of a column, or a column
+// compared with a constant where both are integers (compared exactly), the
+// column is DOUBLE and the constant a number (the engine compares them as
+// doubles, and so does the store once the constant is a double), or both
+// are strings of a VARCHAR column (byte-wise, as vector.Compare orders
+// them). DECIMAL, temporal, CHAR (padding) and FLOAT (rounding) columns
+// are never translated; the store keeps them in forms whose order differs.
+func rowFilter(e plan.Expr) (connectors.RowFilter, bool) {
+	c, ok := e.(*plan.Call)
+	if !ok || c.Func != nil {
+		return connectors.RowFilter{}, false
+	}
+	switch c.Name {
+	case plan.OpIsNull, plan.OpIsNotNull:
+		if len(c.Args) != 1 {
+			return connectors.RowFilter{}, false
+		}
+		col, ok := c.Args[0].(*plan.ColumnRef)
+		if !ok {
+			return connectors.RowFilter{}, false
+		}
+		op := connectors.FilterIsNull
+		if c.Name == plan.OpIsNotNull {
+			op = connectors.FilterIsNotNull
+		}
+		return connectors.RowFilter{Column: col.Index, Op: op}, true
+	}
+	op, ok := filterOps[c.Name]
+	if !ok || len(c.Args) != 2 {
+		return connectors.RowFilter{}, false
+	}
+	col, isCol := c.Args[0].(*plan.ColumnRef)
+	lit, isLit := c.Args[1].(*plan.Literal)
+	if !isCol || !isLit {
+		col, isCol = c.Args[1].(*plan.ColumnRef)
+		lit, isLit = c.Args[0].(*plan.Literal)
+		if !isCol || !isLit {
+			return connectors.RowFilter{}, false
+		}
+		op = flipped[op]
+	}
+	if lit.Value == nil {
+		return connectors.RowFilter{}, false // = NULL is never TRUE: the engine says so itself
+	}
+	v, ok := filterValue(col.T, lit)
+	if !ok {
+		return connectors.RowFilter{}, false
+	}
+	return connectors.RowFilter{Column: col.Index, Op: op, Value: v}, true
+}
+
+var filterOps = map[string]connectors.FilterOp{
+	plan.OpEq: connectors.FilterEq, plan.OpNe: connectors.FilterNe,
+	plan.OpLt: connectors.FilterLt, plan.OpLe: connectors.FilterLe,
+	plan.OpGt: connectors.FilterGt, plan.OpGe: connectors.FilterGe,
+}
+
+// flipped is the operator with its operands swapped (5 > c is c < 5).
+var flipped = map[connectors.FilterOp]connectors.FilterOp{
+	connectors.FilterEq: connectors.FilterEq, connectors.FilterNe: connectors.FilterNe,
+	connectors.FilterLt: connectors.FilterGt, connectors.FilterLe: connectors.FilterGe,
+	connectors.FilterGt: connectors.FilterLt, connectors.FilterGe: connectors.FilterLe,
+}
+
+func isInteger(k types.Kind) bool {
+	switch k {
+	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
+		return true
+	}
+	return false
+}
+
+// filterValue returns the constant in the store's form for a comparison
+// with a column of type col, or false when the comparison is not exact.
+func filterValue(col *types.Type, lit *plan.Literal) (any, bool) {
+	lk := lit.T.Kind
+	switch {
+	case isInteger(col.Kind):
+		if !isInteger(lk) {
+			return nil, false
+		}
+		return types.AsInt64(lit.Value)
+	case col.Kind == types.Double:
+		switch {
+		case isInteger(lk):
+			n, ok := types.AsInt64(lit.Value)
+			// The engine widens the constant to a double; beyond 2^53 the
+			// store would compare it exactly instead.
+			if !ok || n > 1<<53 || n < -(1<<53) {
+				return nil, false
+			}
+			return float64(n), true
+		case lk == types.Double || lk == types.Float:
+			f, ok := lit.Value.(float64)
+			if fl, isF32 := lit.Value.(float32); isF32 {
+				f, ok = float64(fl), true
+			}
+			if !ok || math.IsNaN(f) {
+				return nil, false
+			}
+			return f, true
+		case lk == types.Decimal:
+			d, ok := lit.Value.(interface{ Float64() (float64, error) })
+			if !ok {
+				return nil, false
+			}
+			f, err := d.Float64() // as the engine's comparison converts it
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, false
+			}
+			return f, true
+		}
+	case col.Kind == types.VarChar:
+		if lk != types.Char && lk != types.VarChar {
+			return nil, false
+		}
+		s, ok := lit.Value.(string)
+		return s, ok
+	}
+	return nil, false
+}
+
+// openPushdown offers the scan's filters and columns to a reader that
+// can apply them where the rows are stored; the filters it does not take
+// are evaluated here, over a batch of the physical width whose unread
+// columns are nil.
+func (o *scanOp) openPushdown(pd connectors.Pushdown) error {
+	var offered []connectors.RowFilter
+	var from []int
+	for i, f := range o.n.Filters {
+		if rf, ok := rowFilter(f); ok {
+			offered = append(offered, rf)
+			from = append(from, i)
+		}
+	}
+	taken := make([]bool, len(o.n.Filters))
+	if len(offered) > 0 {
+		for k, ok := range pd.PushFilters(offered) {
+			if ok {
+				taken[from[k]] = true
+			}
+		}
+	}
+	var residual []plan.Expr
+	for i, f := range o.n.Filters {
+		if !taken[i] {
+			residual = append(residual, f)
+		}
+	}
+	width := len(o.n.Physical)
+	proj := o.n.Projection
+	if proj == nil {
+		proj = identity(width)
+	}
+	pos := make([]int, width)
+	for i := range pos {
+		pos[i] = -1
+	}
+	o.cols = o.cols[:0]
+	add := func(p int) {
+		if p >= 0 && p < width && pos[p] < 0 {
+			pos[p] = len(o.cols)
+			o.cols = append(o.cols, p)
+		}
+	}
+	for _, p := range proj {
+		add(p)
+	}
+	for i, b := range needOf(width, colSet{}, residual...) {
+		if b {
+			add(i)
+		}
+	}
+	o.out = make([]int, len(proj))
+	for i, p := range proj {
+		o.out[i] = pos[p]
+	}
+	o.cond = nil
+	if f := plan.And(residual...); f != nil {
+		ev, err := o.b.compile(f)
+		if err != nil {
+			return err
+		}
+		o.cond = ev
+	}
+	pd.PushColumns(o.cols)
+	o.pushed = true
+	return nil
+}
+
+// nextPushed returns the next batch of a reader that took the scan's
+// columns.
+func (o *scanOp) nextPushed(ctx context.Context) (*vector.Batch, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		bt, err := o.r.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if bt == nil {
+			o.done = true
+			return nil, o.Close()
+		}
+		if o.cond != nil {
+			wide := &vector.Batch{Cols: make([]*vector.Vec, len(o.n.Physical)), Kinds: bt.Kinds, N: bt.N}
+			for i, p := range o.cols {
+				wide.Cols[p] = bt.Cols[i]
+			}
+			c, err := o.cond(ctx, wide)
+			if err != nil {
+				return nil, err
+			}
+			sel := make([]int, 0, bt.N)
+			for i := range bt.N {
+				if c.Bools[i] && !c.IsNull(i) {
+					sel = append(sel, i)
+				}
+			}
+			if len(sel) < bt.N {
+				bt = bt.Gather(sel)
+			}
+		}
+		if bt.N == 0 {
+			continue
+		}
+		if len(o.out) == len(bt.Cols) && isIdentity(o.out) {
+			return bt, nil
+		}
+		cols := make([]*vector.Vec, len(o.out))
+		for i, p := range o.out {
+			cols[i] = bt.Cols[p]
+		}
+		return &vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}, nil
+	}
+}
+
+func isIdentity(m []int) bool {
+	for i, p := range m {
+		if p != i {
+			return false
+		}
+	}
+	return true
+}

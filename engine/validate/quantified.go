@@ -1,0 +1,117 @@
+package validate
+
+import (
+	"eddy/engine/ast"
+	"eddy/engine/functions"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+)
+
+// Quantified comparisons: x op SOME | ALL (query) and x op SOME | ALL
+// (value, ...). Calcite's SqlToRelConverter gives them SQL's meaning: SOME
+// is TRUE when a comparison is TRUE, FALSE when every comparison is FALSE
+// (or there is none), else UNKNOWN; ALL is TRUE when every comparison is
+// TRUE (or there is none), FALSE when one is FALSE, else UNKNOWN. So
+// `= SOME` is IN and `<> ALL` is NOT IN, and `> ALL (q)` is NOT (x <= SOME
+// (q)), which Calcite's SubQueryRemoveRule plans through MIN/MAX and
+// counts with the same NULL semantics.
+
+// quantifiedOps maps a comparison operator to the plan's.
+var quantifiedOps = map[string]string{
+	"=": plan.OpEq, "<>": plan.OpNe, "<": plan.OpLt, "<=": plan.OpLe, ">": plan.OpGt, ">=": plan.OpGe,
+}
+
+// quantified types the list form; the sub-query form is only valid where
+// a query scope prepares it (WHERE, SELECT, HAVING, ON).
+func (v *Validator) quantified(scope *Scope, e *ast.QuantifiedExpr) (*Typed, error) {
+	if e.Query != nil {
+		return nil, errorf(e.Pos, ErrNotSupported, "%s sub-queries are not supported in this context", e.Quantifier)
+	}
+	x, err := v.expr(scope, e.X)
+	if err != nil {
+		return nil, err
+	}
+	list, err := v.exprs(scope, e.List)
+	if err != nil {
+		return nil, err
+	}
+	nullable := x.Type.Nullable()
+	for _, l := range list {
+		if !functions.CanCompare(x.Type, l.Type) {
+			return nil, errorf(e.Pos, ErrIncompatible, "Values passed to %s operator must have compatible types", e.Quantifier)
+		}
+		nullable = nullable || l.Type.Nullable()
+	}
+	out := &ast.QuantifiedExpr{Pos: e.Pos, X: x.Expr, Op: e.Op, Quantifier: e.Quantifier, List: exprsOf(list)}
+	return &Typed{Expr: out, Type: boolean(nullable)}, nil
+}
+
+// prepareQuantified replaces x op SOME | ALL (query) by a placeholder for
+// a SOME or ALL sub-query of the plan.
+func (env *exprEnv) prepareQuantified(e *ast.QuantifiedExpr) (ast.Expr, bool, error) {
+	if e.Query == nil {
+		return e, false, nil
+	}
+	preX, err := mapExpr(e.X, env.prepare)
+	if err != nil {
+		return nil, true, err
+	}
+	x, err := env.typePre(preX)
+	if err != nil {
+		return nil, true, err
+	}
+	left, err := env.toPlan(preX)
+	if err != nil {
+		env.s.noPlan(err)
+	}
+	kind := plan.SubSome
+	if e.Quantifier == "ALL" {
+		kind = plan.SubAll
+	}
+	an, sq, err := env.subquery(e.Query, kind)
+	if err != nil {
+		return nil, true, err
+	}
+	if len(an.Columns) != 1 {
+		return nil, true, errorf(e.Pos, ErrIncompatible, "Values passed to %s operator must have compatible types", e.Quantifier)
+	}
+	if !functions.CanCompare(x.Type, an.Columns[0].Type) {
+		return nil, true, errorf(e.Pos, ErrIncompatible, "Values passed to %s operator must have compatible types", e.Quantifier)
+	}
+	sq.Op = quantifiedOps[e.Op]
+	sq.T = types.New(types.Boolean).WithNullable(x.Type.Nullable() || an.Columns[0].Type.Nullable())
+	if left != nil {
+		sq.Left = []plan.Expr{left}
+	}
+	repl := &ast.QuantifiedExpr{Pos: e.Pos, X: x.Expr, Op: e.Op, Quantifier: e.Quantifier, Query: an.Query}
+	name := env.placeholder(sq.T, repl, phTarget{expr: sq})
+	return &ast.Identifier{Parts: []*ast.Ident{{Pos: e.Pos, Name: name}}}, true, nil
+}
+
+// quantifiedList converts x op SOME | ALL (v1, v2, ...) into the OR (SOME)
+// or AND (ALL) of the comparisons, which has the same three-valued result.
+func (env *exprEnv) quantifiedList(e *ast.QuantifiedExpr, t *types.Type, rec func(ast.Expr) (plan.Expr, error)) (plan.Expr, error) {
+	x, err := rec(e.X)
+	if err != nil {
+		return nil, err
+	}
+	join := plan.OpOr
+	if e.Quantifier == "ALL" {
+		join = plan.OpAnd
+	}
+	var out plan.Expr
+	for _, l := range e.List {
+		y, err := rec(l)
+		if err != nil {
+			return nil, err
+		}
+		b := types.New(types.Boolean).WithNullable(x.Type().Nullable() || y.Type().Nullable())
+		cmp := plan.Expr(&plan.Call{Name: quantifiedOps[e.Op], Args: []plan.Expr{x, y}, T: b})
+		if out == nil {
+			out = cmp
+			continue
+		}
+		out = &plan.Call{Name: join, Args: []plan.Expr{out, cmp}, T: t}
+	}
+	return out, nil
+}
