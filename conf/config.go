@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,7 +120,24 @@ func Load(path string) (*Config, error) {
 	return Parse(data, path)
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// yamlLine splits a yaml.v3 message "yaml: line N: text" (text on one
+// line) into N and text.
+func yamlLine(msg string) (int, string, bool) {
+	rest, ok := strings.CutPrefix(msg, "yaml: line ")
+	if !ok {
+		return 0, "", false
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	text, ok := strings.CutPrefix(rest[i:], ": ")
+	if i == 0 || !ok || strings.Contains(text, "\n") {
+		return 0, "", false
+	}
+	line, err := strconv.Atoi(rest[:i])
+	return line, text, err == nil
+}
 
 // Parse parses configuration text; name is the file name errors carry.
 func Parse(data []byte, name string) (*Config, error) {
@@ -187,9 +203,8 @@ func yamlError(name string, err error) error {
 		err = errors.New(te.Errors[0])
 	}
 	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &Error{File: name, Line: line, Msg: m[2]}
+	if line, text, ok := yamlLine(msg); ok {
+		return &Error{File: name, Line: line, Msg: text}
 	}
 	return &Error{File: name, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }

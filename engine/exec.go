@@ -106,6 +106,9 @@ func (s *Session) execute(ctx context.Context, stmt ast.Statement) (*Result, err
 	case *ast.ExecutePlan:
 		return s.execExecutePlan(ctx, st)
 
+	case *ast.StopJob:
+		return s.execStopJob(st)
+
 	case *ast.ClientCommand:
 		return nil, Errorf("SqlExecutionException", "%s is a command of the shell, not a statement the engine runs.", st.Name)
 	}

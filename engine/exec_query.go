@@ -222,14 +222,16 @@ func (r *opRows) Close() error {
 	return r.op.Close()
 }
 
-// dmlResult is the answer to a finished INSERT or statement set:
-// table.dml-sync true gives Flink's synchronous line, false its answer for
-// a submitted job (the job has already finished here).
-func (s *Session) dmlResult() *Result {
-	// The local engine runs DML to completion inside the statement, so
-	// the answer is always Flink's synchronous one (table.dml-sync=true);
-	// an asynchronous job id would name a job that never existed.
-	return Info("Complete execution of the SQL update statement.")
+// dmlResult is the answer to a statement that ran its job inside the
+// statement (a CTAS): table.dml-sync true gives Flink's synchronous line,
+// false its submission lines with the id of the (already finished) job.
+func (s *Session) dmlResult(targets []string) *Result {
+	if s.dmlSync() {
+		return Info(msgFinishStatement)
+	}
+	j := s.jobs.add(s.jobName(targets), true, nil)
+	s.jobs.finish(j, nil)
+	return submitted(j.info.ID)
 }
 
 // execInsert runs INSERT INTO / INSERT OVERWRITE.
@@ -247,6 +249,21 @@ func (s *Session) execStatementSetRun(ctx context.Context, set *ast.StatementSet
 	return s.runInserts(ctx, set.Inserts)
 }
 
+// runInserts plans and runs INSERTs as one job.
+//
+// With table.dml-sync = true the job runs inside the statement, which
+// answers when it has ended. With false (Flink's default) the statement
+// answers with Flink's submission lines and the job's id, and:
+//   - a job that reads an unbounded source runs in the background until
+//     STOP JOB or the session's close cancels it;
+//   - a job that reads only bounded sources still runs inside the
+//     statement. The local engine finishes such a job as soon as a
+//     cluster would have accepted it, and running it in place keeps a
+//     script's later statements consistent with Flink's: `INSERT INTO t
+//     VALUES (1); SELECT * FROM t;` sees its row, a DROP or a second
+//     INSERT never races a writer, and a failure is reported by the
+//     statement that caused it (SHOW JOBS also lists the job, FINISHED or
+//     FAILED).
 func (s *Session) runInserts(ctx context.Context, inserts []*ast.Insert) (*Result, error) {
 	sinks := make([]*plan.Sink, len(inserts))
 	for i, ins := range inserts {
@@ -256,45 +273,118 @@ func (s *Session) runInserts(ctx context.Context, inserts []*ast.Insert) (*Resul
 		}
 		sinks[i] = sink
 	}
-	if err := s.runSinks(ctx, s.connectors(), sinks); err != nil {
+	if s.dmlSync() {
+		if err := s.runSinks(ctx, s.connectors(), sinks); err != nil {
+			return nil, err
+		}
+		return Info(msgFinishStatement), nil
+	}
+	name := s.jobName(sinkNames(sinks))
+	if sinksBounded(sinks) {
+		j := s.jobs.add(name, true, nil)
+		err := s.runSinks(ctx, s.connectors(), sinks)
+		s.jobs.finish(j, err)
+		if err != nil {
+			return nil, err
+		}
+		return submitted(j.info.ID), nil
+	}
+	r, err := s.openSinks(ctx, s.connectors(), sinks)
+	if err != nil {
 		return nil, err
 	}
-	return s.dmlResult(), nil
+	j := s.jobs.add(name, false, r.run)
+	return submitted(j.info.ID), nil
+}
+
+// sinkNames returns the full names of the sinks' tables.
+func sinkNames(sinks []*plan.Sink) []string {
+	out := make([]string, len(sinks))
+	for i, sk := range sinks {
+		out[i] = sk.Table.Catalog + "." + sk.Table.Database + "." + sk.Table.Object
+	}
+	return out
+}
+
+// sinksBounded reports whether every source the sinks read ends.
+func sinksBounded(sinks []*plan.Sink) bool {
+	bounded := true
+	for _, sk := range sinks {
+		plan.Walk(sk, func(x plan.Node) {
+			if sc, ok := x.(*plan.Scan); ok && !scanBounded(sc) {
+				bounded = false
+			}
+		})
+	}
+	return bounded
 }
 
 // runSinks writes every sink's rows and commits all writers at the end;
 // on any failure every writer is aborted.
 func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink) error {
+	r, err := s.openSinks(ctx, conns, sinks)
+	if err != nil {
+		return err
+	}
+	return r.run(ctx)
+}
+
+// sinkRun is a prepared set of sinks: their writers are open and their
+// operators built, so run needs nothing of the session (it may run in a
+// job's goroutine).
+type sinkRun struct {
+	writers []connectors.Writer
+	ops     []exec.Operator
+}
+
+// openSinks resolves the sinks' tables, opens their writers and builds
+// their operators.
+func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink) (*sinkRun, error) {
 	nodes := make([]plan.Node, len(sinks))
 	for i, sk := range sinks {
 		nodes[i] = sk
 	}
 	b, st, err := s.prepare(ctx, conns, nodes...)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var writers []connectors.Writer
-	abort := func(err error) error {
-		for _, w := range writers {
-			err = errors.Join(err, w.Abort())
-		}
-		return err
-	}
+	r := &sinkRun{}
 	for _, sk := range sinks {
 		if st.streaming && sk.Overwrite {
 			// INSERT OVERWRITE is batch only (FileSystemTableSink's text).
-			return abort(Errorf("IllegalStateException", "Streaming mode not support overwrite."))
+			return nil, r.abort(Errorf("IllegalStateException", "Streaming mode not support overwrite."))
 		}
 		w, err := st.OpenSink(ctx, sk)
 		if err != nil {
-			return abort(err)
+			return nil, r.abort(err)
 		}
-		writers = append(writers, w)
+		r.writers = append(r.writers, w)
 		op, err := b.Build(sk.Input)
 		if err != nil {
-			return abort(err)
+			return nil, r.abort(err)
 		}
-		err = func() error {
+		r.ops = append(r.ops, op)
+	}
+	return r, nil
+}
+
+// abort closes the operators, discards every writer's output and returns
+// err joined with their errors.
+func (r *sinkRun) abort(err error) error {
+	for _, op := range r.ops {
+		op.Close()
+	}
+	for _, w := range r.writers {
+		err = errors.Join(err, w.Abort())
+	}
+	return err
+}
+
+// run writes every sink's rows, then commits all writers.
+func (r *sinkRun) run(ctx context.Context) error {
+	for i, op := range r.ops {
+		w := r.writers[i]
+		err := func() error {
 			defer op.Close()
 			for {
 				bt, err := op.Next(ctx)
@@ -310,14 +400,15 @@ func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, si
 			}
 		}()
 		if err != nil {
-			return abort(err)
+			return r.abort(err)
 		}
 	}
-	for i, w := range writers {
+	for i, w := range r.writers {
 		if err := w.Commit(ctx); err != nil {
 			// Writers before i have committed; the rest are discarded.
-			writers = writers[i+1:]
-			return abort(err)
+			r.writers = r.writers[i+1:]
+			r.ops = nil
+			return r.abort(err)
 		}
 	}
 	return nil
@@ -577,5 +668,5 @@ func (s *Session) execCreateTableAs(ctx context.Context, st *ast.CreateTable) (*
 		}
 		return nil, err
 	}
-	return s.dmlResult(), nil
+	return s.dmlResult([]string{id.Catalog + "." + id.Database + "." + id.Object}), nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/types"
 )
 
 func (s *Session) execShow(ctx context.Context, st *ast.Show) (*Result, error) {
@@ -41,13 +42,13 @@ func (s *Session) execShow(ctx context.Context, st *ast.Show) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			return nameList("view name", names), nil
+			return nameRows("view name", names), nil
 		}
 		names, err := s.cat.ListTables(ctx, catalog, database, like)
 		if err != nil {
 			return nil, err
 		}
-		return nameList("table name", names), nil
+		return nameRows("table name", names), nil
 	case ast.ShowUserFunctions, ast.ShowFunctions:
 		catalog, database, err := s.showNamespace(st)
 		if err != nil {
@@ -81,9 +82,7 @@ func (s *Session) execShow(ctx context.Context, st *ast.Show) (*Result, error) {
 	case ast.ShowJars:
 		return nameList("jars", s.jars), nil
 	case ast.ShowJobs:
-		// The local engine runs statements to completion in the session:
-		// no job outlives its statement.
-		return StringTable([]string{"job id", "job name", "status", "start time"}, nil), nil
+		return s.showJobs(), nil
 	}
 	return nil, unsupported(st)
 }
@@ -324,4 +323,18 @@ func (s *Session) builtinFunctionNames() []string {
 		set[strings.ToLower(n)] = true
 	}
 	return slices.Sorted(maps.Keys(set))
+}
+
+// nameRows is nameList for long listings (SHOW TABLES of a catalog of
+// thousands of objects): the same answer, its rows sharing one slice of
+// values instead of one slice each.
+func nameRows(header string, names []string) *Result {
+	vals := make([]any, len(names))
+	rows := make([]Row, len(names))
+	for i, n := range names {
+		vals[i] = n
+		rows[i] = Row{Values: vals[i : i+1 : i+1]}
+	}
+	return &Result{Kind: ResultRows, Columns: []Column{{Name: header, Type: types.NewString()}},
+		Rows: SliceRows(rows), Bounded: true}
 }

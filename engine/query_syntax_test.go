@@ -50,4 +50,10 @@ func TestQuerySyntaxEndToEnd(t *testing.T) {
 			t.Errorf("%s\ngot:\n%s\nwant:\n%s", c.sql, got, c.want)
 		}
 	}
+	// TABLE t feeds INSERT, CREATE TABLE AS and views too.
+	mustExec(t, s, "CREATE TABLE w2 (c INT)")
+	rowsOf(t, s, "INSERT INTO w2 TABLE w")
+	mustExec(t, s, "CREATE TABLE w3 AS TABLE w2")
+	mustExec(t, s, "CREATE VIEW vw AS TABLE w3")
+	expectRows(t, s, "SELECT c FROM vw ORDER BY c", "2\n3")
 }

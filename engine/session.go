@@ -50,6 +50,10 @@ type Session struct {
 	// sql is the text of the statement being executed, for error
 	// messages that quote it and for the original query of a view.
 	sql string
+
+	// jobs are the INSERTs and statement sets submitted under
+	// table.dml-sync = false.
+	jobs jobs
 }
 
 // NewSession returns a session over cfg.Catalogs. A bad base option value
@@ -128,5 +132,10 @@ func (s *Session) ExecuteStatement(ctx context.Context, stmt ast.Statement) (res
 	return res, nil
 }
 
-// Close releases the session's catalogs.
-func (s *Session) Close() error { return s.cat.Close() }
+// Close ends the session: it waits for background jobs that read only
+// bounded sources, cancels the others (CloseJobs), then releases the
+// session's catalogs.
+func (s *Session) Close() error {
+	s.CloseJobs()
+	return s.cat.Close()
+}

@@ -49,6 +49,20 @@ func TestStreamingTopNAppendOnly(t *testing.T) {
 	checkChangelog(t, s, "SELECT * FROM t ORDER BY x LIMIT 1",
 		"+I 1 a 10", "-U 1 a 10", "+U 2 d 5", "-U 2 d 5", "+U 1 f 1")
 	checkChangelog(t, s, "SELECT * FROM t LIMIT 3", "+I 1 a 10", "+I 1 b 30", "+I 1 c 20")
+	checkChangelog(t, s, "SELECT * FROM t ORDER BY x DESC LIMIT 2 OFFSET 1",
+		"+I 1 a 10", "-U 1 a 10", "+U 1 c 20", "+I 1 a 10", "-U 1 c 20", "+U 1 b 30",
+		"-U 1 a 10", "+U 1 c 20", "-U 1 c 20", "+U 1 g 30")
+	// The rank column counts as read only when a node above reads it
+	// (Flink's planner prunes it otherwise): an aggregate over a Top-N.
+	const top2 = "(SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY x DESC) AS rn FROM t) WHERE rn <= 2)"
+	checkChangelog(t, s, "SELECT k, COUNT(*) AS c FROM "+top2+" GROUP BY k",
+		"+I 1 1", "-U 1 1", "+U 1 2", "-U 1 2", "+U 1 1", "-U 1 1", "+U 1 2", "+I 2 1", "-U 1 2", "+U 1 1", "-U 1 1", "+U 1 2")
+	checkChangelog(t, s, "SELECT k, SUM(rn) AS c FROM "+top2+" GROUP BY k",
+		"+I 1 1", "-D 1 1", "+I 1 1", "-U 1 1", "+U 1 3", "-U 1 3", "+U 1 1", "-U 1 1", "+U 1 3",
+		"+I 2 1", "-U 1 3", "+U 1 2", "-U 1 2", "+U 1 3", "-U 1 3", "+U 1 1", "-U 1 1", "+U 1 3")
+	// Other conditions apply above the rank.
+	checkChangelog(t, s, "SELECT k, n FROM (SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY x DESC) AS rn FROM t) WHERE rn <= 2 AND n <> 'b')",
+		"+I 1 a", "-D 1 a", "+I 1 c", "+I 2 d", "-D 1 c", "+I 1 e")
 	for _, fn := range []string{"RANK", "DENSE_RANK"} {
 		msg := execErr(t, s, "SELECT * FROM (SELECT *, "+fn+"() OVER (PARTITION BY k ORDER BY x DESC) AS rn FROM t) WHERE rn <= 2")
 		if msg != fn+"() on streaming table is not supported currently" {
@@ -71,6 +85,11 @@ func TestStreamingTopNUpdatingInput(t *testing.T) {
 	checkChangelog(t, s, "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (ORDER BY s) AS rn FROM (SELECT n, SUM(x) AS s FROM (VALUES ('a',5),('b',3),('a',-4),('c',2),('b',-2),('d',0)) AS v(n,x) GROUP BY n)) WHERE rn <= 2",
 		"+I a 5 1", "-U a 5 1", "+U b 3 1", "+I a 5 2", "-D a 5 2", "-U b 3 1", "+U a 1 1", "+I b 3 2",
 		"-U b 3 2", "+U c 2 2", "-U c 2 2", "+U b 1 2", "-U a 1 1", "+U d 0 1", "-U b 1 2", "+U a 1 2")
+	// ORDER BY ... LIMIT ... OFFSET over an updating input.
+	checkChangelog(t, s, "SELECT n, cnt FROM agg ORDER BY cnt DESC, n LIMIT 2",
+		"+I a 1", "+I b 1", "-D a 1", "+I a 2", "-D b 1", "+I c 1", "-D c 1", "+I b 2", "-D b 2", "+I c 3")
+	checkChangelog(t, s, "SELECT n, cnt FROM (SELECT *, ROW_NUMBER() OVER (ORDER BY cnt DESC) AS rn FROM agg) WHERE rn > 1 AND rn <= 2",
+		"+I b 1", "-D b 1", "+I b 1", "-U b 1", "+U c 1", "-U c 1", "+U b 2", "-U b 2", "+U a 2")
 	// An aggregate over the aggregate retracts correctly.
 	checkChangelog(t, s, "SELECT cnt, COUNT(*) FROM agg GROUP BY cnt",
 		"+I 1 1", "-U 1 1", "+U 1 2", "-U 1 2", "+U 1 1", "+I 2 1", "-U 1 1", "+U 1 2", "-U 1 2", "+U 1 1",
@@ -111,4 +130,21 @@ func TestStreamingDeduplicate(t *testing.T) {
 		"+I 2 c 2024-01-01 00:00:04.000", "+I 2 e 2024-01-01 00:00:01.000")
 	checkChangelog(t, s, q("k, n", "ts DESC", "rn <= 2"),
 		"+I 1 a", "+I 1 b", "+I 2 c", "-D 1 b", "+I 1 d", "+I 2 e")
+}
+
+// Aggregates over an updating input retract as Flink's *WithRetract
+// functions do (MAX, MIN, FIRST_VALUE, LAST_VALUE, LISTAGG keep their
+// values).
+func TestStreamingAggregateRetractions(t *testing.T) {
+	s := openQuerySession(t)
+	mustExec(t, s, topnAgg)
+	checkChangelog(t, s, "SELECT MAX(cnt) AS mx, MIN(cnt) AS mn, FIRST_VALUE(n) AS f, LAST_VALUE(n) AS l FROM agg",
+		"+I 1 1 a a", "-U 1 1 a a", "+U 1 1 a b", "-U 1 1 a b", "+U 1 1 b b", "-U 1 1 b b", "+U 2 1 b a",
+		"-U 2 1 b a", "+U 2 1 b c", "-U 2 1 b c", "+U 2 1 a c", "-U 2 1 a c", "+U 2 1 a b", "-U 2 1 a b",
+		"+U 2 2 a b", "-U 2 2 a b", "+U 2 2 a c", "-U 2 2 a c", "+U 2 2 a b", "-U 2 2 a b", "+U 3 2 a c",
+		"-U 3 2 a c", "+U 3 1 a d")
+	checkChangelog(t, s, "SELECT cnt, LISTAGG(n) AS ns, MAX(n) AS mx FROM agg GROUP BY cnt",
+		"+I 1 a a", "-U 1 a a", "+U 1 a,b b", "-U 1 a,b b", "+U 1 b b", "+I 2 a a", "-U 1 b b", "+U 1 b,c c",
+		"-U 1 b,c c", "+U 1 c c", "-U 2 a a", "+U 2 a,b b", "-D 1 c c", "-U 2 a,b b", "+U 2 a,b,c c",
+		"-U 2 a,b,c c", "+U 2 a,b b", "+I 3 c c", "+I 1 d d")
 }

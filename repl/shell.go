@@ -88,7 +88,45 @@ func New(sess Session, cfg Config) *Shell {
 	if cfg.Err == nil {
 		cfg.Err = os.Stderr
 	}
-	return &Shell{sess: sess, cfg: cfg}
+	sh := &Shell{sess: sess, cfg: cfg}
+	if j, ok := sess.(jobSession); ok {
+		// A background job fails while other statements run: its report
+		// goes straight to the error stream.
+		errOut := cfg.Err
+		if cfg.Interactive {
+			errOut = cfg.Out
+		}
+		// The options are read now: the handler runs on the job's
+		// goroutine, which must not wait for the statement running then.
+		opt := sess.DisplayOptions()
+		j.SetJobFailureHandler(func(info engine.JobInfo) {
+			render.JobFailed(errOut, info.ID, info.Name, info.Err, opt)
+		})
+	}
+	return sh
+}
+
+// jobSession is a session that runs background jobs (the embedded
+// engine; a Flink cluster keeps its jobs itself).
+type jobSession interface {
+	SetJobFailureHandler(func(engine.JobInfo))
+	CloseJobs() []string
+}
+
+// closeJobs ends the session's background jobs when the shell stops:
+// unbounded ones are cancelled, with a warning naming them.
+func (sh *Shell) closeJobs() {
+	j, ok := sh.sess.(jobSession)
+	if !ok {
+		return
+	}
+	if ids := j.CloseJobs(); len(ids) > 0 {
+		w := sh.cfg.Err
+		if sh.cfg.Interactive {
+			w = sh.cfg.Out
+		}
+		render.JobsCancelled(w, ids, sh.sess.DisplayOptions())
+	}
 }
 
 // Exited reports whether QUIT or EXIT has run: the caller should stop.
@@ -99,6 +137,7 @@ func (sh *Shell) Exited() bool { return sh.exited }
 // succeeded, 1 when one failed. Interactive sessions always end with 0
 // unless the terminal fails.
 func (sh *Shell) Run(ctx context.Context) int {
+	defer sh.closeJobs()
 	if sh.cfg.Interactive {
 		return sh.runInteractive(ctx)
 	}

@@ -235,7 +235,7 @@ func (c *Catalog) listObjects(ctx context.Context, database, query string) ([]st
 	if !ok {
 		return nil, catalogs.DatabaseNotExist(c.name, database)
 	}
-	return c.store.names(ctx, query, c.name, database)
+	return c.store.packedNames(ctx, query, c.name, database)
 }
 
 // ListTables returns the names of tables and views, sorted.
@@ -250,6 +250,16 @@ func (c *Catalog) ListViews(ctx context.Context, database string) ([]string, err
 
 // GetTable returns a table or view.
 func (c *Catalog) GetTable(ctx context.Context, path catalogs.ObjectPath) (catalogs.BaseTable, error) {
+	key := objectKey{c.name, path.Database, path.Object}
+	version, cached := c.store.current(ctx)
+	if cached {
+		if t, ok := c.store.cachedObject(version, key); ok {
+			if t == nil {
+				return nil, catalogs.TableNotExist(c.name, path)
+			}
+			return t, nil
+		}
+	}
 	var kind, comment, options, def string
 	var orig, expanded sql.NullString
 	err := c.store.read(ctx, func() error {
@@ -259,6 +269,9 @@ func (c *Catalog) GetTable(ctx context.Context, path catalogs.ObjectPath) (catal
 			Scan(&kind, &comment, &options, &def, &orig, &expanded)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
+		if cached {
+			c.store.remember(version, key, nil)
+		}
 		return nil, catalogs.TableNotExist(c.name, path)
 	}
 	if err != nil {
@@ -268,11 +281,19 @@ func (c *Catalog) GetTable(ctx context.Context, path catalogs.ObjectPath) (catal
 	if err != nil {
 		return nil, storeErr(err, "cannot read %s of catalog %s", path.FullName(), c.name)
 	}
+	if cached {
+		c.store.remember(version, key, t)
+	}
 	return t, nil
 }
 
 // TableExists reports whether a table or view exists.
 func (c *Catalog) TableExists(ctx context.Context, path catalogs.ObjectPath) (bool, error) {
+	if version, ok := c.store.current(ctx); ok {
+		if t, ok := c.store.cachedObject(version, objectKey{c.name, path.Database, path.Object}); ok {
+			return t != nil, nil
+		}
+	}
 	return c.store.exists(ctx, `SELECT count(*) FROM objects WHERE catalog = ? AND db = ? AND name = ?`,
 		c.name, path.Database, path.Object)
 }

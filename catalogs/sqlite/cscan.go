@@ -22,6 +22,7 @@ int sqlite3_busy_timeout(sqlite3 *db, int ms);
 int sqlite3_prepare_v2(sqlite3 *db, const char *zSql, int nByte, sqlite3_stmt **ppStmt, const char **pzTail);
 int sqlite3_step(sqlite3_stmt *stmt);
 int sqlite3_finalize(sqlite3_stmt *stmt);
+int sqlite3_reset(sqlite3_stmt *stmt);
 int sqlite3_column_type(sqlite3_stmt *stmt, int iCol);
 long long sqlite3_column_int64(sqlite3_stmt *stmt, int iCol);
 double sqlite3_column_double(sqlite3_stmt *stmt, int iCol);
@@ -133,6 +134,22 @@ static int eddy_fill(eddy_scan *s, int max, int *n) {
 	return rc;
 }
 
+// eddy_read_int steps a one-row statement, returns its first column as an
+// integer (-1 when there is no row) and resets it, so that it holds no
+// snapshot afterwards.
+static long long eddy_read_int(sqlite3_stmt *stmt, int *rc) {
+	long long v = -1;
+	*rc = sqlite3_step(stmt);
+	if (*rc == 100) {
+		v = sqlite3_column_int64(stmt, 0);
+		*rc = 0;
+	} else if (*rc == 101) {
+		*rc = 0;
+	}
+	sqlite3_reset(stmt);
+	return v;
+}
+
 static eddy_scan *eddy_scan_new(int ncols, int rows) {
 	eddy_scan *s = calloc(1, sizeof(eddy_scan));
 	if (s == NULL) {
@@ -186,11 +203,10 @@ import (
 
 // SQLite result codes and open flags used here.
 const (
-	sqliteOK        = 0
-	sqliteNoMem     = 7
-	sqliteInterrupt = 9
-	sqliteRow       = 100
-	sqliteDone      = 101
+	sqliteOK    = 0
+	sqliteNoMem = 7
+	sqliteRow   = 100
+	sqliteDone  = 101
 
 	sqliteOpenReadOnly = 0x00000001
 	sqliteOpenNoMutex  = 0x00008000
@@ -211,6 +227,13 @@ type readPool struct {
 const maxIdleReaders = 4
 
 func (p *readPool) get(path string) (*C.sqlite3, error) {
+	return p.getTuned(path, true)
+}
+
+// getTuned returns a pooled connection or opens one; tune maps the file
+// and enlarges the page cache, which pays for scans but not for one-row
+// reads (mapping makes every read transaction check the file's size).
+func (p *readPool) getTuned(path string, tune bool) (*C.sqlite3, error) {
 	p.mu.Lock()
 	if n := len(p.idle); n > 0 && !p.closed {
 		db := p.idle[n-1]
@@ -233,6 +256,9 @@ func (p *readPool) get(path string) (*C.sqlite3, error) {
 		return nil, err
 	}
 	C.sqlite3_busy_timeout(db, C.int(busyTimeout.Milliseconds()))
+	if !tune {
+		return db, nil
+	}
 	if rc := C.eddy_reader_setup(db); rc != sqliteOK {
 		err := fmt.Errorf("cannot set up a read connection to %s: %s", path, errText(db))
 		C.sqlite3_close_v2(db)
@@ -270,7 +296,7 @@ func errText(db *C.sqlite3) string {
 	return C.GoString(C.sqlite3_errmsg(db))
 }
 
-// cColumn says how the C loop reads a column.
+// cColumnKind says how the C loop reads a column.
 type cColumnKind int
 
 const (
@@ -450,4 +476,60 @@ func (c *cCursor) Close() error {
 		c.pool.put(db)
 	}
 	return nil
+}
+
+// intReader runs one constant single-value query again and again on a
+// read connection of its own, one cgo call a run: the catalog version
+// that every lookup checks.
+type intReader struct {
+	mu   sync.Mutex
+	db   *C.sqlite3
+	stmt *C.sqlite3_stmt
+	bad  bool // opening failed: callers use database/sql instead
+}
+
+// read returns the query's value; ok is false when the reader cannot be
+// used.
+func (r *intReader) read(path, query string) (v int64, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.bad {
+		return 0, false
+	}
+	if r.db == nil {
+		var p readPool
+		db, err := p.getTuned(path, false)
+		if err != nil {
+			r.bad = true
+			return 0, false
+		}
+		cq := C.CString(query)
+		defer C.free(unsafe.Pointer(cq))
+		if rc := C.sqlite3_prepare_v2(db, cq, -1, &r.stmt, nil); rc != sqliteOK {
+			C.sqlite3_close_v2(db)
+			r.bad = true
+			return 0, false
+		}
+		r.db = db
+	}
+	var rc C.int
+	n := C.eddy_read_int(r.stmt, &rc)
+	if rc != sqliteOK {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+func (r *intReader) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stmt != nil {
+		C.sqlite3_finalize(r.stmt)
+		r.stmt = nil
+	}
+	if r.db != nil {
+		C.sqlite3_close_v2(r.db)
+		r.db = nil
+	}
+	r.bad = true
 }

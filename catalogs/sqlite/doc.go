@@ -8,6 +8,13 @@
 // share one file; every DDL call is one transaction. All SQL uses
 // parameters: names are data, never SQL.
 //
+// Scans of managed tables (ScanRows) run on read-only connections of their
+// own, stepped from C in chunks (cscan.go, with the sqlite3 functions the
+// driver links in: cgo is required, and the driver's libsqlite3 build tag
+// works too); lookups of tables go through a cache of definitions that the
+// store's catalog version, raised by triggers on every catalog table,
+// invalidates (cache.go).
+//
 // It imports catalogs, engine/types and github.com/mattn/go-sqlite3; no
 // engine package may import it (main wires it).
 package sqlite

@@ -118,6 +118,25 @@ func TestChildProcess(t *testing.T) {
 			}
 		}
 		fmt.Println("RESULT ok")
+	case "acker":
+		// Inserts rows k = EDDY_FROM, EDDY_FROM+1, ... one per transaction
+		// into default.t of catalog cat and prints "ACK k" once each is
+		// committed, until killed.
+		from, _ := strconv.ParseInt(os.Getenv("EDDY_FROM"), 10, 64)
+		cat, err := s.Create("cat", nil)
+		if err != nil {
+			fmt.Println("ERROR", err)
+			os.Exit(1)
+		}
+		c := cat.(*Catalog)
+		cols, p := scanTestTypes(), catalogs.NewObjectPath("default", "t")
+		for k := from; ; k++ {
+			if err := writeSequence(c, p, cols, k, 1); err != nil {
+				fmt.Println("ERROR", err)
+				os.Exit(1)
+			}
+			fmt.Println("ACK", k)
+		}
 	case "populate":
 		if err := populate(context.Background(), m); err != nil {
 			fmt.Println("ERROR", err)

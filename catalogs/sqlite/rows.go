@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -215,22 +216,37 @@ func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols 
 		if err != nil {
 			return err
 		}
-		defs[i] = fmt.Sprintf("c%d %s", i, st)
-		names[i] = fmt.Sprintf("c%d", i)
+		names[i] = "c" + strconv.Itoa(i)
+		defs[i] = names[i] + " " + st
 		marks[i] = "?"
 	}
-	return c.store.WriteTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS row_tables (
+	key := objectKey{c.name, path.Database, path.Object}
+	var version int64
+	var cached bool
+	var found string
+	err := c.store.WriteTx(ctx, func(tx *sql.Tx) error {
+		found = ""
+		tbl := ""
+		// BEGIN IMMEDIATE took the write lock: the catalog version read
+		// now is the one of the state this transaction starts from, and a
+		// data table cached for it is the table's.
+		if version, cached = c.store.current(ctx); cached {
+			tbl, _ = c.store.cachedRows(version, key)
+		}
+		if tbl == "" {
+			if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS row_tables (
 			id      INTEGER PRIMARY KEY AUTOINCREMENT,
 			catalog TEXT NOT NULL,
 			db      TEXT NOT NULL,
 			name    TEXT NOT NULL,
 			UNIQUE (catalog, db, name))`); err != nil {
-			return storeErr(err, "cannot prepare row storage")
-		}
-		tbl, err := c.rowTable(ctx, tx, path)
-		if err != nil {
-			return storeErr(err, "cannot write the rows of %s", path.FullName())
+				return storeErr(err, "cannot prepare row storage")
+			}
+			var err error
+			if tbl, err = c.rowTable(ctx, tx, path); err != nil {
+				return storeErr(err, "cannot write the rows of %s", path.FullName())
+			}
+			found = tbl
 		}
 		if tbl == "" {
 			res, err := tx.ExecContext(ctx, `INSERT INTO row_tables (catalog, db, name) VALUES (?, ?, ?)`,
@@ -264,7 +280,7 @@ func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols 
 			args, pending = args[:0], 0
 			return storeErr(err, "cannot write the rows of %s", path.FullName())
 		}
-		err = produce(func(row []any) error {
+		err := produce(func(row []any) error {
 			for i, v := range row {
 				args = append(args, toSQL(v, cols[i]))
 			}
@@ -279,6 +295,10 @@ func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols 
 		}
 		return flush()
 	})
+	if err == nil && cached && found != "" {
+		c.store.rememberRows(version, key, found)
+	}
+	return err
 }
 
 // TruncateRows removes every row of a managed table.

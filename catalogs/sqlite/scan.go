@@ -18,12 +18,7 @@ var _ catalogs.RowScanner = (*Catalog)(nil)
 // statement's read transaction lasts until the last row is read or the
 // cursor is closed; in WAL mode it blocks no writer.
 func (c *Catalog) ScanRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, spec catalogs.ScanSpec) (catalogs.RowCursor, error) {
-	var tbl string
-	err := c.store.read(ctx, func() error {
-		var err error
-		tbl, err = c.rowTable(ctx, c.store.db, path)
-		return err
-	})
+	tbl, err := c.dataTable(ctx, path)
 	if err != nil {
 		return nil, storeErr(err, "cannot read the rows of %s", path.FullName())
 	}
@@ -294,4 +289,26 @@ func parseTimestamp(s string) (time.Time, error) {
 		}
 	}
 	return time.Parse(timestampLayout, s)
+}
+
+// dataTable returns the data table of a managed table ("" when it has no
+// rows yet), through the store's cache.
+func (c *Catalog) dataTable(ctx context.Context, path catalogs.ObjectPath) (string, error) {
+	key := objectKey{c.name, path.Database, path.Object}
+	version, cached := c.store.current(ctx)
+	if cached {
+		if tbl, ok := c.store.cachedRows(version, key); ok {
+			return tbl, nil
+		}
+	}
+	var tbl string
+	err := c.store.read(ctx, func() error {
+		var err error
+		tbl, err = c.rowTable(ctx, c.store.db, path)
+		return err
+	})
+	if err == nil && cached && tbl != "" {
+		c.store.rememberRows(version, key, tbl)
+	}
+	return tbl, err
 }

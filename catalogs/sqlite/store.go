@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -82,6 +83,11 @@ type Store struct {
 	// readers are the read-only connections that scans of managed tables
 	// run on (see ScanRows).
 	readers readPool
+	// cache keeps the definitions lookups read (see cache.go); version
+	// reads the catalog version it is valid for.
+	cache        objectCache
+	version      intReader
+	versionReads atomic.Int64
 }
 
 var (
@@ -122,6 +128,18 @@ func OpenStore(path string) (*Store, error) {
 	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
 	q.Set("_foreign_keys", "on")
 	q.Set("_txlock", "immediate")
+	// Each connection keeps its prepared statements: a script repeats the
+	// same few lookups and inserts thousands of times.
+	q.Set("_stmt_cache_size", "64")
+	// In WAL mode, synchronous=NORMAL writes each commit to the log with
+	// write(2) and syncs at checkpoints: a committed statement survives the
+	// crash or kill of any process (the operating system holds the log),
+	// and only a power loss or kernel crash may take the last commits back
+	// (never corrupting the store). It is SQLite's recommended setting for
+	// WAL and the default of the bundled SQLite; set here so that a build
+	// against the system library (the libsqlite3 tag, whose default is
+	// FULL) behaves the same.
+	q.Set("_synchronous", "NORMAL")
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
@@ -208,9 +226,16 @@ func (s *Store) init(ctx context.Context) error {
 	}); err != nil {
 		return storeErr(err, "cannot switch store %s to WAL mode", s.path)
 	}
-	if v == SchemaVersion {
-		return nil
+	if v < SchemaVersion {
+		if err := s.migrate(ctx); err != nil {
+			return err
+		}
 	}
+	s.installVersion(ctx)
+	return nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
 	return s.WriteTx(ctx, func(tx *sql.Tx) error {
 		v, err := s.readVersion(ctx, tx) // another process may have migrated meanwhile
 		if err != nil {
@@ -237,6 +262,7 @@ func (s *Store) Path() string { return s.path }
 // Close closes the store.
 func (s *Store) Close() error {
 	s.readers.close()
+	s.version.close()
 	return s.db.Close()
 }
 

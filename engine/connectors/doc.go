@@ -10,6 +10,12 @@
 // filesystem with the csv and json formats (partitioned k=v/ directories),
 // print (to the writers in Connectors.Stdout/Stderr) and blackhole.
 //
+// A managed table of a catalog that scans its rows column by column
+// (catalogs.RowScanner) is read with one cursor for the whole scan, and its
+// reader implements Pushdown: it reads only the columns the executor asks
+// for and leaves the filters it takes (column-op-constant comparisons on
+// integer, DOUBLE and VARCHAR columns, NULL tests) to the store.
+//
 // A Writer buffers or stages what it is given and makes it visible only on
 // Commit, so a statement that fails half-way writes nothing (print, which
 // shows rows as they arrive, is the exception).

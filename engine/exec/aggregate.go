@@ -85,6 +85,7 @@ func (b *Builder) newAggOp(n *plan.Aggregate, in Operator, streaming bool) (*agg
 				in.Close()
 				return nil, err
 			}
+			spec.newAcc = retractable(spec.newAcc, argTypes, streaming && updating(n.Input))
 			if mk, ok := functions.GroupAggregateKernel(a.Name, argTypes, a.T); ok && !a.Distinct && !streaming {
 				spec.newGacc = mk
 			}
@@ -113,8 +114,20 @@ func (b *Builder) newAggOp(n *plan.Aggregate, in Operator, streaming bool) (*agg
 // on disk and aggregated partition by partition after the input ends.
 
 // spillPartitions is how many partition files an overflowing aggregation
-// writes.
-const spillPartitions = 16
+// (or partition) writes, each level on its own 4 bits of the key hash;
+// a partition over the budget spills again up to maxAggDepth levels.
+const (
+	spillPartitions = 16
+	spillBits       = 4
+	maxAggDepth     = 4
+)
+
+// aggPart is a spill partition waiting to be aggregated, and the level
+// its rows will spill at if its groups outgrow the budget.
+type aggPart struct {
+	p     *spillPart
+	depth int
+}
 
 // aggState is the hash table of one aggregation pass: the groups in order
 // of first appearance and the flat group accumulators.
@@ -174,18 +187,37 @@ type aggOp struct {
 	memBudget int64 // estimated bytes of groups before a spill
 	// groupBytes is the estimated cost of one group besides its key values.
 	groupBytes int64
-	// parts are the spill partitions of input rows whose groups did not
-	// fit the budget; nil until the first overflow.
+	// parts are the spill partitions of the current pass (the input, or a
+	// partition) for rows whose groups did not fit the budget; nil until
+	// the pass overflows. queue holds the partitions still to aggregate,
+	// depth the spill level of the current pass.
 	parts   []*spillPart
-	noSpill bool
+	queue   []aggPart
+	depth   int
 	spilled int64 // rows written to partitions
 	done    bool
 	out     *sliceOp
+	// finished is set once the last result row is out.
+	finished bool
 }
 
 func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
-	if o.out != nil {
-		return o.out.Next(ctx)
+	if o.finished {
+		return nil, nil
+	}
+	for o.out != nil {
+		bt, err := o.out.Next(ctx)
+		if bt != nil || err != nil {
+			return bt, err
+		}
+		// The groups in memory are out: aggregate the next spill partition.
+		if err := o.nextPartition(ctx); err != nil {
+			return nil, err
+		}
+		if o.out == nil {
+			o.finished = true
+			return nil, nil
+		}
 	}
 	for !o.done {
 		if err := ctx.Err(); err != nil {
@@ -215,51 +247,95 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 		// A global aggregate over no rows still gives one row.
 		o.newGroup(0, nil, 0)
 	}
-	o.flush(out)
-	// Each spill partition holds whole groups: aggregate it alone (and in
-	// memory: a partition does not spill again).
-	o.noSpill = true
-	for i, p := range o.parts {
+	if err := o.flush(out); err != nil {
+		return nil, err
+	}
+	o.st = nil
+	// Each spill partition holds whole groups: it is aggregated alone once
+	// the rows before it are out, so that no more than one partition's
+	// groups are held (a partition over the budget spills again).
+	o.queuePasses()
+	o.out = &sliceOp{b: out}
+	return o.Next(ctx)
+}
+
+// queuePasses queues the partitions the current pass spilled, first, one
+// level deeper.
+func (o *aggOp) queuePasses() {
+	next := make([]aggPart, 0, len(o.parts)+len(o.queue))
+	for _, p := range o.parts {
+		next = append(next, aggPart{p: p, depth: o.depth + 1})
+	}
+	o.queue = append(next, o.queue...)
+	o.parts = nil
+}
+
+// nextPartition aggregates the next spill partition into o.out; o.out is
+// nil when none is left.
+func (o *aggOp) nextPartition(ctx context.Context) error {
+	o.out = nil
+	for len(o.queue) > 0 {
+		p := o.queue[0].p
+		o.depth = o.queue[0].depth
+		o.queue = o.queue[1:]
 		o.st = o.newState()
 		if err := p.finish(); err != nil {
-			return nil, err
+			p.close()
+			return err
 		}
 		for {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				p.close()
+				return err
 			}
 			bt, err := p.run.readBatch(vector.BatchSize)
 			if err != nil {
-				return nil, err
+				p.close()
+				return err
 			}
 			if bt == nil {
 				break
 			}
 			if _, err := o.consume(ctx, bt); err != nil {
-				return nil, err
+				p.close()
+				return err
 			}
 		}
-		o.parts[i] = nil
 		if err := p.close(); err != nil {
-			return nil, err
+			return err
 		}
-		o.flush(out)
+		o.queuePasses()
+		if len(o.st.order) == 0 {
+			continue
+		}
+		out := vector.NewBatch(o.outTypes, len(o.st.order))
+		if err := o.flush(out); err != nil {
+			return err
+		}
+		o.st = nil
+		o.out = &sliceOp{b: out}
+		return nil
 	}
-	o.parts = nil
-	o.out = &sliceOp{b: out}
-	return o.out.Next(ctx)
+	return nil
 }
 
-// flush appends the result rows of the current state's groups.
-func (o *aggOp) flush(out *vector.Batch) {
+// flush appends the result rows of the current state's groups; it fails
+// when an accumulator met a row it could not take.
+func (o *aggOp) flush(out *vector.Batch) error {
 	for _, g := range o.st.gaccs {
 		if g != nil {
 			g.Grow(len(o.st.order))
 		}
 	}
 	for _, g := range o.st.order {
+		for _, acc := range g.accs {
+			if f, ok := acc.(functions.FailingAccumulator); ok && f.Err() != nil {
+				return f.Err()
+			}
+		}
 		out.AppendRow(types.Insert, o.result(g))
 	}
+	return nil
 }
 
 func (o *aggOp) newGroup(set int, keyVecs []*vector.Vec, row int) *group {
@@ -391,7 +467,7 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 	}
 	// Past the budget, rows of new groups go to spill partitions (batch
 	// mode, one grouping set, input columns with a run encoding).
-	canSpill := !o.streaming && !o.noSpill && len(o.sets) == 1 && len(o.n.Group) > 0 && spillable(o.inTypes)
+	canSpill := !o.streaming && o.depth < maxAggDepth && len(o.sets) == 1 && len(o.n.Group) > 0 && spillable(o.inTypes)
 	var spillRows []int
 	var spillPart []int
 	for row := range bt.N {
@@ -413,7 +489,7 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 					}
 					if canSpill && o.full() {
 						spillRows = append(spillRows, row)
-						spillPart = append(spillPart, int(uint64(intKeyOf(kv, row))*0x9E3779B97F4A7C15>>40)%spillPartitions)
+						spillPart = append(spillPart, int((uint64(intKeyOf(kv, row))*0x9E3779B97F4A7C15>>40>>(spillBits*o.depth))%spillPartitions))
 						if ids != nil {
 							ids[set][row] = -1
 						}
@@ -438,7 +514,7 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 					}
 					if canSpill && o.full() {
 						spillRows = append(spillRows, row)
-						spillPart = append(spillPart, int(hashBytes(buf)%spillPartitions))
+						spillPart = append(spillPart, int((hashBytes(buf)>>(spillBits*o.depth))%spillPartitions))
 						if ids != nil {
 							ids[set][row] = -1
 						}
@@ -619,5 +695,9 @@ func (o *aggOp) Close() error {
 		}
 	}
 	o.parts = nil
+	for _, q := range o.queue {
+		err = errors.Join(err, q.p.close())
+	}
+	o.queue = nil
 	return err
 }

@@ -18,7 +18,11 @@
 // sorted runs to unlinked temporary files and merges them.
 //
 // Tables are reached through the Tables interface the caller provides
-// (engine wires it to connectors and catalogs).
+// (engine wires it to connectors and catalogs). Before a plan runs, its
+// scans are pruned (pushDown): each reads only the columns the operators
+// above it use and carries the filters directly above it; a reader that
+// implements connectors.Pushdown reads just those columns and applies the
+// filters it can where the rows are stored, the executor the rest.
 //
 // It imports engine/plan, engine/types, engine/vector, engine/functions and
 // engine/connectors; it must not import engine, validate or catalogs.

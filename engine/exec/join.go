@@ -66,8 +66,9 @@ type joinOp struct {
 	memBudget int64
 	grace     *graceJoin
 	streaming bool
-	// partitionsJoined counts the grace partitions joined (0: in memory).
-	partitionsJoined int
+	// partitionsJoined counts the grace partitions joined (0: in memory),
+	// partitionsSplit those partitioned again.
+	partitionsJoined, partitionsSplit int
 
 	built bool
 	rows  *vector.Batch    // the right input

@@ -71,6 +71,9 @@ type Builder struct {
 	// (a statement's, or a sink's of a statement set) first has its scans
 	// pruned (pushDown).
 	depth int
+	// rankUse says, in streaming mode, whether each Top-N's rank column is
+	// read above it (topn_dispatch.go).
+	rankUse map[*plan.Filter]bool
 }
 
 // binding is the current row of an outer input, read by CorrelRefs.
@@ -139,6 +142,8 @@ func (b *Builder) Build(n plan.Node) (Operator, error) {
 		return b.sink(n)
 	case *plan.WindowTVF:
 		return b.windowTVF(n)
+	case *plan.Match:
+		return b.match(n)
 	}
 	return nil, &UnsupportedError{What: fmt.Sprintf("%T", n)}
 }

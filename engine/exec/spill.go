@@ -223,8 +223,13 @@ func newSpillPart(ts []*types.Type) (*spillPart, error) {
 		return nil, err
 	}
 	os.Remove(f.Name())
-	return &spillPart{f: f, w: bufio.NewWriterSize(f, 1<<16), ts: ts}, nil
+	return &spillPart{f: f, w: bufio.NewWriterSize(f, partBufSize), ts: ts}, nil
 }
+
+// partBufSize is the buffer of a partition file: partitions are written
+// many at a time (a grace hash join holds 64 open, 128 while it splits
+// one), so their buffers stay small.
+const partBufSize = 16 << 10
 
 func (p *spillPart) write(bt *vector.Batch, row int) error {
 	p.buf = p.buf[:0]
@@ -243,7 +248,7 @@ func (p *spillPart) finish() error {
 	if _, err := p.f.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	p.run = &runFile{f: p.f, r: bufio.NewReaderSize(p.f, 1<<16), cols: p.ts}
+	p.run = &runFile{f: p.f, r: bufio.NewReaderSize(p.f, partBufSize), cols: p.ts}
 	return nil
 }
 

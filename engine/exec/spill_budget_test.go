@@ -198,3 +198,60 @@ func TestByteBudgetSpills(t *testing.T) {
 	gotAgg, _ := runOpts(t, agg, Options{MemoryBudget: 16 << 10})
 	sameLines(t, "aggregate", gotAgg, wantAgg)
 }
+
+// TestGraceHashJoinSplitsAgain joins under a budget smaller than one
+// partition: the partitions are partitioned again on other hash bits, and
+// a single key over the budget (which no split can divide) is built in
+// memory at the last level; the rows stay those of the in-memory join.
+func TestGraceHashJoinSplitsAgain(t *testing.T) {
+	l, r := joinInputs()
+	var same [][]any
+	for i := range 400 {
+		same = append(same, []any{int32(7), "s" + string(rune('a'+i%3))})
+	}
+	skewed := values(same...)
+	for name, right := range map[string]*plan.Values{"spread keys": r, "one key": skewed} {
+		for _, kind := range []plan.JoinKind{plan.FullJoin, plan.AntiJoin} {
+			j := plan.NewJoin(kind, l, right, call("=", boolT, col(l.Schema(), 0), &plan.ColumnRef{Index: 2, T: intT}))
+			want, _ := runOpts(t, j, Options{})
+			got, op := runOpts(t, j, Options{MemoryBudget: 2 << 10})
+			jo := op.(*joinOp)
+			if jo.partitionsSplit == 0 {
+				t.Fatalf("%s %s: no partition was split under a 2kb budget", name, kind)
+			}
+			sameLines(t, name+" "+kind.String(), got, want)
+		}
+	}
+}
+
+// TestAggregatePartitionsSpillAgain aggregates under a budget smaller
+// than one spill partition's groups: partitions spill again, one level
+// deeper, and the groups are those of the in-memory aggregation.
+func TestAggregatePartitionsSpillAgain(t *testing.T) {
+	var rows [][]any
+	for i := range 20000 {
+		rows = append(rows, []any{int32(i % 9000), "v" + string(rune('a'+i%26))})
+	}
+	v := values(rows...)
+	s := v.Schema()
+	for _, key := range []plan.Expr{col(s, 0), call("||", strT, col(s, 1), &plan.Cast{X: col(s, 0), T: strT})} {
+		agg := &plan.Aggregate{Input: v, Group: []plan.Expr{key}, GroupNames: []string{"k"},
+			Aggs: []plan.AggCall{aggCall("COUNT", bigT, false), aggCall("MIN", strT, false, col(s, 1))}}
+		want, _ := runOpts(t, agg, Options{})
+		op, err := NewBuilder(Options{MemoryBudget: 4 << 10}).Build(agg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Drain(context.Background(), op, agg.Schema().Types()); err != nil {
+			t.Fatal(err)
+		}
+		ao := op.(*aggOp)
+		// Far more rows spilled than the input holds: partitions spilled again.
+		if ao.spilled <= int64(len(rows)) {
+			t.Fatalf("%s: %d rows spilled, want more than the %d input rows", key, ao.spilled, len(rows))
+		}
+		op.Close()
+		got, _ := runOpts(t, agg, Options{MemoryBudget: 4 << 10})
+		sameLines(t, "aggregate by "+key.String(), got, want)
+	}
+}

@@ -30,7 +30,7 @@ func (b *Builder) compileSubQuery(e *plan.SubQuery) (evaluator, error) {
 			return nil, err
 		}
 		defer op.Close()
-		return Drain(ctx, op, qTypes)
+		return finalRows(Drain(ctx, op, qTypes))
 	}
 	var cached *vector.Batch
 	// A correlated sub-query's rows depend only on the outer columns it

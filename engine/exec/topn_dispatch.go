@@ -12,33 +12,21 @@ func (b *Builder) streamOp(n plan.Node) (Operator, bool, error) {
 	if !b.opts.Streaming {
 		return nil, false, nil
 	}
+	if b.depth == 1 {
+		b.rankUse = rankColumnUse(n)
+	}
 	switch n := n.(type) {
-	case *plan.Project:
-		f, ok := n.Input.(*plan.Filter)
-		if !ok {
-			return nil, false, nil
-		}
-		m, ok := matchRank(f)
-		if !ok || exprsUse(n.Exprs, m.filterRankCol) {
-			return nil, false, nil
-		}
-		in, err := b.rank(f, m, false)
-		if err != nil {
-			return nil, true, err
-		}
-		evs, err := b.compileAll(n.Exprs)
-		if err != nil {
-			in.Close()
-			return nil, true, err
-		}
-		return &projectOp{in: in, evs: evs, types: schemaTypes(n.Schema()), loc: b.env.Loc}, true, nil
 	case *plan.Filter:
-		m, ok := matchRank(n)
-		if !ok {
-			return nil, false, nil
+		if m, ok := matchRank(n); ok {
+			used, known := b.rankUse[n]
+			op, err := b.rank(n, m, used || !known)
+			return op, true, err
 		}
-		op, err := b.rank(n, m, true)
-		return op, true, err
+		if m, ok := matchSemi(n); ok {
+			op, err := b.semiFilter(n, m)
+			return op, true, err
+		}
+		return nil, false, nil
 	case *plan.Limit:
 		s, ok := n.Input.(*plan.Sort)
 		if !ok || n.Fetch < 0 {
@@ -270,6 +258,13 @@ func (b *Builder) rankOver(in Operator, input plan.Node, part []plan.Expr, keys 
 	// Flink's planner drops the rank number of a range of one rank and
 	// projects the constant instead.
 	single := start == end
+	spec := rankSpec{part: partEvs, order: orderEvs, keys: keys, start: start, end: end,
+		withRankCol: withRankCol, rankNumber: (rankUsed && !single) || start > 1, updateBefore: true}
+	if appendOnly {
+		if op, ok := b.windowRank(in, input, part, spec, rankType); ok {
+			return op, nil
+		}
+	}
 	// Deduplication: rn = 1 ordered by a time attribute of an append-only
 	// input.
 	if appendOnly && start == 1 && end == 1 && timeAttr != types.Regular && withRankCol {
@@ -281,8 +276,6 @@ func (b *Builder) rankOver(in Operator, input plan.Node, part []plan.Expr, keys 
 			return newDedupOp(in, partEvs, timeCol, keys[0].Desc, delay, inTypes, rankType, withRankCol, 1), nil
 		}
 	}
-	spec := rankSpec{part: partEvs, order: orderEvs, keys: keys, start: start, end: end,
-		withRankCol: withRankCol, rankNumber: (rankUsed && !single) || start > 1, updateBefore: true}
 	switch {
 	case !appendOnly:
 		spec.strategy = rankRetract
@@ -329,7 +322,7 @@ func updating(n plan.Node) bool {
 		}
 		return true
 	case *plan.Join:
-		if n.Kind != plan.InnerJoin && n.Kind != plan.CrossJoin {
+		if n.Kind != plan.InnerJoin && n.Kind != plan.CrossJoin && n.Kind != plan.SemiJoin {
 			return true
 		}
 	case *plan.Limit:
@@ -343,6 +336,9 @@ func updating(n plan.Node) bool {
 	case *plan.Filter:
 		if m, ok := matchRank(n); ok {
 			return rankUpdates(m)
+		}
+		if m, ok := matchSemi(n); ok {
+			return m.join.Kind == plan.AntiJoin || updating(m.join.Left) || updating(m.join.Right)
 		}
 	case *plan.Project:
 		if f, ok := n.Input.(*plan.Filter); ok {
@@ -374,4 +370,83 @@ func rankUpdates(m rankMatch) bool {
 		}
 	}
 	return true
+}
+
+// rankColumnUse finds, for every Top-N Filter of a plan, whether a node
+// above it reads its rank column (Flink's planner prunes an unread rank
+// number, which changes the algorithm's changelog). It follows the
+// columns each node needs from its inputs; where it cannot tell, every
+// column counts as read.
+func rankColumnUse(root plan.Node) map[*plan.Filter]bool {
+	use := map[*plan.Filter]bool{}
+	var visit func(n plan.Node, need []bool)
+	all := func(n plan.Node) []bool {
+		out := make([]bool, len(n.Schema()))
+		for i := range out {
+			out[i] = true
+		}
+		return out
+	}
+	mark := func(need []bool, es ...plan.Expr) {
+		for _, e := range es {
+			plan.WalkExpr(e, func(x plan.Expr) bool {
+				if r, ok := x.(*plan.ColumnRef); ok && r.Index < len(need) {
+					need[r.Index] = true
+				}
+				return true
+			})
+		}
+	}
+	visit = func(n plan.Node, need []bool) {
+		if need == nil {
+			need = all(n)
+		}
+		switch x := n.(type) {
+		case *plan.Project:
+			in := make([]bool, len(x.Input.Schema()))
+			for i, e := range x.Exprs {
+				if i < len(need) && need[i] {
+					mark(in, e)
+				}
+			}
+			visit(x.Input, in)
+			return
+		case *plan.Filter:
+			in := append([]bool(nil), need...)
+			if m, ok := matchRank(x); ok {
+				use[x] = need[m.filterRankCol] || exprsUse(m.residual, m.filterRankCol)
+				visit(m.over.Input, nil)
+				return
+			}
+			mark(in, x.Cond)
+			visit(x.Input, in)
+			return
+		case *plan.Limit:
+			visit(x.Input, need)
+			return
+		case *plan.Sort:
+			in := append([]bool(nil), need...)
+			for _, k := range x.Keys {
+				mark(in, k.Expr)
+			}
+			visit(x.Input, in)
+			return
+		case *plan.Aggregate:
+			in := make([]bool, len(x.Input.Schema()))
+			mark(in, x.Group...)
+			for _, a := range x.Aggs {
+				mark(in, a.Args...)
+				if a.Filter != nil {
+					mark(in, a.Filter)
+				}
+			}
+			visit(x.Input, in)
+			return
+		}
+		for _, c := range n.Children() {
+			visit(c, nil)
+		}
+	}
+	visit(root, nil)
+	return use
 }

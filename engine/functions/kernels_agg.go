@@ -56,6 +56,8 @@ func AggregateKernel(name string, args []*types.Type, ret *types.Type) (func() A
 		return func() Accumulator { return &boolAcc{} }, nil
 	case "PERCENTILE":
 		return func() Accumulator { return &percentileAcc{} }, nil
+	case "JSON_ARRAYAGG", "JSON_OBJECTAGG":
+		return jsonAggKernel(name, args), nil
 	}
 	return nil, &UnsupportedError{Name: name, Args: args}
 }

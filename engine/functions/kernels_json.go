@@ -448,10 +448,11 @@ func jsonMember(v any, t *types.Type, raw string, i int) (any, error) {
 }
 
 // JSONConstructor reports whether a call of the named function yields JSON
-// text that a surrounding JSON_OBJECT or JSON_ARRAY inserts as JSON.
+// text that a surrounding JSON_OBJECT or JSON_ARRAY inserts as JSON
+// (JsonGenerateUtils.isJsonFunctionOperand).
 func JSONConstructor(name string) bool {
 	switch strings.ToUpper(name) {
-	case "JSON_OBJECT", "JSON_ARRAY", "JSON", "JSON_OBJECTAGG", "JSON_ARRAYAGG":
+	case "JSON_OBJECT", "JSON_ARRAY", "JSON":
 		return true
 	}
 	return false
@@ -503,10 +504,11 @@ func jsonable(v any, t *types.Type) any {
 	case float32:
 		return json.Number(types.JavaFloat(float64(x), 32))
 	case float64:
+		// Jackson writes a double as Double.toString does (1.0, 1.0E10).
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return types.JavaFloat(x, 64)
 		}
-		return json.Number(strconv.FormatFloat(x, 'f', -1, 64))
+		return json.Number(types.JavaFloat(x, 64))
 	case *apd.Decimal:
 		return json.Number(x.Text('f'))
 	case []byte:
@@ -576,11 +578,15 @@ func jsonable(v any, t *types.Type) any {
 	return types.ValueString(v, t)
 }
 
-// isoTime formats a wall-clock time as java.time.LocalDateTime.toString
-// does: seconds and fraction only when present, fraction in groups of 3.
+// isoTime formats a wall-clock time as DateTimeFormatter.ISO_LOCAL_DATE_TIME
+// does (JsonGenerateUtils): seconds always, the fraction only when not
+// zero and without trailing zeros.
 func isoTime(t time.Time) string {
-	return t.Format("2006-01-02") + "T" + isoClock(time.Duration(t.Hour())*time.Hour+
-		time.Duration(t.Minute())*time.Minute+time.Duration(t.Second())*time.Second+time.Duration(t.Nanosecond()))
+	out := t.Format("2006-01-02T15:04:05")
+	if ns := t.Nanosecond(); ns != 0 {
+		out += strings.TrimRight(fmt.Sprintf(".%09d", ns), "0")
+	}
+	return out
 }
 
 // isoClock formats a time of day as java.time.LocalTime.toString does.

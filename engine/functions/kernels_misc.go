@@ -389,16 +389,7 @@ func timestampDiff(unit string, a any, at *types.Type, b any, bt *types.Type, en
 	if !ok1 || !ok2 {
 		return nil, nil
 	}
-	months := func() int64 {
-		m := int64(y.Year()-x.Year())*12 + int64(y.Month()-x.Month())
-		// A partial month does not count, in either direction.
-		if m > 0 && addMonths(x, m).After(y) {
-			m--
-		} else if m < 0 && addMonths(x, m).Before(y) {
-			m++
-		}
-		return m
-	}
+	months := func() int64 { return subtractMonths(y, x) }
 	d := y.Sub(x)
 	var n int64
 	switch strings.TrimPrefix(strings.ToUpper(unit), "SQL_TSI_") {
@@ -428,4 +419,39 @@ func timestampDiff(unit string, a any, at *types.Type, b any, bt *types.Type, en
 		return nil, nil
 	}
 	return int32(n), nil
+}
+
+// subtractMonths is Flink's DateTimeUtils.subtractMonths(t0, t1): the
+// whole months from t1 to t0, counted on dates (day of month clamped as
+// addMonths does), then one fewer when the dates meet but t0's time of day
+// (in milliseconds) is earlier than t1's.
+func subtractMonths(t0, t1 time.Time) int64 {
+	d0 := time.Date(t0.Year(), t0.Month(), t0.Day(), 0, 0, 0, 0, time.UTC)
+	d1 := time.Date(t1.Year(), t1.Month(), t1.Day(), 0, 0, 0, 0, time.UTC)
+	ms0 := t0.Sub(time.Date(t0.Year(), t0.Month(), t0.Day(), 0, 0, 0, 0, t0.Location())).Milliseconds()
+	ms1 := t1.Sub(time.Date(t1.Year(), t1.Month(), t1.Day(), 0, 0, 0, 0, t1.Location())).Milliseconds()
+	x := subtractDateMonths(d0, d1)
+	if addMonths(d1, x).Equal(d0) && ms0 < ms1 {
+		x--
+	}
+	return x
+}
+
+// subtractDateMonths is Flink's subtractMonths(int date0, int date1) on
+// dates at midnight UTC.
+func subtractDateMonths(d0, d1 time.Time) int64 {
+	if d0.Before(d1) {
+		return -subtractDateMonths(d1, d0)
+	}
+	// No month has more than 31 days: the estimate is at most the answer.
+	m := int64(d0.Sub(d1)/(24*time.Hour)) / 31
+	for {
+		if !addMonths(d1, m).Before(d0) {
+			return m
+		}
+		if addMonths(d1, m+1).After(d0) {
+			return m
+		}
+		m++
+	}
 }

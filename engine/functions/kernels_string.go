@@ -214,7 +214,21 @@ func stringKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel
 			return parts[k], nil
 		})
 	case "REGEXP":
-		return regexKernel(ret, func(re *regexp.Regexp, a []any) any { return re.MatchString(asString(a[0])) })
+		return func(env *Env, args []*vector.Vec, n int) (*vector.Vec, error) {
+			cache := map[string]*regexp.Regexp{}
+			return strict(ret, func(_ *Env, a []any) (any, error) {
+				p := asString(a[1])
+				re, ok := cache[p]
+				if !ok {
+					re, _ = regexp.Compile(p)
+					cache[p] = re
+				}
+				if p == "" || re == nil {
+					return false, nil
+				}
+				return re.MatchString(asString(a[0])), nil
+			})(env, args, n)
+		}
 	case "REGEXP_REPLACE":
 		return regexKernel(ret, func(re *regexp.Regexp, a []any) any {
 			return re.ReplaceAllString(asString(a[0]), javaReplacement(asString(a[2])))

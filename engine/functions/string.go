@@ -35,7 +35,10 @@ func (r *Registry) addString() {
 	r.scalar("LPAD", fixed(str()), sig(String, Integer, String))
 	r.scalar("RPAD", fixed(str()), sig(String, Integer, String))
 	r.scalar("REVERSE", alwaysNullable(str()), sig(String))
-	r.scalar("REGEXP", alwaysNullable(boolean()), sig(String, String))
+	// REGEXP is nullable only with a nullable operand (Flink's
+	// nullableIfArgs): an empty or invalid pattern gives FALSE
+	// (SqlFunctionUtils.regExp).
+	r.scalar("REGEXP", fixed(boolean()), sig(String, String))
 	r.scalar("REGEXP_REPLACE", fixed(str()), sig(String, String, String))
 	r.scalar("REGEXP_EXTRACT", alwaysNullable(str()), sig(String, String), sig(String, String, Integer))
 	r.scalar("REGEXP_EXTRACT_ALL", alwaysNullable(types.NewArray(str())), sig(Character, Character), sig(Character, Character, Integer))

@@ -20,13 +20,19 @@ func (p *Parser) parseDataType() *types.Type {
 		p.fail()
 	}
 	start := t.Pos.Offset
-	text := p.src[start:]
-	if p.commentAhead() {
-		// The type reader knows no comments: hand it the text with every
-		// comment blanked out, offsets unchanged.
-		text = p.blankComments(start)
+	typ, n, err := types.ParsePrefix(p.src[start:])
+	stop := start + n
+	if err != nil {
+		stop = start
+		if pe, ok := err.(*types.ParseError); ok {
+			stop += pe.Offset
+		}
 	}
-	typ, n, err := types.ParsePrefix(text)
+	if p.commentBefore(stop) {
+		// The type reader knows no comments: hand it the text with the
+		// comments blanked out, offsets unchanged.
+		typ, n, err = types.ParsePrefix(p.blankComments(start))
+	}
 	if err != nil {
 		off := start
 		if pe, ok := err.(*types.ParseError); ok {
@@ -129,16 +135,17 @@ func checkType(t *types.Type) string {
 	return msg
 }
 
-// commentAhead reports whether a comment stands between two of the tokens
-// of the rest of the statement (only then does a data type need its
-// comments blanked out). It stops at the first ';'.
-func (p *Parser) commentAhead() bool {
+// commentBefore reports whether a comment stands between two tokens from
+// the current one up to the first token at or after offset stop (where
+// the type reader stopped or failed); only then does a data type need its
+// comments blanked out.
+func (p *Parser) commentBefore(stop int) bool {
 	for i := p.i; i+1 < len(p.toks); i++ {
-		if p.toks[i].Kind == Op && p.toks[i].Text == ";" {
-			return false
-		}
 		if gapHasComment(p.src[p.toks[i].End:p.toks[i+1].Pos.Offset]) {
 			return true
+		}
+		if p.toks[i+1].Pos.Offset >= stop {
+			return false
 		}
 	}
 	return false

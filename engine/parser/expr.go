@@ -729,9 +729,7 @@ func (p *Parser) parseAnyWord() *ast.Ident {
 	t := p.tok()
 	if t.Kind == Ident && t.Reserved && functionKeywords[t.Upper] && p.peek(1).IsOp("(") {
 		p.next()
-		id := p.newIdent()
-		*id = ast.Ident{Pos: t.Pos, Name: t.Text}
-		return id
+		return p.newIdentAt(&t)
 	}
 	return p.parseIdent()
 }
@@ -740,9 +738,7 @@ func (p *Parser) parseIdentOrFuncWord() *ast.Ident {
 	t := p.tok()
 	if t.Kind == Ident && t.Reserved && p.peek(1).IsOp("(") {
 		p.next()
-		id := p.newIdent()
-		*id = ast.Ident{Pos: t.Pos, Name: t.Text}
-		return id
+		return p.newIdentAt(&t)
 	}
 	return p.parseIdent()
 }

@@ -5,16 +5,8 @@ import "eddy/engine/ast"
 // parseIdent reads one identifier: an unquoted word that is not a reserved
 // keyword, or a back-quoted name.
 func (p *Parser) parseIdent() *ast.Ident {
-	t := &p.toks[p.i]
-	switch {
-	case t.Kind == QIdent:
-		id := p.newIdent()
-		*id = ast.Ident{Pos: t.Pos, Name: t.Text, Quoted: true}
-		p.next()
-		return id
-	case t.Kind == Ident && !t.Reserved:
-		id := p.newIdent()
-		*id = ast.Ident{Pos: t.Pos, Name: t.Text}
+	if t := &p.toks[p.i]; t.Kind == QIdent || t.Kind == Ident && !t.Reserved {
+		id := p.newIdentAt(t)
 		p.next()
 		return id
 	}
@@ -50,13 +42,27 @@ func (p *Parser) parseObjectName() *ast.ObjectName {
 // yield; what a statement leaves over serves the next one.
 func (p *Parser) newIdent() *ast.Ident {
 	if len(p.identSlab) == 0 {
-		p.identSlab = make([]ast.Ident, min(max(p.maxIdents, 16), 1024))
+		// maxIdents is 0 when the bound is unknown (a parser over tokens
+		// of its own, as for a hint) or used up.
+		p.identSlab = make([]ast.Ident, min(max(p.maxIdents, 4), 1024))
 	}
 	if p.maxIdents > 0 {
 		p.maxIdents--
 	}
 	id := &p.identSlab[0]
 	p.identSlab = p.identSlab[1:]
+	return id
+}
+
+// newIdentAt hands out an Ident (see newIdent) holding the word or
+// back-quoted name t. It fills the Ident in field by field, sparing the
+// bulk write barrier a whole-struct copy into the heap takes while the
+// collector runs.
+func (p *Parser) newIdentAt(t *Token) *ast.Ident {
+	id := p.newIdent()
+	id.Pos = t.Pos
+	id.Name = t.Text
+	id.Quoted = t.Kind == QIdent
 	return id
 }
 
@@ -91,6 +97,6 @@ func (p *Parser) newLiteral(pos ast.Pos, kind ast.LitKind, value string) *ast.Li
 	}
 	l := &p.litSlab[0]
 	p.litSlab = p.litSlab[1:]
-	*l = ast.Literal{Pos: pos, Kind: kind, Value: value}
+	l.Pos, l.Kind, l.Value = pos, kind, value // field by field, see newIdentAt
 	return l
 }

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,9 +44,9 @@ func TestKeywordTable(t *testing.T) {
 	maxProbes := 0
 	for w, info := range keywordText {
 		for _, v := range []string{w, strings.ToLower(w), strings.ToUpper(w[:1]) + strings.ToLower(w[1:])} {
-			got, ok := keywords.lookup(v)
-			if !ok || got != info {
-				t.Errorf("lookup(%q) = %+v, %v; want %+v", v, got, ok, info)
+			got, exact := keywords.lookup(v)
+			if got == nil || *got != info || exact != (v == w) {
+				t.Errorf("lookup(%q) = %+v, %v; want %+v, %v", v, got, exact, info, v == w)
 			}
 		}
 		probes := 1
@@ -58,8 +59,55 @@ func TestKeywordTable(t *testing.T) {
 		t.Errorf("a keyword needs %d probes", maxProbes)
 	}
 	for _, w := range []string{"SELECTS", "SELEC", "frobnicate", "a", "_", "$x", "SELECT_", "order_id", "xselect"} {
-		if info, ok := keywords.lookup(w); ok {
-			t.Errorf("lookup(%q) = %+v, want no keyword", w, info)
+		if info, _ := keywords.lookup(w); info != nil {
+			t.Errorf("lookup(%q) = %+v, want no keyword", w, *info)
+		}
+	}
+}
+
+func TestIsIdentByte(t *testing.T) {
+	for b := 0; b < 256; b++ {
+		want := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '$'
+		if got := isIdentByte(byte(b)); got != want {
+			t.Errorf("isIdentByte(%q) = %v", rune(b), got)
+		}
+	}
+}
+
+// TestMatchOperatorPairs checks matchOperator on every pair of bytes
+// against the list of operators.
+func TestMatchOperatorPairs(t *testing.T) {
+	two := []string{"<>", "<=", ">=", "!=", "||", "->", "=>", "::"}
+	one := "()[]{},;.+-*/%=<>:^|&~!@#"
+	for c := 0; c < 256; c++ {
+		for d := 0; d < 256; d++ {
+			s := string([]byte{byte(c), byte(d)})
+			want := ""
+			if slices.Contains(two, s) {
+				want = s
+			} else if strings.IndexByte(one, byte(c)) >= 0 {
+				want = s[:1]
+			}
+			if got := matchOperator(s); got != want {
+				t.Fatalf("matchOperator(%q) = %q, want %q", s, got, want)
+			}
+			if d == 0 {
+				if got := matchOperator(s[:1]); got != want && len(want) < 2 {
+					t.Fatalf("matchOperator(%q) = %q, want %q", s[:1], got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestMatchOperator(t *testing.T) {
+	for _, tc := range [][2]string{
+		{"<>x", "<>"}, {"<=", "<="}, {">=1", ">="}, {"!=", "!="}, {"||a", "||"}, {"->", "->"}, {"=>", "=>"},
+		{"::", "::"}, {"<", "<"}, {"(a", "("}, {");", ")"}, {"#", "#"}, {"!", "!"}, {"|", "|"},
+		{"a", ""}, {"\"", ""}, {"\\", ""}, {"\x80", ""}, {"`", ""}, {"'", ""},
+	} {
+		if got := matchOperator(tc[0]); got != tc[1] {
+			t.Errorf("matchOperator(%q) = %q, want %q", tc[0], got, tc[1])
 		}
 	}
 }

@@ -1,5 +1,10 @@
 package parser
 
+import (
+	"maps"
+	"slices"
+)
+
 // IsReserved reports whether an upper-cased word is a reserved keyword of
 // Flink SQL, which must be back-quoted to be used as a name.
 func IsReserved(upper string) bool {
@@ -8,8 +13,8 @@ func IsReserved(upper string) bool {
 }
 
 // keywordText interns the upper-case text of reserved and common
-// non-reserved keywords (with whether each is reserved), so that lexing
-// them allocates nothing and costs one map lookup.
+// non-reserved keywords (with whether each is reserved); the lexer finds
+// them through keywords, allocating nothing.
 var keywordText = func() map[string]keywordInfo {
 	m := make(map[string]keywordInfo, len(reserved)+len(commonWords))
 	for w := range reserved {
@@ -41,7 +46,8 @@ const keywordBits = 11
 
 var keywords = func() *keywordTable {
 	kt := &keywordTable{words: make([]keywordInfo, 0, len(keywordText))}
-	for _, info := range keywordText {
+	for _, w := range slices.Sorted(maps.Keys(keywordText)) { // the same table on every run
+		info := keywordText[w]
 		kt.words = append(kt.words, info)
 		h := keywordHash(info.text)
 		for kt.slots[h] != 0 {
@@ -59,33 +65,40 @@ func keywordHash(w string) uint32 {
 	return (h * 0x9E3779B1) >> (32 - keywordBits)
 }
 
-// lookup returns the keyword an ASCII word spells in any case.
-func (kt *keywordTable) lookup(w string) (keywordInfo, bool) {
+// lookup returns the keyword an ASCII word spells in any case, and
+// whether the word spells it in upper case.
+func (kt *keywordTable) lookup(w string) (info *keywordInfo, exact bool) {
 	for h := keywordHash(w); ; h = (h + 1) & (1<<keywordBits - 1) {
 		s := kt.slots[h]
 		if s == 0 {
-			return keywordInfo{}, false
+			return nil, false
 		}
 		k := &kt.words[s-1]
-		if len(k.text) == len(w) && equalUpperASCII(w, k.text) {
-			return *k, true
+		if len(k.text) != len(w) {
+			continue
+		}
+		if exact, ok := matchUpperASCII(w, k.text); ok {
+			return k, exact
 		}
 	}
 }
 
-// equalUpperASCII reports whether the ASCII word w upper-cases to upper
-// (of the same length).
-func equalUpperASCII(w, upper string) bool {
+// matchUpperASCII reports whether the ASCII word w upper-cases to upper
+// (of the same length), and whether w is upper itself.
+func matchUpperASCII(w, upper string) (exact, ok bool) {
+	exact = true
 	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if c >= 'a' && c <= 'z' {
-			c -= 'a' - 'A'
+		c, u := w[i], upper[i]
+		if c == u {
+			continue
 		}
-		if c != upper[i] {
-			return false
+		if c-'a' < 26 && c-('a'-'A') == u {
+			exact = false
+			continue
 		}
+		return false, false
 	}
-	return true
+	return exact, true
 }
 
 // quotedText interns the double-quoted form of keywords and symbols, as

@@ -16,8 +16,8 @@ type Lexer struct {
 	off  int // next byte
 	line int // line of src[off]
 	col  int // column of src[off], in characters
-	// noUpper skips upper-casing words (Split needs no keywords).
-	noUpper      bool
+	// skipped records that a comment was skipped.
+	skipped      bool
 	KeepComments bool
 }
 
@@ -59,26 +59,35 @@ func grow(toks []Token) []Token {
 	return append(toks, Token{})
 }
 
-// tokenizeStatement is tokenizeInto for the parser: it drops the hints
-// Flink reads as comments (see keepsHint) and also returns how many
-// identifiers the tokens can yield at most (words that are not reserved,
-// back-quoted names, and reserved words before '(' as in a call).
-func tokenizeStatement(toks []Token, src string) ([]Token, int, error) {
+// tokenize lexes src into p.toks (reusing its array) for parsing: it drops
+// the hints Flink reads as comments (see keepsHint), and sets p.maxIdents
+// to how many identifiers the tokens can yield at most (words that are not
+// reserved, back-quoted names, and reserved words before '(' as in a call)
+// and p.noComments when no comment or dropped hint lies between the tokens.
+func (p *Parser) tokenize(src string) error {
 	l := NewLexer(src)
+	toks := p.toks[:0]
+	if want := len(src)/4 + 8; cap(toks) < want {
+		toks = make([]Token, 0, want)
+	}
 	idents := 0
+	var err error
 	for {
 		n := len(toks)
 		toks = grow(toks)
 		t := &toks[n]
-		if err := l.scan(t); err != nil {
-			return toks[:n], idents, err
+		if err = l.scan(t); err != nil {
+			toks = toks[:n]
+			break
+		}
+		if t.Kind == EOF {
+			break
 		}
 		switch t.Kind {
-		case EOF:
-			return toks, idents, nil
 		case Hint:
 			if !keepsHint(toks[:n]) {
 				toks = toks[:n]
+				l.skipped = true
 			}
 		case QIdent:
 			idents++
@@ -92,6 +101,8 @@ func tokenizeStatement(toks []Token, src string) ([]Token, int, error) {
 			}
 		}
 	}
+	p.toks, p.maxIdents, p.noComments = toks, idents, !l.skipped
+	return err
 }
 
 // keepsHint reports whether a hint after toks is one: a hint stays only
@@ -135,6 +146,22 @@ func (l *Lexer) peekByte(i int) byte {
 	return 0
 }
 
+// Bits of the ASCII bytes that continue an unquoted word: letters,
+// digits, '_' and '$'; identLow for bytes below 64, identHigh for the rest.
+const (
+	identLow  uint64 = 1<<'$' | 0x3FF<<'0'
+	identHigh uint64 = 0x3FFFFFF<<('A'-64) | 1<<('_'-64) | 0x3FFFFFF<<('a'-64)
+)
+
+// isIdentByte reports whether the byte b continues an unquoted word (for
+// an ASCII byte; the bytes of other characters report false).
+func isIdentByte(b byte) bool {
+	if b < 64 {
+		return identLow>>b&1 != 0
+	}
+	return b < 128 && identHigh>>(b-64)&1 != 0
+}
+
 func isIdentStart(r rune) bool {
 	return r == '_' || r == '$' || unicode.IsLetter(r)
 }
@@ -158,21 +185,23 @@ func (l *Lexer) Next() (Token, error) {
 func (l *Lexer) scan(t *Token) error {
 	for {
 		// Skip blanks; CR counts as a blank so CRLF input lexes as LF input.
-		for l.off < len(l.src) {
-			c := l.src[l.off]
+		src, off, line, col := l.src, l.off, l.line, l.col
+		for off < len(src) {
+			c := src[off]
 			if c == '\n' {
-				l.line++
-				l.col = 1
-				l.off++
+				line++
+				col = 1
+				off++
 				continue
 			}
 			if c == ' ' || c == '\t' || c == '\r' || c == '\f' {
-				l.col++
-				l.off++
+				col++
+				off++
 				continue
 			}
 			break
 		}
+		l.off, l.line, l.col = off, line, col
 		if l.off >= len(l.src) {
 			t.set(EOF, "", "", l.pos(), l.off)
 			return nil
@@ -194,6 +223,7 @@ func (l *Lexer) scan(t *Token) error {
 				t.set(Comment, raw, raw, start, l.off)
 				return nil
 			}
+			l.skipped = true
 			continue
 		case '/':
 			if l.peekByte(1) != '*' {
@@ -215,6 +245,7 @@ func (l *Lexer) scan(t *Token) error {
 				t.set(Comment, raw, raw, start, l.off)
 				return nil
 			}
+			l.skipped = true
 			continue
 		case '\'':
 			return l.quoted(t, start, 0, String)
@@ -252,7 +283,7 @@ func (l *Lexer) scan(t *Token) error {
 			ascii := true
 			for i < len(l.src) {
 				b := l.src[i]
-				if b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '$' {
+				if isIdentByte(b) {
 					i++
 					continue
 				}
@@ -269,6 +300,17 @@ func (l *Lexer) scan(t *Token) error {
 			l.word(t, start, i, ascii)
 			return nil
 		}
+		if c < utf8.RuneSelf {
+			// ASCII letters, '_' and '$' start words, handled above.
+			if op := matchOperator(l.src[l.off:]); op != "" {
+				l.off += len(op)
+				l.col += len(op)
+				t.set(Op, op, op, start, l.off)
+				return nil
+			}
+			l.advance(1)
+			return lexError(start, false, "Lexical error at line %d, column %d.  Encountered: %s", start.Line, start.Col, describeRune(rune(c)))
+		}
 		r, size := utf8.DecodeRuneInString(l.src[l.off:])
 		if isIdentStart(r) {
 			i := l.off + size
@@ -280,12 +322,6 @@ func (l *Lexer) scan(t *Token) error {
 				i += size
 			}
 			l.word(t, start, i, false)
-			return nil
-		}
-		if op := matchOperator(l.src[l.off:]); op != "" {
-			l.off += len(op)
-			l.col += len(op)
-			t.set(Op, op, op, start, l.off)
 			return nil
 		}
 		l.advance(size)
@@ -311,15 +347,22 @@ func (l *Lexer) word(t *Token, start ast.Pos, end int, ascii bool) {
 	isRes := false
 	if ascii {
 		l.col += len(word)
-		if !l.noUpper {
-			upper, isRes = upperASCIIWord(word)
+		// Keywords come back interned, with whether they are reserved.
+		// Other words serve as their own Upper: Upper only serves keyword
+		// tests, which compare upper-case words (see Token.Is).
+		upper = word
+		if k, exact := keywords.lookup(word); k != nil {
+			upper, isRes = k.text, k.reserved
+			if exact {
+				// The same text from the keyword table: a token pointing
+				// outside the heap is cheaper for the collector to track.
+				word = upper
+			}
 		}
 	} else {
 		l.col += utf8.RuneCountInString(word)
-		if !l.noUpper {
-			upper = strings.ToUpper(word)
-			_, isRes = reserved[upper]
-		}
+		upper = strings.ToUpper(word)
+		_, isRes = reserved[upper]
 	}
 	l.off = end
 	t.Kind = Ident
@@ -331,17 +374,6 @@ func (l *Lexer) word(t *Token, start ast.Pos, end int, ascii bool) {
 	t.Reserved = isRes
 }
 
-// upperASCIIWord returns the interned upper-case text of an ASCII word
-// that is a keyword, and whether it is reserved. Other words come back as
-// themselves: Upper only serves keyword tests, which compare upper-case
-// words, so the word itself does (see Token.Is). Nothing allocates.
-func upperASCIIWord(w string) (string, bool) {
-	if k, ok := keywords.lookup(w); ok {
-		return k.text, k.reserved
-	}
-	return w, false
-}
-
 func describeRune(r rune) string {
 	if r < 128 && unicode.IsPrint(r) {
 		return strconv.Quote(string(r)) + " (" + strconv.Itoa(int(r)) + "), after : \"\""
@@ -350,19 +382,89 @@ func describeRune(r rune) string {
 }
 
 // matchOperator returns the operator or punctuation at the start of s
-// (the longest one: "<=" wins over "<"), or "".
+// (the longest one: "<=" wins over "<"), or "". The text comes from
+// constants, not from s: a token pointing outside the heap is cheaper for
+// the collector to track.
 func matchOperator(s string) string {
-	c := s[0]
+	var d byte // the byte after the first, or 0
 	if len(s) > 1 {
-		two := s[:2]
-		switch two {
-		case "<>", "<=", ">=", "!=", "||", "->", "=>", "::":
-			return two
-		}
+		d = s[1]
 	}
-	switch c {
-	case '(', ')', '[', ']', '{', '}', ',', ';', '.', '+', '-', '*', '/', '%', '=', '<', '>', ':', '^', '|', '&', '~', '!', '@', '#':
-		return s[:1]
+	switch s[0] {
+	case '(':
+		return "("
+	case ')':
+		return ")"
+	case ',':
+		return ","
+	case '.':
+		return "."
+	case ';':
+		return ";"
+	case '[':
+		return "["
+	case ']':
+		return "]"
+	case '{':
+		return "{"
+	case '}':
+		return "}"
+	case '+':
+		return "+"
+	case '-':
+		if d == '>' {
+			return "->"
+		}
+		return "-"
+	case '*':
+		return "*"
+	case '/':
+		return "/"
+	case '%':
+		return "%"
+	case '=':
+		if d == '>' {
+			return "=>"
+		}
+		return "="
+	case '<':
+		switch d {
+		case '>':
+			return "<>"
+		case '=':
+			return "<="
+		}
+		return "<"
+	case '>':
+		if d == '=' {
+			return ">="
+		}
+		return ">"
+	case '!':
+		if d == '=' {
+			return "!="
+		}
+		return "!"
+	case '|':
+		if d == '|' {
+			return "||"
+		}
+		return "|"
+	case ':':
+		if d == ':' {
+			return "::"
+		}
+		return ":"
+	case '^':
+		return "^"
+	case '&':
+		return "&"
+	case '~':
+		return "~"
+	case '@':
+		return "@"
+	case '#':
+		return "#"
 	}
 	return ""
 }

@@ -33,10 +33,13 @@ type Parser struct {
 	buf       *[]Token
 	pooled    bool
 	maxIdents int // bound on the Idents the rest of the tokens can yield
-	identSlab []ast.Ident
-	litSlab   []ast.Literal
-	nameSlab  []identAlloc
-	objSlab   []objectNameAlloc
+	// noComments tells that no comment lies between the tokens (known
+	// only for tokens from tokenize).
+	noComments bool
+	identSlab  []ast.Ident
+	litSlab    []ast.Literal
+	nameSlab   []identAlloc
+	objSlab    []objectNameAlloc
 
 	// expected collects what was tried at the furthest token reached, for
 	// the "Was expecting one of:" part of an error.
@@ -48,18 +51,12 @@ type bailout struct{ err *Error }
 
 func newParser(src string) (*Parser, error) {
 	p := parsers.Get().(*Parser)
-	toks := p.toks[:0]
-	if want := len(src)/4 + 8; cap(toks) < want {
-		toks = make([]Token, 0, want)
-	}
-	toks, idents, err := tokenizeStatement(toks, src)
-	if err != nil {
-		p.toks = toks
+	// release left p blank but for its buffers and slabs.
+	if err := p.tokenize(src); err != nil {
 		p.release()
 		return nil, err
 	}
-	// release left p blank but for its buffers and slabs.
-	p.src, p.toks, p.expectedAt, p.maxIdents = src, toks, -1, idents
+	p.src, p.expectedAt = src, -1
 	return p, nil
 }
 
@@ -182,9 +179,12 @@ func (p *Parser) reset(m int) { p.i = m }
 
 // expect records that s would have been accepted at the current token.
 func (p *Parser) expect(s string) {
-	if !p.track {
-		return
+	if p.track {
+		p.record(s) // out of line: expect is inlined everywhere
 	}
+}
+
+func (p *Parser) record(s string) {
 	if p.i > p.expectedAt {
 		p.expectedAt = p.i
 		p.expected = p.expected[:0]
@@ -202,9 +202,12 @@ func (p *Parser) expect(s string) {
 // expectQuoted records the keyword or symbol s, double-quoted; it builds
 // the quoted text only when the list needs it.
 func (p *Parser) expectQuoted(s string) {
-	if !p.track || p.i < p.expectedAt {
-		return
+	if p.track && p.i >= p.expectedAt {
+		p.recordQuoted(s) // out of line: expectQuoted is inlined everywhere
 	}
+}
+
+func (p *Parser) recordQuoted(s string) {
 	if p.i == p.expectedAt {
 		for _, e := range p.expected {
 			if len(e) == len(s)+2 && e[1:len(e)-1] == s {
@@ -240,17 +243,13 @@ func (p *Parser) acceptKeyword(kws ...string) bool {
 		p.expectQuoted(kws[0])
 		return false
 	}
-	for n, kw := range kws {
-		if n+p.i >= len(p.toks) || !p.toks[p.i+n].Is(kw) {
-			if n == 0 {
-				p.expectQuoted(kw)
-			}
+	for n := 1; n < len(kws); n++ {
+		if n+p.i >= len(p.toks) || !p.toks[p.i+n].Is(kws[n]) {
 			return false
 		}
 	}
-	for range kws {
-		p.next()
-	}
+	// The matched words are not the final EOF token, so p.i stays on a token.
+	p.i += len(kws)
 	return true
 }
 

@@ -21,6 +21,9 @@ func Split(src string) (stmts []Piece, rest string) {
 	if strings.HasPrefix(src, "\uFEFF") {
 		start = len("\uFEFF")
 	}
+	if n := strings.Count(src[start:], ";"); n > 0 {
+		stmts = make([]Piece, 0, n)
+	}
 	startLine := 1
 	lineAt := start // offset up to which newlines are counted into line
 	line := 1
@@ -31,6 +34,9 @@ func Split(src string) (stmts []Piece, rest string) {
 			stmts = append(stmts, p)
 		}
 		start, startLine = semi+1, line
+	}
+	if len(stmts) == 0 {
+		stmts = nil
 	}
 	return stmts, src[start:]
 }
@@ -139,7 +145,9 @@ func makePiece(text string, line int) (Piece, bool) {
 	trimmed := strings.TrimLeft(text, " \t\r\n\f")
 	line += strings.Count(text[:len(text)-len(trimmed)], "\n")
 	trimmed = strings.TrimRight(trimmed, " \t\r\n\f")
-	if IsBlank(trimmed) {
+	// Text that starts with neither "--" nor "/*" holds a token (or a
+	// lexical error, which counts as one).
+	if trimmed == "" || (trimmed[0] == '-' || trimmed[0] == '/') && IsBlank(trimmed) {
 		return Piece{}, false
 	}
 	return Piece{Text: trimmed, Line: line}, true

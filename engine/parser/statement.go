@@ -25,7 +25,7 @@ func (p *Parser) parseStatement() ast.Statement {
 func (p *Parser) dispatchStatement() ast.Statement {
 	t := p.tok()
 	switch {
-	case p.isKeyword("SELECT", "WITH", "VALUES") || p.isOp("("):
+	case p.isKeyword("SELECT", "WITH", "VALUES", "TABLE") || p.isOp("("):
 		return p.parseQueryStatement()
 	case t.Is("CREATE"):
 		return p.parseCreate()

@@ -124,6 +124,15 @@ func NodeExprs(n Node) []Expr {
 				out = append(out, k.Expr)
 			}
 		}
+	case *Match:
+		// The expressions over the input row; DEFINE and MEASURES read
+		// the match's slots instead.
+		for _, k := range n.Order {
+			out = append(out, k.Expr)
+		}
+		for _, sl := range n.Slots {
+			out = append(out, sl.Args...)
+		}
 	case *Over:
 		for _, c := range n.Calls {
 			out = append(out, c.Args...)

@@ -13,6 +13,10 @@ import (
 // keyword rather than a value.
 var timeUnitArgs = map[string]bool{"TIMESTAMPADD": true, "TIMESTAMPDIFF": true}
 
+// ErrCodeGen is an error Flink's code generator raises (CodeGenException)
+// for a call its type inference accepted.
+var ErrCodeGen = &Kind{"no code for this call", "CodeGenException"}
+
 // timeFrameName is the name Calcite's "not a valid time frame" message
 // quotes: the identifier's text, upper-cased unless it was quoted.
 func timeFrameName(e ast.Expr) string {
@@ -129,6 +133,10 @@ func (v *Validator) call(scope *Scope, e *ast.FuncCall) (*Typed, error) {
 	}
 	if u, ok := unit.(*ast.TimeUnitArg); ok && upper == "TIMESTAMPADD" {
 		t = timestampAddType(u.Unit, t)
+	}
+	if unit != nil && upper == "TIMESTAMPDIFF" && len(typed) == 2 &&
+		(typed[0].Type.Kind == types.TimestampLTZ) != (typed[1].Type.Kind == types.TimestampLTZ) {
+		return nil, errorf(e.Pos, ErrCodeGen, "TIMESTAMP_LTZ only supports diff between the same type.")
 	}
 	out := *e
 	out.Args = exprsOf(typed)

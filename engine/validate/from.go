@@ -51,6 +51,8 @@ func (s *state) from(te ast.TableExpr, qs *qscope) (ast.TableExpr, plan.Node, er
 		return s.unnest(t, qs)
 	case *ast.TableFunc:
 		return s.tableFunc(t, qs)
+	case *ast.MatchRecognize:
+		return s.matchRecognize(t, qs)
 	}
 	return nil, nil, errorf(te.Position(), ErrNotSupported, "This FROM item is not supported")
 }

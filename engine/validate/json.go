@@ -55,6 +55,19 @@ func (v *Validator) jsonCall(scope *Scope, e *ast.JSONCall) (*Typed, error) {
 	if e.Returning != nil {
 		t = e.Returning.WithNullable(true)
 	}
+	if e.Name == "JSON_QUERY" && e.Returning != nil {
+		// JsonQueryCallGen: a STRING, or an ARRAY of the strings or values
+		// of the selected array; EMPTY OBJECT cannot be an array.
+		if t.Kind != types.VarChar && t.Kind != types.Array {
+			return nil, errorf(e.Pos, ErrInvalidCall, "Unsupported type '%s' for RETURNING in JSON_QUERY().", t.String())
+		}
+		for _, b := range [][2]string{{"empty", e.OnEmpty}, {"error", e.OnError}} {
+			if t.Kind == types.Array && b[1] == "EMPTY OBJECT" {
+				return nil, errorf(e.Pos, ErrInvalidCall, "Illegal on %s behavior 'EMPTY OBJECT' for return type: %s",
+					b[0], functions.CalciteTypeString(t.WithNullable(false)))
+			}
+		}
+	}
 	for _, d := range []struct {
 		in  ast.Expr
 		out *ast.Expr
@@ -84,12 +97,14 @@ func (env *exprEnv) jsonPlan(e *ast.JSONCall, t *types.Type, rec func(ast.Expr) 
 		return nil, errorf(e.Pos, ErrNoPlan, "%s is not supported by the local engine yet", e.Name)
 	}
 	args := make([]plan.Expr, 0, len(e.Args)+2*len(e.Keys)+4)
-	for _, a := range e.Args {
-		x, err := rec(a)
-		if err != nil {
-			return nil, err
+	if e.Name != "JSON_ARRAY" {
+		for _, a := range e.Args {
+			x, err := rec(a)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, x)
 		}
-		args = append(args, x)
 	}
 	behaviour := func(what string, def ast.Expr, dflt string) ([]plan.Expr, error) {
 		if what == "" {
@@ -130,15 +145,14 @@ func (env *exprEnv) jsonPlan(e *ast.JSONCall, t *types.Type, rec func(ast.Expr) 
 			onNull = orDefault(e.OnNull, "ABSENT")
 		}
 		var raw strings.Builder
-		vals := args
+		var vals []plan.Expr
 		if e.Name == "JSON_OBJECT" {
-			vals = nil
 			for i := range e.Keys {
 				k, err := rec(e.Keys[i])
 				if err != nil {
 					return nil, err
 				}
-				v, err := rec(e.Values[i])
+				v, err := env.jsonValuePlan(e.Values[i], rec)
 				if err != nil {
 					return nil, err
 				}
@@ -146,13 +160,49 @@ func (env *exprEnv) jsonPlan(e *ast.JSONCall, t *types.Type, rec func(ast.Expr) 
 				raw.WriteString(rawFlag(v))
 			}
 		} else {
-			for _, v := range vals {
+			for _, a := range e.Args {
+				v, err := env.jsonValuePlan(a, rec)
+				if err != nil {
+					return nil, err
+				}
+				vals = append(vals, v)
 				raw.WriteString(rawFlag(v))
 			}
 		}
 		args = append([]plan.Expr{jsonLit(onNull), jsonLit(raw.String())}, vals...)
 	}
 	return &plan.Call{Name: f.Name, Func: f, Args: args, T: t}, nil
+}
+
+// jsonValuePlan converts a value of JSON_OBJECT or an element of
+// JSON_ARRAY, the only places where JSON(s) may appear.
+func (env *exprEnv) jsonValuePlan(x ast.Expr, rec func(ast.Expr) (plan.Expr, error)) (plan.Expr, error) {
+	fc, ok := x.(*ast.FuncCall)
+	if !ok {
+		return rec(x)
+	}
+	f := env.s.lookupFunc(fc)
+	if f == nil || f.Name != "JSON" || fc.Over != nil {
+		return rec(x)
+	}
+	t, err := env.typeOf(fc)
+	if err != nil {
+		return nil, err
+	}
+	args := make([]plan.Expr, len(fc.Args))
+	for i, a := range fc.Args {
+		if args[i], err = rec(a); err != nil {
+			return nil, err
+		}
+	}
+	return &plan.Call{Name: f.Name, Func: f, Args: args, T: t}, nil
+}
+
+// errJSONOutside is JSON(s) used elsewhere than as a JSON_OBJECT value or
+// a JSON_ARRAY element (Flink's message).
+func errJSONOutside(pos ast.Pos) error {
+	return errorf(pos, ErrInvalidCall,
+		"The JSON() function is currently only supported inside JSON_ARRAY() or as the VALUE param of JSON_OBJECT()")
 }
 
 // isJSONPlan converts x IS [NOT] JSON [VALUE | SCALAR | ARRAY | OBJECT].
@@ -187,4 +237,68 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// jsonAggCall adds a JSON_OBJECTAGG or JSON_ARRAYAGG call to the
+// aggregation (or finds an equal one) and returns the reference to its
+// column, as aggCall does for plain aggregate calls. Its arguments are
+// those of jsonAggKernel in package functions: NULL or ABSENT, the raw
+// flag of the value, then the key and the value (or the item).
+func (s *state) jsonAggCall(env *exprEnv, e *ast.JSONCall, f *functions.Func, fin ast.Expr, ab *aggBuilder) (plan.Expr, error) {
+	t, err := env.typeOf(e)
+	if err != nil {
+		return nil, err
+	}
+	base := len(ab.g.plans)
+	for k, a := range ab.finals {
+		if ast.Equal(fin, a) {
+			return &plan.ColumnRef{Index: base + k, Name: ab.aggs[k].Alias, T: ab.aggs[k].T}, nil
+		}
+	}
+	onNull := orDefault(e.OnNull, "ABSENT")
+	var vals []plan.Expr
+	if e.Name == "JSON_OBJECTAGG" {
+		onNull = orDefault(e.OnNull, "NULL")
+		for i := range e.Keys {
+			k, err := env.toPlan(e.Keys[i])
+			if err != nil {
+				return nil, err
+			}
+			v, err := env.toPlan(e.Values[i])
+			if err != nil {
+				return nil, err
+			}
+			vals = append(vals, k, v)
+		}
+	} else {
+		for _, a := range e.Args {
+			v, err := env.toPlan(a)
+			if err != nil {
+				return nil, err
+			}
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return nil, errorf(e.Pos, ErrNoPlan, "%s needs a value", e.Name)
+	}
+	call := plan.AggCall{Name: f.Name, Func: f, Alias: "$f" + itoa(base+len(ab.aggs)), T: t,
+		Args: append([]plan.Expr{jsonLit(onNull), jsonLit(rawFlag(vals[len(vals)-1]))}, vals...)}
+	ab.aggs = append(ab.aggs, call)
+	ab.finals = append(ab.finals, fin)
+	return &plan.ColumnRef{Index: base + len(ab.aggs) - 1, Name: call.Alias, T: t}, nil
+}
+
+// isJSONAggregate reports whether e is a call of JSON_OBJECTAGG or
+// JSON_ARRAYAGG, for the planner's search of aggregate calls.
+func (s *state) isJSONAggregate(e ast.Node) (*ast.JSONCall, *functions.Func, bool) {
+	jc, ok := e.(*ast.JSONCall)
+	if !ok {
+		return nil, nil, false
+	}
+	f, ok := s.a.Funcs.Lookup(jc.Name)
+	if !ok || f.Kind != functions.Aggregate {
+		return nil, nil, false
+	}
+	return jc, f, true
 }

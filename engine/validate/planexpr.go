@@ -228,6 +228,9 @@ func (env *exprEnv) convert(e ast.Expr, rec func(ast.Expr) (plan.Expr, error)) (
 		if f.Kind != functions.Scalar {
 			return nil, errorf(e.Pos, ErrNoPlan, "%s is not allowed here", f.Name)
 		}
+		if f.Name == "JSON" {
+			return nil, errJSONOutside(e.Pos)
+		}
 		if u, ok := firstTimeUnit(e.Args); ok {
 			return env.timeUnitCall(f, u, e.Args[1:], t, rec)
 		}

@@ -37,6 +37,9 @@ func (v *Validator) quantified(scope *Scope, e *ast.QuantifiedExpr) (*Typed, err
 	}
 	nullable := x.Type.Nullable()
 	for _, l := range list {
+		if err := implicitConversionError(e.Pos, x.Type, l.Type); err != nil {
+			return nil, err
+		}
 		if !functions.CanCompare(x.Type, l.Type) {
 			return nil, errorf(e.Pos, ErrIncompatible, "Values passed to %s operator must have compatible types", e.Quantifier)
 		}
@@ -74,6 +77,9 @@ func (env *exprEnv) prepareQuantified(e *ast.QuantifiedExpr) (ast.Expr, bool, er
 	}
 	if len(an.Columns) != 1 {
 		return nil, true, errorf(e.Pos, ErrIncompatible, "Values passed to %s operator must have compatible types", e.Quantifier)
+	}
+	if err := implicitConversionError(e.Pos, x.Type, an.Columns[0].Type); err != nil {
+		return nil, true, err
 	}
 	if !functions.CanCompare(x.Type, an.Columns[0].Type) {
 		return nil, true, errorf(e.Pos, ErrIncompatible, "Values passed to %s operator must have compatible types", e.Quantifier)
@@ -114,4 +120,42 @@ func (env *exprEnv) quantifiedList(e *ast.QuantifiedExpr, t *types.Type, rec fun
 		out = &plan.Call{Name: join, Args: []plan.Expr{out, cmp}, T: t}
 	}
 	return out, nil
+}
+
+// implicitConversionError is the error Flink's code generator raises when
+// a comparison pairs a numeric value with a character string
+// (ScalarOperatorGens.checkImplicitConversionValidity), or nil.
+func implicitConversionError(pos ast.Pos, l, r *types.Type) error {
+	ln, lnum, lchar := typeRoot(l)
+	rn, rnum, rchar := typeRoot(r)
+	if lnum && rchar || lchar && rnum {
+		return errorf(pos, ErrNotSupported, "implicit type conversion between %s and %s is not supported now", ln, rn)
+	}
+	return nil
+}
+
+// typeRoot returns the name of Flink's LogicalTypeRoot of a character or
+// numeric type, and which of the two it is.
+func typeRoot(t *types.Type) (name string, numeric, char bool) {
+	switch t.Kind {
+	case types.Char:
+		return "CHAR", false, true
+	case types.VarChar:
+		return "VARCHAR", false, true
+	case types.TinyInt:
+		return "TINYINT", true, false
+	case types.SmallInt:
+		return "SMALLINT", true, false
+	case types.Int:
+		return "INTEGER", true, false
+	case types.BigInt:
+		return "BIGINT", true, false
+	case types.Float:
+		return "FLOAT", true, false
+	case types.Double:
+		return "DOUBLE", true, false
+	case types.Decimal:
+		return "DECIMAL", true, false
+	}
+	return "", false, false
 }

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+
+	"eddy/engine"
 )
 
 // Every console string eddy prints lives in this file. Where the Flink SQL
@@ -201,4 +203,32 @@ func Version(version string) string { return Name + " " + version }
 // terminal: "eddy: <message>".
 func Problem(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "%s: %s\n", Name, fmt.Sprintf(format, args...))
+}
+
+// JobFailed writes the report of a background job that failed (SHOW JOBS
+// lists it as FAILED):
+//
+//	[ERROR] Job <id> (<name>) failed. Reason:
+//	<Class>: <message>
+func JobFailed(w io.Writer, id, name string, err error, opt Options) {
+	e := engine.AsError(err)
+	text := fmt.Sprintf("%sJob %s (%s) failed.%s\n", errorPrefix, id, name, msgReason)
+	if e.Class != "" {
+		text += e.Class + ": "
+	}
+	io.WriteString(w, colorize(text+e.Message, TagError, opt.Color)+"\n")
+}
+
+// JobsCancelled writes the warning for the background jobs the end of
+// the session cancelled.
+func JobsCancelled(w io.Writer, ids []string, opt Options) {
+	msg := fmt.Sprintf("Cancelled %d running %s at exit: %s", len(ids), jobTerm(len(ids)), strings.Join(ids, ", "))
+	Warning(w, msg, opt)
+}
+
+func jobTerm(n int) string {
+	if n > 1 {
+		return "jobs"
+	}
+	return "job"
 }

@@ -79,7 +79,23 @@ func clientError(msg string) error { return &engine.Error{Class: classSQLExecuti
 
 // cells turns a row into printed cells. nullText is what NULL prints as.
 func cells(cols []engine.Column, r engine.Row, nullText string, opt Options) []string {
-	out := make([]string, len(cols))
+	return cellsInto(make([]string, len(cols)), cols, r, nullText, opt)
+}
+
+// cellText turns rows into printed cells, every row's cells in one
+// allocation.
+func cellText(cols []engine.Column, rows []engine.Row, nullText string, opt Options) [][]string {
+	nc := len(cols)
+	flat := make([]string, len(rows)*nc)
+	text := make([][]string, len(rows))
+	for i, r := range rows {
+		text[i] = cellsInto(flat[i*nc:(i+1)*nc:(i+1)*nc], cols, r, nullText, opt)
+	}
+	return text
+}
+
+// cellsInto fills out (one cell per column) from a row.
+func cellsInto(out []string, cols []engine.Column, r engine.Row, nullText string, opt Options) []string {
 	for i := range cols {
 		var v any
 		if i < len(r.Values) {
@@ -127,10 +143,7 @@ func metadataTable(ctx context.Context, w io.Writer, res *engine.Result, opt Opt
 		io.WriteString(w, queryTerminated(int64(len(rows)))+"\n")
 		return nil
 	}
-	text := make([][]string, len(rows))
-	for i, r := range rows {
-		text[i] = cells(res.Columns, r, "", opt)
-	}
+	text := cellText(res.Columns, rows, "", opt)
 	writeTable(w, columnNames(res.Columns), text, unlimited, "")
 	return nil
 }
@@ -147,10 +160,7 @@ func batch(ctx context.Context, w io.Writer, res *engine.Result, opt Options) er
 		io.WriteString(w, queryTerminated(int64(len(rows)))+opt.elapsed()+"\n")
 		return nil
 	}
-	text := make([][]string, len(rows))
-	for i, r := range rows {
-		text[i] = cells(res.Columns, r, nullValue, opt)
-	}
+	text := cellText(res.Columns, rows, nullValue, opt)
 	writeTable(w, columnNames(res.Columns), text, opt.maxWidth(), opt.elapsed())
 	return nil
 }

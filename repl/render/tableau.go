@@ -14,6 +14,7 @@ import (
 type tableau struct {
 	w      io.Writer
 	widths []int
+	buf    []byte // the line being written, reused
 }
 
 // widthsByContent sizes each column from its header (Java string length)
@@ -104,22 +105,33 @@ func (tb *tableau) border() {
 // width-3 characters and "..." when longer. A cell holding newlines is
 // written raw, so the closing " |" follows its last character.
 func (tb *tableau) row(cells []string) {
-	var b strings.Builder
-	b.WriteByte('|')
+	b := append(tb.buf[:0], '|')
 	for i, c := range cells {
-		b.WriteByte(' ')
+		b = append(b, ' ')
 		w := tb.widths[i]
 		if dw := displayWidth(c); dw <= w {
-			b.WriteString(strings.Repeat(" ", w-dw))
-			b.WriteString(c)
+			b = appendSpaces(b, w-dw)
+			b = append(b, c...)
 		} else {
-			b.WriteString(truncate(c, w-len(truncatedMark)))
-			b.WriteString(truncatedMark)
+			b = append(b, truncate(c, w-len(truncatedMark))...)
+			b = append(b, truncatedMark...)
 		}
-		b.WriteString(" |")
+		b = append(b, " |"...)
 	}
-	b.WriteByte('\n')
-	io.WriteString(tb.w, b.String())
+	b = append(b, '\n')
+	tb.w.Write(b)
+	tb.buf = b
+}
+
+const spaces = "                                                                "
+
+// appendSpaces appends n spaces.
+func appendSpaces(b []byte, n int) []byte {
+	for n > len(spaces) {
+		b = append(b, spaces...)
+		n -= len(spaces)
+	}
+	return append(b, spaces[:max(n, 0)]...)
 }
 
 // writeTable writes a whole table sized by content and its "N rows in set"

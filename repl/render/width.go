@@ -10,6 +10,16 @@ import (
 // does: the Java string length (UTF-16 code units, so a newline counts as
 // one) plus one for every East Asian wide or fullwidth code point.
 func displayWidth(s string) int {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return len(s)
+	}
 	w := 0
 	for _, r := range s {
 		w += runeWidth(r)

@@ -25,7 +25,10 @@ CREATE TABLE src (a INT, b STRING);
 !info
 
 INSERT INTO src VALUES (1, 'x');
-[INFO] Complete execution of the SQL update statement.
+[INFO] Submitting SQL update statement to the cluster...
+[INFO] SQL update statement has been successfully submitted to the cluster:
+Job ID:
+
 !info
 
 CREATE VIEW v AS SELECT a, b FROM src;
@@ -42,7 +45,10 @@ CREATE TABLE src (a STRING, b STRING);
 !info
 
 INSERT INTO src VALUES ('abc', 'y');
-[INFO] Complete execution of the SQL update statement.
+[INFO] Submitting SQL update statement to the cluster...
+[INFO] SQL update statement has been successfully submitted to the cluster:
+Job ID:
+
 !info
 
 DESCRIBE v;
@@ -77,7 +83,10 @@ TRUNCATE TABLE src;
 !info
 
 INSERT INTO src VALUES ('42', 'z');
-[INFO] Complete execution of the SQL update statement.
+[INFO] Submitting SQL update statement to the cluster...
+[INFO] SQL update statement has been successfully submitted to the cluster:
+Job ID:
+
 !info
 
 SELECT * FROM v;

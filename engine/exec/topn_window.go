@@ -1,0 +1,286 @@
+package exec
+
+import (
+	"context"
+	"sort"
+
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// Window Top-N: a Top-N partitioned by window_start and window_end of a
+// windowing table function, directly or through a window aggregate. As
+// Flink's WindowRank, it emits each window's ranks once, as +I in rank
+// order, when the window is complete, and nothing else:
+//
+//   - over the table function, a window is complete when the watermark
+//     (the largest event time seen minus the WATERMARK clause's delay)
+//     passes its end; rows of a window that has fired are late and
+//     dropped; at the end of a bounded input every window fires, in order
+//     of window end;
+//   - over a window aggregate, which emits each window's rows together
+//     when the window fires, a window is complete when its last batch has
+//     arrived (a batch shorter than a full one, or the next window's rows).
+//
+// Partitions inside a window are emitted in order of first appearance.
+
+// windowCols finds the window_start, window_end and event-time columns of
+// a plan's output; timeCol is -1 after a window aggregate (agg true).
+func windowCols(n plan.Node) (start, end, timeCol int, agg, ok bool) {
+	switch x := n.(type) {
+	case *plan.WindowTVF:
+		in0 := len(x.Input.Schema())
+		return in0, in0 + 1, x.TimeCol, false, true
+	case *plan.Filter:
+		return windowCols(x.Input)
+	case *plan.Project:
+		s, e, t, a, ok := windowCols(x.Input)
+		if !ok {
+			return 0, 0, 0, false, false
+		}
+		ns, ne, nt := -1, -1, -1
+		for i, ex := range x.Exprs {
+			if r, ok := ex.(*plan.ColumnRef); ok {
+				switch r.Index {
+				case s:
+					ns = i
+				case e:
+					ne = i
+				case t:
+					if t >= 0 {
+						nt = i
+					}
+				}
+			}
+		}
+		if ns < 0 || ne < 0 || (!a && nt < 0) {
+			return 0, 0, 0, false, false
+		}
+		return ns, ne, nt, a, true
+	case *plan.Aggregate:
+		w, ok := x.Input.(*plan.WindowTVF)
+		if !ok || x.GroupingSets != nil {
+			return 0, 0, 0, false, false
+		}
+		in0 := len(w.Input.Schema())
+		ns, ne := -1, -1
+		for i, g := range x.Group {
+			if r, ok := g.(*plan.ColumnRef); ok {
+				switch r.Index {
+				case in0:
+					ns = i
+				case in0 + 1:
+					ne = i
+				}
+			}
+		}
+		return ns, ne, -1, true, ns >= 0 && ne >= 0
+	}
+	return 0, 0, 0, false, false
+}
+
+// windowRank returns a window Top-N when the partition holds both window
+// columns of input; ok is false otherwise.
+func (b *Builder) windowRank(in Operator, input plan.Node, part []plan.Expr, spec rankSpec, rankType *types.Type) (Operator, bool) {
+	start, end, timeCol, agg, ok := windowCols(input)
+	if !ok {
+		return nil, false
+	}
+	hasStart, hasEnd := false, false
+	for _, p := range part {
+		if r, ok := p.(*plan.ColumnRef); ok {
+			hasStart = hasStart || r.Index == start
+			hasEnd = hasEnd || r.Index == end
+		}
+	}
+	if !hasStart || !hasEnd {
+		return nil, false
+	}
+	delay, hasWM := watermarkDelay(input)
+	inTypes := input.Schema().Types()
+	out := append([]*types.Type(nil), inTypes...)
+	if spec.withRankCol {
+		out = append(out, rankType)
+	}
+	return &windowRankOp{in: in, spec: spec, startCol: start, endCol: end, timeCol: timeCol, agg: agg,
+		delay: delay, hasWM: hasWM, wm: minWatermark, inTypes: inTypes, outTypes: out,
+		windows: map[[2]int64]*vector.Batch{}}, true
+}
+
+type windowRankOp struct {
+	in                        Operator
+	spec                      rankSpec
+	startCol, endCol, timeCol int
+	agg                       bool
+	delay                     int64
+	hasWM                     bool
+	wm                        int64
+	inTypes, outTypes         []*types.Type
+	windows                   map[[2]int64]*vector.Batch
+	out                       []*vector.Batch
+	done                      bool
+}
+
+func (o *windowRankOp) Next(ctx context.Context) (*vector.Batch, error) {
+	for len(o.out) == 0 {
+		if o.done {
+			return nil, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		bt, err := o.in.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if bt == nil {
+			o.done = true
+			if err := o.fire(ctx, maxWatermark); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := o.consume(ctx, bt); err != nil {
+			return nil, err
+		}
+	}
+	b := o.out[0]
+	o.out = o.out[1:]
+	return b, nil
+}
+
+func (o *windowRankOp) consume(ctx context.Context, bt *vector.Batch) error {
+	maxTs := o.wm
+	var last [2]int64
+	for i := range bt.N {
+		s, ok1 := eventTime(bt.Cols[o.startCol].Get(i))
+		e, ok2 := eventTime(bt.Cols[o.endCol].Get(i))
+		if !ok1 || !ok2 {
+			continue
+		}
+		key := [2]int64{s, e}
+		if !o.agg && o.hasWM && key[1]-1 <= o.wm {
+			continue // late: its window has fired
+		}
+		if o.agg && len(o.windows) > 0 && o.windows[key] == nil {
+			// The aggregate has moved on to the next window: the ones
+			// before are complete.
+			if err := o.fire(ctx, e-2); err != nil {
+				return err
+			}
+		}
+		wb := o.windows[key]
+		if wb == nil {
+			wb = vector.NewBatch(o.inTypes, 16)
+			o.windows[key] = wb
+		}
+		wb.AppendFrom(bt, i, types.Insert)
+		last = key
+		if !o.agg && o.timeCol >= 0 {
+			if ts, ok := eventTime(bt.Cols[o.timeCol].Get(i)); ok {
+				maxTs = max(maxTs, ts-o.delay)
+			}
+		}
+	}
+	switch {
+	case o.agg && bt.N < vector.BatchSize:
+		return o.fire(ctx, last[1]-1)
+	case !o.agg && o.hasWM && maxTs > o.wm:
+		o.wm = maxTs
+		return o.fire(ctx, o.wm)
+	}
+	return nil
+}
+
+// fire ranks and emits every window whose end is at or before wm+1, in
+// order of window end.
+func (o *windowRankOp) fire(ctx context.Context, wm int64) error {
+	var due [][2]int64
+	for k := range o.windows {
+		if k[1]-1 <= wm {
+			due = append(due, k)
+		}
+	}
+	sort.Slice(due, func(i, j int) bool {
+		if due[i][1] != due[j][1] {
+			return due[i][1] < due[j][1]
+		}
+		return due[i][0] < due[j][0]
+	})
+	for _, k := range due {
+		rows := o.windows[k]
+		delete(o.windows, k)
+		out, err := o.rank(ctx, rows)
+		if err != nil {
+			return err
+		}
+		if out.N > 0 {
+			o.out = append(o.out, out)
+		}
+	}
+	return nil
+}
+
+// rank emits the ranks start..end of each partition of one window.
+func (o *windowRankOp) rank(ctx context.Context, rows *vector.Batch) (*vector.Batch, error) {
+	parts, err := evalAll(ctx, o.spec.part, rows)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := evalAll(ctx, o.spec.order, rows)
+	if err != nil {
+		return nil, err
+	}
+	index := map[string]int{}
+	var groups [][]int
+	var buf []byte
+	for i := range rows.N {
+		buf = buf[:0]
+		for _, p := range parts {
+			buf = vector.AppendKey(buf, p, i)
+		}
+		g, ok := index[string(buf)]
+		if !ok {
+			g = len(groups)
+			index[string(buf)] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	keyOf := func(i int) []any {
+		k := make([]any, len(keys))
+		for c, v := range keys {
+			k[c] = v.Get(i)
+		}
+		return k
+	}
+	out := vector.NewBatch(o.outTypes, rows.N)
+	for _, g := range groups {
+		sort.SliceStable(g, func(x, y int) bool {
+			return compareSortValues(o.spec.keys, keyOf(g[x]), keyOf(g[y])) < 0
+		})
+		for r, i := range g {
+			rank := int64(r + 1)
+			if rank > o.spec.end {
+				break
+			}
+			if rank < o.spec.start {
+				continue
+			}
+			row := rows.Row(i)
+			if o.spec.withRankCol {
+				row = append(row, rank)
+			}
+			out.AppendRow(types.Insert, row)
+		}
+	}
+	return out, nil
+}
+
+func (o *windowRankOp) Close() error {
+	o.windows = nil
+	return o.in.Close()
+}
+
+var _ Operator = (*windowRankOp)(nil)
