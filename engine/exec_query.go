@@ -293,6 +293,7 @@ func (s *Session) runInserts(ctx context.Context, inserts []*ast.Insert) (*Resul
 	if err != nil {
 		return nil, err
 	}
+	r.interleave = true
 	j := s.jobs.add(name, false, r.run)
 	return submitted(j.info.ID), nil
 }
@@ -335,6 +336,10 @@ func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, si
 type sinkRun struct {
 	writers []connectors.Writer
 	ops     []exec.Operator
+	// interleave pumps the sinks in turn, a batch each (a statement set
+	// over unbounded sources: each sink makes progress); otherwise each
+	// sink is written to its end before the next starts.
+	interleave bool
 }
 
 // openSinks resolves the sinks' tables, opens their writers and builds
@@ -363,9 +368,23 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 		if err != nil {
 			return nil, r.abort(err)
 		}
+		if st.streaming && !changelogSink(sk) && exec.Updating(sk.Input) {
+			// A table that stores rows receives the query's final rows.
+			op = exec.Materialize(op, sk.Input.Schema().Types())
+		}
 		r.ops = append(r.ops, op)
 	}
 	return r, nil
+}
+
+// changelogSink reports whether a sink takes a changelog as it is (print
+// shows each row's kind, blackhole discards them); the others store rows.
+func changelogSink(sk *plan.Sink) bool {
+	switch sk.Options["connector"] {
+	case "print", "blackhole":
+		return true
+	}
+	return false
 }
 
 // abort closes the operators, discards every writer's output and returns
@@ -382,6 +401,12 @@ func (r *sinkRun) abort(err error) error {
 
 // run writes every sink's rows, then commits all writers.
 func (r *sinkRun) run(ctx context.Context) error {
+	if r.interleave && len(r.ops) > 1 {
+		if err := r.pumpInTurn(ctx); err != nil {
+			return r.abort(err)
+		}
+		return r.commit(ctx)
+	}
 	for i, op := range r.ops {
 		w := r.writers[i]
 		err := func() error {
@@ -403,6 +428,39 @@ func (r *sinkRun) run(ctx context.Context) error {
 			return r.abort(err)
 		}
 	}
+	return r.commit(ctx)
+}
+
+// pumpInTurn writes a batch of each unfinished sink in turn until all
+// have ended.
+func (r *sinkRun) pumpInTurn(ctx context.Context) error {
+	done := make([]bool, len(r.ops))
+	for left := len(r.ops); left > 0; {
+		for i, op := range r.ops {
+			if done[i] {
+				continue
+			}
+			bt, err := op.Next(ctx)
+			if err != nil {
+				return err
+			}
+			if bt == nil {
+				done[i] = true
+				left--
+				op.Close()
+				continue
+			}
+			if err := r.writers[i].Write(ctx, bt); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// commit commits every writer; after a failure the writers not yet
+// committed are discarded.
+func (r *sinkRun) commit(ctx context.Context) error {
 	for i, w := range r.writers {
 		if err := w.Commit(ctx); err != nil {
 			// Writers before i have committed; the rest are discarded.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -196,5 +197,52 @@ func TestBoundedInsertVisibleToNextStatement(t *testing.T) {
 	ns := strings.Join(promptOf(s), ".")
 	if j, _ := jobStatus(s, id); j.Name != "insert-into_"+ns+".t,"+ns+".t2" {
 		t.Fatalf("statement set job: %+v", j)
+	}
+}
+
+// lockedBuffer is an io.Writer safe for a job's goroutine and the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// A statement set over unbounded sources is one background job whose
+// sinks all make progress.
+func TestBackgroundStatementSet(t *testing.T) {
+	s := openQuerySession(t)
+	var out lockedBuffer
+	s.SetPrintOutput(&out, &out)
+	mustExec(t, s, `CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000')`)
+	mustExec(t, s, `CREATE TEMPORARY TABLE p1 (id BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'one')`)
+	mustExec(t, s, `CREATE TEMPORARY TABLE p2 (id BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'two')`)
+	mustExec(t, s, "BEGIN STATEMENT SET")
+	mustExec(t, s, "INSERT INTO p1 SELECT id FROM gen")
+	mustExec(t, s, "INSERT INTO p2 SELECT id FROM gen")
+	id := jobID(t, s, "END")
+	deadline := time.Now().Add(5 * time.Second)
+	for !(strings.Contains(out.String(), "one> +I[") && strings.Contains(out.String(), "two> +I[")) {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 5 s the sinks printed %q", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ns := strings.Join(promptOf(s), ".")
+	if j, _ := jobStatus(s, id); j.Status != JobRunning || j.Name != "insert-into_"+ns+".p1,"+ns+".p2" {
+		t.Fatalf("job: %+v", j)
+	}
+	if got := s.CloseJobs(); len(got) != 1 || got[0] != id {
+		t.Fatalf("CloseJobs: %v", got)
 	}
 }

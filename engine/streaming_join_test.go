@@ -118,3 +118,31 @@ func TestStreamingJoinRetractions(t *testing.T) {
 		}
 	}
 }
+
+// An INSERT of an updating query into a table that stores rows writes the
+// query's final rows; a print sink shows the changelog.
+func TestStreamingInsertOfUpdatingQuery(t *testing.T) {
+	s := openQuerySession(t)
+	var out lockedBuffer
+	s.SetPrintOutput(&out, &out)
+	mustExec(t, s, joinLeft)
+	mustExec(t, s, joinRight)
+	mustExec(t, s, "CREATE TABLE j (a STRING, b STRING)")
+	mustExec(t, s, "CREATE TABLE c (k INT, n BIGINT)")
+	mustExec(t, s, "INSERT INTO j SELECT a, b FROM l LEFT JOIN r ON l.id = r.id")
+	mustExec(t, s, "INSERT INTO c SELECT k, COUNT(*) FROM (VALUES (1), (1), (2)) AS v(k) GROUP BY k")
+	mustExec(t, s, "CREATE TABLE p (k INT, n BIGINT) WITH ('connector' = 'print')")
+	mustExec(t, s, "INSERT INTO p SELECT k, COUNT(*) FROM (VALUES (1), (1)) AS v(k) GROUP BY k")
+	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	got := collect(t, s, "SELECT * FROM j")
+	slices.Sort(got)
+	if strings.Join(got, "|") != "+I l1 r1|+I l1 r5|+I l2 NULL|+I l3 r3|+I l4 r1|+I l4 r5" {
+		t.Errorf("join rows: %v", got)
+	}
+	if got := strings.Join(collect(t, s, "SELECT * FROM c ORDER BY k"), "|"); got != "+I 1 2|+I 2 1" {
+		t.Errorf("aggregate rows: %s", got)
+	}
+	if out.String() != "+I[1, 1]\n-U[1, 1]\n+U[1, 2]\n" {
+		t.Errorf("print sink: %q", out.String())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The expected changelogs in this file are Flink 2.2's output for the same
@@ -147,4 +148,43 @@ func TestStreamingAggregateRetractions(t *testing.T) {
 		"+I 1 a a", "-U 1 a a", "+U 1 a,b b", "-U 1 a,b b", "+U 1 b b", "+I 2 a a", "-U 1 b b", "+U 1 b,c c",
 		"-U 1 b,c c", "+U 1 c c", "-U 2 a a", "+U 2 a,b b", "-D 1 c c", "-U 2 a,b b", "+U 2 a,b,c c",
 		"-U 2 a,b,c c", "+U 2 a,b b", "+I 3 c c", "+I 1 d d")
+}
+
+// A Top-N partitioned by a window's start and end is Flink's window Top-N:
+// each window's ranks once, as +I, when the window is complete.
+func TestStreamingWindowTopN(t *testing.T) {
+	s := openQuerySession(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.csv")
+	os.WriteFile(path, []byte("1,a,2024-01-01 00:00:01,5\n2,b,2024-01-01 00:00:02,7\n1,c,2024-01-01 00:00:03,1\n3,d,2024-01-01 00:00:04,9\n"+
+		"2,e,2024-01-01 00:00:06,2\n1,f,2024-01-01 00:00:07,8\n3,g,2024-01-01 00:00:08,3\n2,h,2024-01-01 00:00:12,4\n"), 0o644)
+	mustExec(t, s, fmt.Sprintf(`CREATE TEMPORARY TABLE w (k INT, n STRING, ts TIMESTAMP(3), v INT,
+ WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector'='filesystem','path'='%s','format'='csv')`, path))
+	const tvf = "TABLE(TUMBLE(TABLE w, DESCRIPTOR(ts), INTERVAL '5' SECOND))"
+	checkChangelog(t, s, "SELECT k, n, v, window_start, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY v DESC) AS rn FROM "+tvf+") WHERE rn <= 2",
+		"+I 3 d 9 2024-01-01 00:00:00.000 1", "+I 2 b 7 2024-01-01 00:00:00.000 2",
+		"+I 1 f 8 2024-01-01 00:00:05.000 1", "+I 3 g 3 2024-01-01 00:00:05.000 2",
+		"+I 2 h 4 2024-01-01 00:00:10.000 1")
+	checkChangelog(t, s, "SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY s DESC) AS rn FROM (SELECT window_start, window_end, k, SUM(v) AS s FROM "+tvf+" GROUP BY window_start, window_end, k)) WHERE rn <= 2",
+		"+I 2024-01-01 00:00:00.000 2024-01-01 00:00:05.000 3 9 1", "+I 2024-01-01 00:00:00.000 2024-01-01 00:00:05.000 2 7 2",
+		"+I 2024-01-01 00:00:05.000 2024-01-01 00:00:10.000 1 8 1", "+I 2024-01-01 00:00:05.000 2024-01-01 00:00:10.000 3 3 2",
+		"+I 2024-01-01 00:00:10.000 2024-01-01 00:00:15.000 2 4 1")
+}
+
+// Over an unbounded source, window Top-N rows come as windows complete.
+func TestStreamingWindowTopNUnbounded(t *testing.T) {
+	s := openQuerySession(t)
+	mustExec(t, s, `CREATE TABLE g (v INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts - INTERVAL '0' SECOND)
+WITH ('connector' = 'datagen', 'rows-per-second' = '200', 'fields.v.min' = '1', 'fields.v.max' = '1000')`)
+	start := time.Now()
+	got := collect(t, s, "SELECT window_start, v, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY v DESC) AS rn FROM TABLE(TUMBLE(TABLE g, DESCRIPTOR(ts), INTERVAL '1' SECOND))) WHERE rn <= 2 LIMIT 4")
+	if len(got) != 4 || time.Since(start) > 6*time.Second {
+		t.Fatalf("after %v: %v", time.Since(start), got)
+	}
+	for i, r := range got {
+		f := strings.Fields(r)
+		if f[0] != "+I" || f[len(f)-1] != fmt.Sprint(i%2+1) {
+			t.Fatalf("row %d %q: want +I with rank %d", i, r, i%2+1)
+		}
+	}
 }

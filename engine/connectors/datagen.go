@@ -230,7 +230,17 @@ type datagenReader struct {
 	done    bool
 }
 
+// openDatagenReader generates on a goroutine of its own, a few batches
+// ahead of the operators that consume the rows (prefetchReader).
 func openDatagenReader(t *Table, seed uint64) (Reader, error) {
+	r, err := newDatagenReader(t, seed)
+	if err != nil {
+		return nil, err
+	}
+	return newPrefetchReader(r), nil
+}
+
+func newDatagenReader(t *Table, seed uint64) (*datagenReader, error) {
 	spec, err := newDatagenSpec(t)
 	if err != nil {
 		return nil, err

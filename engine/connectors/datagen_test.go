@@ -126,8 +126,7 @@ func TestDatagenFastColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow, _ := openDatagenReader(tbl, 9)
-	sr := slow.(*datagenReader)
+	sr, _ := newDatagenReader(tbl, 9)
 	rows := 0
 	for batch := 0; ; batch++ {
 		b, err := fast.Next(context.Background())
@@ -159,5 +158,43 @@ func TestDatagenFastColumns(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDatagenPushColumns: a datagen scan that reads some columns gets
+// batches of those columns only, in the pushed order.
+func TestDatagenPushColumns(t *testing.T) {
+	tbl := datagenTable(map[string]string{"number-of-rows": "2000", "rows-per-second": "1000000000",
+		"fields.a.kind": "sequence", "fields.a.start": "1", "fields.a.end": "5000",
+		"fields.d.kind": "sequence", "fields.d.start": "101", "fields.d.end": "5100"},
+		Column{Name: "a", Type: types.New(types.Int)}, Column{Name: "s", Type: types.NewString()},
+		Column{Name: "d", Type: types.New(types.BigInt)})
+	r, err := New().OpenReader(context.Background(), tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.(Pushdown).PushColumns([]int{2, 0})
+	rows := 0
+	for {
+		b, err := r.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil {
+			break
+		}
+		if len(b.Cols) != 2 || b.Cols[0].T.Kind != types.BigInt || b.Cols[1].T.Kind != types.Int {
+			t.Fatalf("batch columns %v", b.Types())
+		}
+		for i := range b.N {
+			rows++
+			if d, a := b.Cols[0].Ints[i], b.Cols[1].Ints[i]; a != int64(rows) || d != int64(rows+100) {
+				t.Fatalf("row %d: d=%d a=%d", rows, d, a)
+			}
+		}
+	}
+	if rows != 2000 {
+		t.Fatalf("%d rows, want 2000", rows)
 	}
 }

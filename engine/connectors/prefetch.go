@@ -18,6 +18,7 @@ const prefetchDepth = 4
 // the end of the input, or on Close (which waits for it).
 type prefetchReader struct {
 	in      Reader
+	cols    []int // the columns to keep when in cannot push them down
 	ch      chan prefetched
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -42,11 +43,17 @@ func (p *prefetchReader) PushFilters(fs []catalogs.RowFilter) []bool {
 	return make([]bool, len(fs))
 }
 
-// PushColumns implements Pushdown by passing the columns on.
+// PushColumns implements Pushdown by passing the columns on, or, for a
+// source that reads every column, by keeping only these of each batch.
 func (p *prefetchReader) PushColumns(cols []int) {
-	if pd, ok := p.in.(Pushdown); ok && !p.started {
-		pd.PushColumns(cols)
+	if p.started {
+		return
 	}
+	if pd, ok := p.in.(Pushdown); ok {
+		pd.PushColumns(cols)
+		return
+	}
+	p.cols = append([]int{}, cols...)
 }
 
 func (p *prefetchReader) Next(ctx context.Context) (*vector.Batch, error) {
@@ -84,6 +91,13 @@ func (p *prefetchReader) run(ctx context.Context) {
 		b, err := p.in.Next(ctx)
 		if b == nil && err == nil {
 			return
+		}
+		if b != nil && p.cols != nil {
+			out := &vector.Batch{Cols: make([]*vector.Vec, len(p.cols)), Kinds: b.Kinds, N: b.N}
+			for i, c := range p.cols {
+				out.Cols[i] = b.Cols[c]
+			}
+			b = out
 		}
 		select {
 		case p.ch <- prefetched{b: b, err: err}:

@@ -229,7 +229,7 @@ func TestGraceHashJoinSplitsAgain(t *testing.T) {
 // deeper, and the groups are those of the in-memory aggregation.
 func TestAggregatePartitionsSpillAgain(t *testing.T) {
 	var rows [][]any
-	for i := range 20000 {
+	for i := range 12000 {
 		rows = append(rows, []any{int32(i % 9000), "v" + string(rune('a'+i%26))})
 	}
 	v := values(rows...)
@@ -238,7 +238,7 @@ func TestAggregatePartitionsSpillAgain(t *testing.T) {
 		agg := &plan.Aggregate{Input: v, Group: []plan.Expr{key}, GroupNames: []string{"k"},
 			Aggs: []plan.AggCall{aggCall("COUNT", bigT, false), aggCall("MIN", strT, false, col(s, 1))}}
 		want, _ := runOpts(t, agg, Options{})
-		op, err := NewBuilder(Options{MemoryBudget: 4 << 10}).Build(agg)
+		op, err := NewBuilder(Options{MemoryBudget: 64 << 10}).Build(agg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +251,7 @@ func TestAggregatePartitionsSpillAgain(t *testing.T) {
 			t.Fatalf("%s: %d rows spilled, want more than the %d input rows", key, ao.spilled, len(rows))
 		}
 		op.Close()
-		got, _ := runOpts(t, agg, Options{MemoryBudget: 4 << 10})
+		got, _ := runOpts(t, agg, Options{MemoryBudget: 64 << 10})
 		sameLines(t, "aggregate by "+key.String(), got, want)
 	}
 }

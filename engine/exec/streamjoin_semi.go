@@ -3,6 +3,7 @@ package exec
 import (
 	"eddy/engine/connectors"
 	"eddy/engine/plan"
+	"eddy/engine/vector"
 )
 
 // Semi and anti joins in streaming mode. Flink plans `x IN (SELECT ...)`
@@ -60,7 +61,7 @@ func semiJoinOf(left plan.Node, c plan.Expr) *plan.Join {
 		}
 		j := &plan.Join{Kind: plan.SemiJoin, Left: left, Right: sq.Query}
 		for i, l := range sq.Left {
-			if hasCorrel(l) {
+			if hasCorrel(l) || !sameClass(l, sq.Query.Schema().Ref(i)) {
 				return nil
 			}
 			j.EquiKeys = append(j.EquiKeys, plan.EquiKey{Left: l, Right: sq.Query.Schema().Ref(i)})
@@ -123,7 +124,7 @@ func decorrelate(q plan.Node, id int) (plan.Node, []plan.EquiKey, bool) {
 			a, b = b, a
 		}
 		outer, ok := b.(*plan.CorrelRef)
-		if !ok || outer.ID != id || hasCorrel(a) {
+		if !ok || outer.ID != id || hasCorrel(a) || vector.ClassOf(a.Type()) != vector.ClassOf(outer.T) {
 			return nil, nil, false
 		}
 		keys = append(keys, plan.EquiKey{Left: &plan.ColumnRef{Index: outer.Index, Name: outer.Name, T: outer.T},
@@ -162,4 +163,11 @@ func planBounded(n plan.Node) bool {
 		}
 	})
 	return bounded
+}
+
+// sameClass reports whether two expressions' values encode alike as join
+// keys (the sub-query evaluation compares across types; the join does
+// not).
+func sameClass(a, b plan.Expr) bool {
+	return vector.ClassOf(a.Type()) == vector.ClassOf(b.Type())
 }

@@ -1,6 +1,12 @@
 package exec
 
-import "eddy/engine/vector"
+import (
+	"context"
+
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
 
 // finalRows applies a drained changelog: the rows a consumer that
 // materialises it ends with, in the order they were inserted (a
@@ -40,3 +46,33 @@ func finalRows(b *vector.Batch, err error) (*vector.Batch, error) {
 	out.Kinds = nil
 	return out, nil
 }
+
+// Updating reports whether a plan's rows carry updates or deletions in
+// streaming mode (aggregates, outer joins, Top-N...).
+func Updating(n plan.Node) bool { return updating(n) }
+
+// Materialize returns an operator that reads all of in and then yields
+// its final rows: the changelog applied (finalRows), all as inserts. A
+// sink that stores rows uses it for an updating query in streaming mode.
+func Materialize(in Operator, ts []*types.Type) Operator {
+	return &materializeOp{in: in, ts: ts}
+}
+
+type materializeOp struct {
+	in  Operator
+	ts  []*types.Type
+	out *sliceOp
+}
+
+func (o *materializeOp) Next(ctx context.Context) (*vector.Batch, error) {
+	if o.out == nil {
+		rows, err := finalRows(Drain(ctx, o.in, o.ts))
+		if err != nil {
+			return nil, err
+		}
+		o.out = &sliceOp{b: rows}
+	}
+	return o.out.Next(ctx)
+}
+
+func (o *materializeOp) Close() error { return o.in.Close() }

@@ -16,7 +16,8 @@ type Lexer struct {
 	off  int // next byte
 	line int // line of src[off]
 	col  int // column of src[off], in characters
-	// skipped records that a comment was skipped.
+	// skipped records that a comment (or a hint read as one, see
+	// Parser.tokenize) lay between tokens.
 	skipped      bool
 	KeepComments bool
 }

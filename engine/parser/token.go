@@ -45,16 +45,16 @@ func (k TokenKind) String() string {
 // byte offset just past it.
 type Token struct {
 	Kind TokenKind
-	Text string // value: unescaped for strings and identifiers, the word for Ident
-	Raw  string
-	Pos  ast.Pos
-	End  int
+	// Reserved marks an Ident that is a reserved word (IsReserved(Upper)).
+	Reserved bool
+	Text     string // value: unescaped for strings and identifiers, the word for Ident
+	Raw      string
 	// Upper is, for an Ident, the upper-cased text when the word is a
 	// keyword Flink knows; for other words it may keep the case as written.
 	// Compare it only with keywords (or use Is).
 	Upper string
-	// Reserved marks an Ident that is a reserved word (IsReserved(Upper)).
-	Reserved bool
+	Pos   ast.Pos
+	End   int
 }
 
 // Is reports whether the token is the keyword kw (given upper-case).

@@ -84,7 +84,7 @@ func (env *exprEnv) convert(e ast.Expr, rec func(ast.Expr) (plan.Expr, error)) (
 		if err != nil {
 			return nil, err
 		}
-		return &plan.Call{Name: name, Func: f, Args: ps, T: t}, nil
+		return coerceCall(e.Position(), &plan.Call{Name: name, Func: f, Args: ps, T: t})
 	}
 	not := func(x plan.Expr, err error) (plan.Expr, error) {
 		if err != nil {
@@ -138,6 +138,7 @@ func (env *exprEnv) convert(e ast.Expr, rec func(ast.Expr) (plan.Expr, error)) (
 		if err != nil {
 			return nil, err
 		}
+		ps = coerceOrdered(ps)
 		b := types.New(types.Boolean).WithNullable(t.Nullable())
 		in := func(lo, hi plan.Expr) plan.Expr {
 			return &plan.Call{Name: plan.OpAnd, T: b, Args: []plan.Expr{
@@ -191,8 +192,11 @@ func (env *exprEnv) convert(e ast.Expr, rec func(ast.Expr) (plan.Expr, error)) (
 				return nil, err
 			}
 			if operand != nil {
-				c = &plan.Call{Name: plan.OpEq, Args: []plan.Expr{operand, c},
-					T: types.New(types.Boolean).WithNullable(operand.Type().Nullable() || c.Type().Nullable())}
+				c, err = coerceCall(w.Cond.Position(), &plan.Call{Name: plan.OpEq, Args: []plan.Expr{operand, c},
+					T: types.New(types.Boolean).WithNullable(operand.Type().Nullable() || c.Type().Nullable())})
+				if err != nil {
+					return nil, err
+				}
 			}
 			r, err := rec(w.Then)
 			if err != nil {

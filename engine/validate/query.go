@@ -326,14 +326,20 @@ func (s *state) setOp(q *ast.SetOp, outer *qscope) (*Analyzed, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Calcite names the operator with its ALL: "Type mismatch in column 1
+	// of UNION ALL".
+	opName := q.Op
+	if q.All {
+		opName += " ALL"
+	}
 	if len(l.Columns) != len(r.Columns) {
-		return nil, errorf(q.Pos, ErrIncompatible, "Column count mismatch in %s", q.Op)
+		return nil, errorf(q.Pos, ErrIncompatible, "Column count mismatch in %s", opName)
 	}
 	cols := make([]OutputColumn, len(l.Columns))
 	for i := range l.Columns {
 		t, ok := functions.CommonType(l.Columns[i].Type, r.Columns[i].Type)
 		if !ok {
-			return nil, errorf(q.Pos, ErrIncompatible, "Type mismatch in column %d of %s", i+1, q.Op)
+			return nil, errorf(q.Pos, ErrIncompatible, "Type mismatch in column %d of %s", i+1, opName)
 		}
 		cols[i] = OutputColumn{Name: l.Columns[i].Name, Type: t, Pos: l.Columns[i].Pos, Natural: l.Columns[i].Natural}
 	}

@@ -1,0 +1,248 @@
+package validate
+
+import (
+	"eddy/engine/ast"
+	"eddy/engine/functions"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+)
+
+// Implicit conversions of comparisons. Flink's validator runs Calcite with
+// implicit coercion disabled, so the validated query text keeps what the
+// user wrote (SHOW CREATE VIEW prints no CAST), but converting the query
+// into relational expressions (Calcite's StandardConvertletTable and
+// SqlToRelConverter) and generating code for it (Flink's
+// ScalarOperatorGens) add conversions. The plan gets the same ones here, so
+// that every kernel sees operands of matching types:
+//
+//   - <, <=, >, >= and BETWEEN (Calcite's COMPARE consistency): when the
+//     operands are not all of one type family, the types that are not
+//     character strings, plus BIGINT when they are numbers and a character
+//     string takes part, merge into a common type and every operand is cast
+//     to it. So '1.5' > 1 compares CAST('1.5' AS BIGINT), which is 1, and
+//     'x' > 1 fails at run time; a string meets a DATE, TIME, TIMESTAMP or
+//     BOOLEAN as a value of that type.
+//   - = and <> (LEAST_RESTRICTIVE consistency, then the code generator): a
+//     character string never meets a number (the error below); a string
+//     meets a DATE, TIME or TIMESTAMP as that type, NULL when it does not
+//     parse; a string never equals a BOOLEAN. IS [NOT] DISTINCT FROM, the
+//     WHEN values of a simple CASE and NULLIF compare the same way.
+//   - x IN (list) (SqlToRelConverter's ensureSqlType): each list value of
+//     another type is cast to x's type, so a string's IN list of numbers
+//     compares strings and an INT's IN list of decimals compares integers.
+
+// coerceCall applies the conversions to a comparison call of the plan; pos
+// is the position of the expression it came from. Calls that are not
+// comparisons come back unchanged.
+func coerceCall(pos ast.Pos, e plan.Expr) (plan.Expr, error) {
+	c, ok := e.(*plan.Call)
+	if !ok || len(c.Args) < 2 {
+		return e, nil
+	}
+	if c.Func != nil {
+		if c.Func.Name == "NULLIF" && len(c.Args) == 2 {
+			return coerceNullIf(pos, c)
+		}
+		return e, nil
+	}
+	switch c.Name {
+	case plan.OpEq, plan.OpNe, plan.OpIsDistinct, plan.OpNotDistinct:
+		if len(c.Args) != 2 {
+			return e, nil
+		}
+		return coerceEquality(pos, c)
+	case plan.OpLt, plan.OpLe, plan.OpGt, plan.OpGe:
+		args := coerceOrdered(c.Args)
+		return &plan.Call{Name: c.Name, Func: c.Func, Args: args, T: c.T}, nil
+	case plan.OpIn:
+		return coerceIn(c), nil
+	}
+	return e, nil
+}
+
+// coerceOrdered casts the operands of an ordering comparison or of
+// BETWEEN (value, low, high) to their comparison type, as Calcite's
+// StandardConvertletTable.consistentType does for COMPARE.
+func coerceOrdered(args []plan.Expr) []plan.Expr {
+	t := compareType(args)
+	if t == nil {
+		return args
+	}
+	out := make([]plan.Expr, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a.Type().Kind != types.Null && !sameType(a.Type(), t) {
+			out[i] = castTo(a, t)
+		}
+	}
+	return out
+}
+
+// compareType is the type the operands of an ordering comparison meet in,
+// or nil when they are left as they are.
+func compareType(args []plan.Expr) *types.Type {
+	family := ""
+	same := true
+	var nonChar []*types.Type
+	for i, a := range args {
+		t := a.Type()
+		if isConstructedType(t) {
+			return nil
+		}
+		f := functions.CalciteFamily(t)
+		if i == 0 {
+			family = f
+		} else if f != family {
+			same = false
+		}
+		if f != "CHARACTER" {
+			nonChar = append(nonChar, t)
+		}
+	}
+	if same || len(nonChar) == 0 {
+		return nil
+	}
+	if len(nonChar) < len(args) && functions.CalciteFamily(nonChar[0]) == "NUMERIC" {
+		nonChar = append(nonChar, types.New(types.BigInt))
+	}
+	t, ok := functions.CommonType(nonChar...)
+	if !ok || t.Kind == types.Null {
+		return nil
+	}
+	return t
+}
+
+// coerceEquality handles =, <>, IS DISTINCT FROM and IS NOT DISTINCT FROM.
+func coerceEquality(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
+	l, r := c.Args[0], c.Args[1]
+	lt, rt := l.Type(), r.Type()
+	if err := implicitConversionDeep(pos, lt, rt); err != nil {
+		return nil, err
+	}
+	rebuild := func(l, r plan.Expr) plan.Expr {
+		return &plan.Call{Name: c.Name, Func: c.Func, Args: []plan.Expr{l, r}, T: c.T}
+	}
+	lc, rc := lt.Kind.IsCharacterString(), rt.Kind.IsCharacterString()
+	switch {
+	case lc && isTimePoint(rt):
+		return rebuild(tryCastTo(l, rt), r), nil
+	case rc && isTimePoint(lt):
+		return rebuild(l, tryCastTo(r, lt)), nil
+	case lc && rt.Kind == types.Boolean, rc && lt.Kind == types.Boolean:
+		return neverEqual(c), nil
+	}
+	// Numbers of different types need nothing: the comparison kernels
+	// widen them (to DOUBLE when one is approximate), as Calcite's casts to
+	// the common type do.
+	return c, nil
+}
+
+// neverEqual is a comparison of values that are never equal (a character
+// string and a BOOLEAN, which Flink's generated code compares with
+// Object.equals): = is FALSE and <> TRUE unless an operand is NULL; IS
+// DISTINCT FROM is TRUE unless both are NULL.
+func neverEqual(c *plan.Call) plan.Expr {
+	l, r := c.Args[0], c.Args[1]
+	b := types.New(types.Boolean).WithNullable(false)
+	isNull := func(x plan.Expr, op string) plan.Expr {
+		return &plan.Call{Name: op, Args: []plan.Expr{x}, T: b}
+	}
+	switch c.Name {
+	case plan.OpIsDistinct:
+		return &plan.Call{Name: plan.OpOr, Args: []plan.Expr{isNull(l, plan.OpIsNotNull), isNull(r, plan.OpIsNotNull)}, T: c.T}
+	case plan.OpNotDistinct:
+		return &plan.Call{Name: plan.OpAnd, Args: []plan.Expr{isNull(l, plan.OpIsNull), isNull(r, plan.OpIsNull)}, T: c.T}
+	}
+	anyNull := &plan.Call{Name: plan.OpOr, Args: []plan.Expr{isNull(l, plan.OpIsNull), isNull(r, plan.OpIsNull)}, T: b}
+	return &plan.Case{
+		Whens: []plan.When{{Cond: anyNull, Result: &plan.Literal{Value: nil, T: c.T.WithNullable(true)}}},
+		Else:  &plan.Literal{Value: c.Name == plan.OpNe, T: b},
+		T:     c.T,
+	}
+}
+
+// coerceNullIf handles NULLIF(a, b), which Calcite turns into CASE WHEN a =
+// b THEN NULL ELSE a END: the comparison converts as = does.
+func coerceNullIf(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
+	b := types.New(types.Boolean).WithNullable(c.Args[0].Type().Nullable() || c.Args[1].Type().Nullable())
+	eq := &plan.Call{Name: plan.OpEq, Args: c.Args, T: b}
+	coerced, err := coerceEquality(pos, eq)
+	if err != nil || coerced == plan.Expr(eq) {
+		return c, err
+	}
+	return &plan.Case{
+		Whens: []plan.When{{Cond: coerced, Result: &plan.Literal{Value: nil, T: c.T.WithNullable(true)}}},
+		Else:  castTo(c.Args[0], c.T),
+		T:     c.T,
+	}, nil
+}
+
+// coerceIn casts each value of an IN list whose type differs from the
+// tested value's to that type (SqlToRelConverter.ensureSqlType: a CHAR
+// value stays as it is for a VARCHAR operand; character strings keep their
+// lengths here, where a cast could only cut them).
+func coerceIn(c *plan.Call) plan.Expr {
+	x := c.Args[0]
+	xt := x.Type()
+	if isConstructedType(xt) || xt.Kind == types.Null {
+		return c
+	}
+	args := make([]plan.Expr, len(c.Args))
+	args[0] = x
+	changed := false
+	for i, a := range c.Args[1:] {
+		args[i+1] = a
+		at := a.Type()
+		if at.Kind == xt.Kind || at.Kind == types.Null || isConstructedType(at) ||
+			xt.Kind.IsCharacterString() && at.Kind.IsCharacterString() {
+			continue
+		}
+		args[i+1] = castTo(a, xt)
+		changed = true
+	}
+	if !changed {
+		return c
+	}
+	return &plan.Call{Name: c.Name, Func: c.Func, Args: args, T: c.T}
+}
+
+// implicitConversionDeep is implicitConversionError for two values that
+// meet in =, looking into the fields of rows, which Calcite compares field
+// by field.
+func implicitConversionDeep(pos ast.Pos, l, r *types.Type) error {
+	if l.Kind == types.Row && r.Kind == types.Row && len(l.Fields) == len(r.Fields) {
+		for i := range l.Fields {
+			if err := implicitConversionDeep(pos, l.Fields[i].Type, r.Fields[i].Type); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return implicitConversionError(pos, l, r)
+}
+
+// isTimePoint reports whether t is a DATE, TIME or TIMESTAMP, which Flink's
+// generated code compares with a character string by parsing the string.
+func isTimePoint(t *types.Type) bool {
+	switch t.Kind {
+	case types.Date, types.Time, types.Timestamp, types.TimestampLTZ:
+		return true
+	}
+	return false
+}
+
+func isConstructedType(t *types.Type) bool {
+	switch t.Kind {
+	case types.Row, types.Array, types.Map, types.Multiset, types.Raw:
+		return true
+	}
+	return false
+}
+
+// sameType compares two types, nullability aside.
+func sameType(a, b *types.Type) bool { return a.WithNullable(false).Equal(b.WithNullable(false)) }
+
+// tryCastTo casts x to t, giving NULL where a value does not convert.
+func tryCastTo(x plan.Expr, t *types.Type) plan.Expr {
+	return &plan.Cast{X: x, T: t.WithNullable(true), Try: true}
+}
