@@ -249,7 +249,7 @@ func Options() *Registry {
 		{Key: StateTTL, Type: TypeDuration, Default: "0 ms", Description: "Idle state retention."},
 		{Key: CheckpointInterval, Type: TypeDuration, Description: "Checkpoint interval."},
 		{Key: SpillMemory, Type: TypeString, Default: "256mb",
-			Description: "Memory a sort or aggregation may hold before spilling to disk."},
+			Description: "Memory a sort, aggregation or hash join may hold before spilling to disk."},
 	}
 	r := &Registry{byKey: make(map[string]*Option, len(opts))}
 	for _, o := range opts {

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -144,4 +146,63 @@ func TestCoerceSetOperationsAndShowView(t *testing.T) {
 	if !strings.Contains(got, "WHERE `t`.`b` > 1 AND `t`.`b` IN (1, 2)") {
 		t.Errorf("SHOW CREATE VIEW: %s", got)
 	}
+}
+
+// sortedRows is rowsOf with the lines sorted, for queries whose row order
+// is not defined.
+func sortedRows(t *testing.T, s *Session, sql string) string {
+	t.Helper()
+	lines := strings.Split(rowsOf(t, s, sql), "\n")
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// expectClassError runs sql and wants an error of the Flink exception
+// class whose message holds msg.
+func expectClassError(t *testing.T, s *Session, sql, class, msg string) {
+	t.Helper()
+	err := queryErr(t, s, sql)
+	var c interface{ Class() string }
+	if err == nil || !strings.Contains(err.Error(), msg) || !errors.As(err, &c) || c.Class() != class {
+		t.Errorf("%s: got %v, want %s: %s", sql, err, class, msg)
+	}
+}
+
+func TestCoerceJoinsAndSubqueries(t *testing.T) {
+	s := openCoerceSession(t)
+	// Join keys and IN sub-queries of different numeric types meet in
+	// their common type.
+	expectRows(t, s, "SELECT c FROM t WHERE c IN (SELECT f * 2 FROM t)", "5")
+	expectRows(t, s, "SELECT t1.c, t2.f FROM t t1 JOIN t t2 ON t1.c = t2.f * 2", "5 | 2.5")
+	expectRows(t, s, "SELECT c FROM t WHERE c IN (SELECT CAST(c AS DOUBLE) FROM t WHERE c < 5) ORDER BY c", "3\n4")
+	// IS NOT DISTINCT FROM and OR branches are no join keys for the check.
+	expectRows(t, s, "SELECT t1.b FROM t t1 JOIN t t2 ON t1.c = t2.c AND t1.b IS NOT DISTINCT FROM t2.d", "2020-01-01")
+	if got, want := sortedRows(t, s, "SELECT t1.b FROM t t1 JOIN t t2 ON t1.c = t2.c OR t1.b = t2.d"),
+		"10\n2020-01-01\n2020-01-01\ntrue\nx"; got != want {
+		t.Errorf("join on c = c OR b = d: got\n%s\nwant\n%s", got, want)
+	}
+	const join = "is not supported on join's condition now"
+	expectClassError(t, s, "SELECT b FROM t WHERE b IN (SELECT c FROM t)", "TableException",
+		"implicit type conversion between VARCHAR(2147483647) and INTEGER "+join)
+	expectClassError(t, s, "SELECT c FROM t WHERE c IN (SELECT b FROM t WHERE c = 3)", "TableException",
+		"implicit type conversion between INTEGER and VARCHAR(2147483647) "+join)
+	expectClassError(t, s, "SELECT t1.b, t2.d FROM t t1 JOIN t t2 ON t1.b = t2.d", "TableException",
+		"implicit type conversion between VARCHAR(2147483647) and DATE "+join)
+	expectClassError(t, s, "SELECT t1.b FROM t t1 LEFT JOIN t t2 ON t2.c = t1.b", "TableException",
+		"implicit type conversion between INTEGER and VARCHAR(2147483647) "+join)
+	expectClassError(t, s, "SELECT t1.b, t2.c FROM t t1 JOIN t t2 ON t1.c = t2.c AND t1.b = t1.d", "TableException",
+		"implicit type conversion between VARCHAR(2147483647) and DATE "+join)
+	expectClassError(t, s, "SELECT b FROM t WHERE EXISTS (SELECT 1 FROM t t2 WHERE t2.c = t.b)", "TableException",
+		"implicit type conversion between INTEGER and VARCHAR(2147483647) "+join)
+}
+
+func TestCoerceRowsAndArrays(t *testing.T) {
+	s := openCoerceSession(t)
+	expectRows(t, s, "SELECT ARRAY[2] = ARRAY[2.0], ARRAY['1'] = ARRAY[1], ARRAY[1] = ARRAY[CAST(1 AS BIGINT)], "+
+		"ARRAY[b] = ARRAY[c] FROM t WHERE c = 3", "TRUE | FALSE | TRUE | FALSE")
+	expectRows(t, s, "SELECT ROW(c, b) = ROW(3.0, '10') FROM t", "TRUE\nFALSE\nFALSE\nFALSE")
+	expectClassError(t, s, "SELECT ROW(c) > ROW(1) FROM t", "CodeGenException",
+		"Comparable type expected, but was 'ROW<`EXPR$0` INT> NOT NULL'.")
+	expectClassError(t, s, "SELECT ROW(b, c) = ROW(c, b) FROM t", "ValidationException",
+		"implicit type conversion between VARCHAR and INTEGER is not supported now")
 }

@@ -273,6 +273,11 @@ func (s *Session) runInserts(ctx context.Context, inserts []*ast.Insert) (*Resul
 		}
 		sinks[i] = sink
 	}
+	return s.runPlannedInserts(ctx, sinks)
+}
+
+// runPlannedInserts runs planned INSERTs as one job (see runInserts).
+func (s *Session) runPlannedInserts(ctx context.Context, sinks []*plan.Sink) (*Result, error) {
 	if s.dmlSync() {
 		if err := s.runSinks(ctx, s.connectors(), sinks); err != nil {
 			return nil, err

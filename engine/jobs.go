@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -259,19 +258,4 @@ func checkJobID(id string) error {
 		return Errorf("IllegalArgumentException", "Argument bytes must by an array of 16 bytes")
 	}
 	return nil
-}
-
-// waitJobs is used by tests: it waits until no background job runs.
-func (s *Session) waitJobs(ctx context.Context) error {
-	for {
-		running := slices.ContainsFunc(s.jobs.snapshot(), func(j JobInfo) bool { return j.Status == JobRunning })
-		if !running {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
 }

@@ -54,6 +54,10 @@ type Session struct {
 	// jobs are the INSERTs and statement sets submitted under
 	// table.dml-sync = false.
 	jobs jobs
+
+	// group is the shared write transaction of deferred INSERTs
+	// (ExecuteDeferred), or nil.
+	group *rowGroup
 }
 
 // NewSession returns a session over cfg.Catalogs. A bad base option value
@@ -102,6 +106,9 @@ func (s *Session) Execute(ctx context.Context, sql string) (res *Result, err err
 			err = &Error{Class: "InternalError", Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
 		}
 	}()
+	if err := s.commitGroup(ctx); err != nil {
+		return nil, err // an open shared transaction ends before anything else runs
+	}
 	stmt, err := parser.Parse(sql)
 	if err != nil {
 		return nil, AsError(err)
@@ -125,6 +132,9 @@ func (s *Session) ExecuteStatement(ctx context.Context, stmt ast.Statement) (res
 			err = &Error{Class: "InternalError", Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
 		}
 	}()
+	if err := s.commitGroup(ctx); err != nil {
+		return nil, err
+	}
 	res, err = s.execute(ctx, stmt)
 	if err != nil {
 		return nil, AsError(err)
@@ -136,6 +146,9 @@ func (s *Session) ExecuteStatement(ctx context.Context, stmt ast.Statement) (res
 // bounded sources, cancels the others (CloseJobs), then releases the
 // session's catalogs.
 func (s *Session) Close() error {
+	s.mu.Lock()
+	s.rollbackGroup() // never committed: none of its answers was given
+	s.mu.Unlock()
 	s.CloseJobs()
 	return s.cat.Close()
 }

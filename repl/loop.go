@@ -18,12 +18,27 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 	w := sh.newWriters(interactive)
 	defer w.flush()
 	failed := false
+	// Piped input groups INSERTs into shared commits (groupcommit.go).
+	var g *grouper
+	plain, _ := src.(*plainSource)
+	if !interactive && plain != nil {
+		g = sh.newGrouper(w)
+	}
 	var buf strings.Builder
 	for !sh.exited {
 		prompt := ""
 		if interactive {
 			prompt = sh.prompt(strings.Count(buf.String(), "\n") + 1)
 			sh.setPending(buf.String())
+		}
+		if g != nil && g.pending() && !plain.lineReady() {
+			// Reading on could wait for the writer: answer first.
+			if !g.commit(ctx) {
+				failed = true
+				if !sh.cfg.KeepGoing {
+					return 1
+				}
+			}
 		}
 		line, err := src.ReadLine(prompt)
 		if errors.Is(err, errInterrupt) {
@@ -34,6 +49,9 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 			break
 		}
 		if err != nil {
+			if g != nil {
+				g.commit(ctx)
+			}
 			render.Problem(w.err, "%v", err)
 			return 1
 		}
@@ -71,7 +89,13 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 			buf.WriteString(rest)
 		}
 		for _, p := range stmts {
-			if !sh.runOne(ctx, p.Text, w, interactive) {
+			var ok bool
+			if g != nil {
+				ok = g.runOne(ctx, p.Text)
+			} else {
+				ok = sh.runOne(ctx, p.Text, w, interactive)
+			}
+			if !ok {
 				failed = true
 				if !interactive && !sh.cfg.KeepGoing {
 					return 1
@@ -83,9 +107,16 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		}
 	}
 	if !interactive && !sh.exited && !parser.IsBlank(buf.String()) {
-		if !sh.runOne(ctx, strings.TrimSpace(buf.String()), w, false) {
+		if g != nil {
+			if !g.runOne(ctx, strings.TrimSpace(buf.String())) {
+				failed = true
+			}
+		} else if !sh.runOne(ctx, strings.TrimSpace(buf.String()), w, false) {
 			failed = true
 		}
+	}
+	if g != nil && !g.commit(ctx) {
+		failed = true
 	}
 	if failed && !interactive {
 		return 1

@@ -136,6 +136,11 @@ func (s *Store) current(ctx context.Context) (int64, bool) {
 	if !s.cache.enabled {
 		return 0, false
 	}
+	if g := s.activeGroup(); g != nil && g.cached {
+		// The group holds the write lock: the version cannot move until
+		// it ends (its own writes change data tables, not definitions).
+		return g.version, true
+	}
 	v, ok := s.catalogVersion(ctx)
 	if !ok {
 		return 0, false

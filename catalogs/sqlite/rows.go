@@ -206,25 +206,35 @@ func (c *Catalog) ReadRows(ctx context.Context, path catalogs.ObjectPath, cols [
 
 // WriteRows stores the rows produce emits in one transaction; overwrite
 // replaces the table's rows. An error from produce rolls everything back.
+// Called with the context of an open RowGroup of the catalog's store, it
+// writes inside the group, in a savepoint of its own.
 func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, overwrite bool,
 	produce func(emit func(row []any) error) error) error {
-	defs := make([]string, len(cols))
-	marks := make([]string, len(cols))
-	names := make([]string, len(cols))
-	for i, t := range cols {
-		st, err := sqliteType(t)
-		if err != nil {
-			return err
-		}
-		names[i] = "c" + strconv.Itoa(i)
-		defs[i] = names[i] + " " + st
-		marks[i] = "?"
+	w, err := newRowWrite(c, path, cols, overwrite, produce)
+	if err != nil {
+		return err
 	}
 	key := objectKey{c.name, path.Database, path.Object}
+	if g := groupOf(ctx, c.store); g != nil {
+		var tbl string
+		err := g.statement(ctx, func(tx *sql.Tx) error {
+			var err error
+			tbl, err = w.run(context.WithoutCancel(ctx), tx, g.rows[key])
+			return err
+		})
+		if err == nil {
+			// Only a released savepoint's table is known to exist; a
+			// rolled back group takes this map with it.
+			g.mu.Lock()
+			g.rows[key] = tbl
+			g.mu.Unlock()
+		}
+		return err
+	}
 	var version int64
 	var cached bool
 	var found string
-	err := c.store.WriteTx(ctx, func(tx *sql.Tx) error {
+	err = c.store.WriteTx(ctx, func(tx *sql.Tx) error {
 		found = ""
 		tbl := ""
 		// BEGIN IMMEDIATE took the write lock: the catalog version read
@@ -233,72 +243,119 @@ func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols 
 		if version, cached = c.store.current(ctx); cached {
 			tbl, _ = c.store.cachedRows(version, key)
 		}
+		got, err := w.run(ctx, tx, tbl)
 		if tbl == "" {
-			if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS row_tables (
-			id      INTEGER PRIMARY KEY AUTOINCREMENT,
-			catalog TEXT NOT NULL,
-			db      TEXT NOT NULL,
-			name    TEXT NOT NULL,
-			UNIQUE (catalog, db, name))`); err != nil {
-				return storeErr(err, "cannot prepare row storage")
-			}
-			var err error
-			if tbl, err = c.rowTable(ctx, tx, path); err != nil {
-				return storeErr(err, "cannot write the rows of %s", path.FullName())
-			}
-			found = tbl
+			found = got
 		}
-		if tbl == "" {
-			res, err := tx.ExecContext(ctx, `INSERT INTO row_tables (catalog, db, name) VALUES (?, ?, ?)`,
-				c.name, path.Database, path.Object)
-			if err != nil {
-				return storeErr(err, "cannot write the rows of %s", path.FullName())
-			}
-			id, _ := res.LastInsertId()
-			tbl = fmt.Sprintf("eddy_rows_%d", id)
-			if err := execText(ctx, tx, `CREATE TABLE `+tbl+` (`+strings.Join(defs, ", ")+`)`); err != nil {
-				return storeErr(err, "cannot write the rows of %s", path.FullName())
-			}
-		} else if overwrite {
-			if err := execText(ctx, tx, `DELETE FROM `+tbl); err != nil {
-				return storeErr(err, "cannot write the rows of %s", path.FullName())
-			}
-		}
-		// Rows go in multi-row INSERTs of up to perInsert rows (SQLite
-		// takes at most 32766 parameters a statement).
-		perInsert := max(1, min(256, 32766/max(len(cols), 1)))
-		rowMarks := "(" + strings.Join(marks, ", ") + ")"
-		head := `INSERT INTO ` + tbl + ` (` + strings.Join(names, ", ") + `) VALUES `
-		var args []any
-		pending := 0
-		flush := func() error {
-			if pending == 0 {
-				return nil
-			}
-			text := head + strings.Repeat(rowMarks+", ", pending-1) + rowMarks
-			err := execText(ctx, tx, text, args...)
-			args, pending = args[:0], 0
-			return storeErr(err, "cannot write the rows of %s", path.FullName())
-		}
-		err := produce(func(row []any) error {
-			for i, v := range row {
-				args = append(args, toSQL(v, cols[i]))
-			}
-			pending++
-			if pending == perInsert {
-				return flush()
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		return flush()
+		return err
 	})
 	if err == nil && cached && found != "" {
 		c.store.rememberRows(version, key, found)
 	}
 	return err
+}
+
+// rowWrite is one WriteRows call: the generated texts and the producer.
+type rowWrite struct {
+	c         *Catalog
+	path      catalogs.ObjectPath
+	cols      []*types.Type
+	overwrite bool
+	produce   func(emit func(row []any) error) error
+	defs      []string
+	marks     []string
+	names     []string
+}
+
+func newRowWrite(c *Catalog, path catalogs.ObjectPath, cols []*types.Type, overwrite bool,
+	produce func(emit func(row []any) error) error) (*rowWrite, error) {
+	w := &rowWrite{c: c, path: path, cols: cols, overwrite: overwrite, produce: produce,
+		defs: make([]string, len(cols)), marks: make([]string, len(cols)), names: make([]string, len(cols))}
+	for i, t := range cols {
+		st, err := sqliteType(t)
+		if err != nil {
+			return nil, err
+		}
+		w.names[i] = "c" + strconv.Itoa(i)
+		w.defs[i] = w.names[i] + " " + st
+		w.marks[i] = "?"
+	}
+	return w, nil
+}
+
+// run writes the rows inside tx. tbl is the table's data table when the
+// caller knows it ("" to look it up, creating it when missing); run
+// returns the data table it wrote to.
+func (w *rowWrite) run(ctx context.Context, tx *sql.Tx, tbl string) (string, error) {
+	c, path := w.c, w.path
+	if tbl == "" {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS row_tables (
+			id      INTEGER PRIMARY KEY AUTOINCREMENT,
+			catalog TEXT NOT NULL,
+			db      TEXT NOT NULL,
+			name    TEXT NOT NULL,
+			UNIQUE (catalog, db, name))`); err != nil {
+			return "", storeErr(err, "cannot prepare row storage")
+		}
+		var err error
+		if tbl, err = c.rowTable(ctx, tx, path); err != nil {
+			return "", storeErr(err, "cannot write the rows of %s", path.FullName())
+		}
+		if tbl == "" {
+			res, err := tx.ExecContext(ctx, `INSERT INTO row_tables (catalog, db, name) VALUES (?, ?, ?)`,
+				c.name, path.Database, path.Object)
+			if err != nil {
+				return "", storeErr(err, "cannot write the rows of %s", path.FullName())
+			}
+			id, _ := res.LastInsertId()
+			tbl = fmt.Sprintf("eddy_rows_%d", id)
+			if err := execText(ctx, tx, `CREATE TABLE `+tbl+` (`+strings.Join(w.defs, ", ")+`)`); err != nil {
+				return "", storeErr(err, "cannot write the rows of %s", path.FullName())
+			}
+			return tbl, w.insert(ctx, tx, tbl)
+		}
+	}
+	if w.overwrite {
+		if err := execText(ctx, tx, `DELETE FROM `+tbl); err != nil {
+			return "", storeErr(err, "cannot write the rows of %s", path.FullName())
+		}
+	}
+	return tbl, w.insert(ctx, tx, tbl)
+}
+
+// insert stores the produced rows into the data table tbl.
+func (w *rowWrite) insert(ctx context.Context, tx *sql.Tx, tbl string) error {
+	cols, path := w.cols, w.path
+	// Rows go in multi-row INSERTs of up to perInsert rows (SQLite
+	// takes at most 32766 parameters a statement).
+	perInsert := max(1, min(256, 32766/max(len(cols), 1)))
+	rowMarks := "(" + strings.Join(w.marks, ", ") + ")"
+	head := `INSERT INTO ` + tbl + ` (` + strings.Join(w.names, ", ") + `) VALUES `
+	var args []any
+	pending := 0
+	flush := func() error {
+		if pending == 0 {
+			return nil
+		}
+		text := head + strings.Repeat(rowMarks+", ", pending-1) + rowMarks
+		err := execText(ctx, tx, text, args...)
+		args, pending = args[:0], 0
+		return storeErr(err, "cannot write the rows of %s", path.FullName())
+	}
+	err := w.produce(func(row []any) error {
+		for i, v := range row {
+			args = append(args, toSQL(v, cols[i]))
+		}
+		pending++
+		if pending == perInsert {
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
 }
 
 // TruncateRows removes every row of a managed table.

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -88,6 +89,9 @@ type Store struct {
 	cache        objectCache
 	version      intReader
 	versionReads atomic.Int64
+	// group is the open shared write transaction (group.go), or nil.
+	groupMu sync.Mutex
+	group   *RowGroup
 }
 
 var (

@@ -232,24 +232,3 @@ func parseCSVFloat(b []byte) (float64, bool) {
 	}
 	return x, true
 }
-
-// next makes csvBatchDecoder a rowDecoder, for readers that want rows.
-func (d *csvBatchDecoder) next(row []any) (bool, error) {
-	cols := make([]*vector.Vec, len(d.ts))
-	for j, t := range d.ts {
-		if d.convs[j] != convSkip {
-			cols[j] = vector.New(t, 1)
-		}
-	}
-	n, _, err := d.fill(cols, 1)
-	if err != nil || n == 0 {
-		return false, err
-	}
-	for j, v := range cols {
-		row[j] = nil
-		if v != nil {
-			row[j] = v.Get(0)
-		}
-	}
-	return true, nil
-}

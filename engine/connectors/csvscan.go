@@ -260,6 +260,7 @@ func (s *csvScanner) record() error {
 	s.nl = 0
 	s.refs = s.refs[:0]
 	s.scratch = s.scratch[:0]
+	special := &s.special
 	for {
 		// One field starting at i.
 		if s.quoting && i < end && buf[i] == s.quote {
@@ -271,7 +272,7 @@ func (s *csvScanner) record() error {
 			continue
 		}
 		j := i
-		for j < end && !s.special[buf[j]] {
+		for j < end && !special[buf[j]] {
 			j++
 		}
 		if j >= end {

@@ -235,7 +235,8 @@ type fileReader struct {
 	f      *fileFormat
 	lay    layout
 	files  []string
-	dec    rowDecoder
+	dec    rowDecoder       // the open file of the json format (and of csv with multi-byte options)
+	csv    *csvBatchDecoder // the open file of the csv format
 	pvals  []any
 	dataTs []*types.Type
 	// needed marks the table columns the query reads (nil: all of them);
@@ -422,7 +423,7 @@ func (r *fileReader) openNext(ctx context.Context, batched int) (bool, error) {
 				needed[j] = r.needed[ci]
 			}
 		}
-		r.dec = newCSVBatchDecoder(file, name, r.f, r.dataTs, needed)
+		r.csv = newCSVBatchDecoder(file, name, r.f, r.dataTs, needed)
 	default:
 		r.dec = newCSVDecoder(file, name, r.f, r.dataTs)
 	}
@@ -448,7 +449,7 @@ func (r *fileReader) nextCSV(ctx context.Context) (*vector.Batch, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if r.dec == nil {
+		if r.csv == nil {
 			more, err := r.openNext(ctx, out.N)
 			if err != nil {
 				return nil, err
@@ -458,8 +459,7 @@ func (r *fileReader) nextCSV(ctx context.Context) (*vector.Batch, error) {
 			}
 			continue
 		}
-		dec := r.dec.(*csvBatchDecoder)
-		n, eof, err := dec.fill(dataCols, vector.BatchSize-out.N)
+		n, eof, err := r.csv.fill(dataCols, vector.BatchSize-out.N)
 		if err != nil {
 			return nil, err
 		}
@@ -472,8 +472,8 @@ func (r *fileReader) nextCSV(ctx context.Context) (*vector.Batch, error) {
 		}
 		out.N += n
 		if eof {
-			r.dec.close()
-			r.dec = nil
+			r.csv.close()
+			r.csv = nil
 		}
 	}
 	if out.N == 0 {
@@ -514,12 +514,16 @@ func (r *fileReader) awaitFiles(ctx context.Context) error {
 }
 
 func (r *fileReader) Close() error {
+	var err error
 	if r.dec != nil {
-		err := r.dec.close()
+		err = r.dec.close()
 		r.dec = nil
-		return err
 	}
-	return nil
+	if r.csv != nil {
+		err = r.csv.close()
+		r.csv = nil
+	}
+	return err
 }
 
 // rowEncoder writes rows of the data columns to one file.

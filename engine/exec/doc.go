@@ -14,8 +14,19 @@
 // rows once, as +I, when the watermark (from the source's WATERMARK
 // clause) passes its end.
 //
-// A sort that outgrows its memory budget (Options.SortBudget rows) writes
-// sorted runs to unlinked temporary files and merges them.
+// Streaming mode has operators of its own where Flink's changelog differs
+// from a batch result: Top-N and ORDER BY ... LIMIT (Flink's rank
+// functions, topn.go), deduplication (dedup.go), window Top-N
+// (topn_window.go), regular joins with their outer-join retractions and
+// semi/anti joins for IN and EXISTS (streamjoin*.go); aggregates over an
+// updating input retract every function (streamjoin_retract.go).
+//
+// Operators that hold rows budget their estimated bytes against
+// Options.MemoryBudget (the session's eddy.exec.memory-budget): a sort
+// writes sorted runs to unlinked temporary files and merges them, a batch
+// aggregation spills partitions of its groups, and a hash join whose
+// build side outgrows the budget becomes a grace hash join over
+// partition files.
 //
 // Tables are reached through the Tables interface the caller provides
 // (engine wires it to connectors and catalogs). Before a plan runs, its

@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sort"
 
 	"eddy/engine/plan"
@@ -119,10 +118,6 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) 
 			}
 			rows = vector.NewBatch(o.types, vector.BatchSize)
 			keys = vector.NewBatch(keyTypes, vector.BatchSize)
-			// The run just written is garbage now: collect it before the
-			// next buffer grows, so that the heap stays near the budget
-			// rather than twice it.
-			runtime.GC()
 		}
 	}
 	rows, keys = o.order(rows, keys, o.keep)

@@ -24,6 +24,12 @@ import (
 // rows, then all right rows. Matching rows of the other side are visited
 // in their arrival order (Flink visits them in the order of its state
 // backend's map).
+//
+// An inner join of two bounded inputs without updates runs as the batch
+// hash join (vectorized, within the memory budget): its rows are all
+// inserts, in the order of the interleaving where the right input
+// arrives first (each left row then meets the right rows that match it,
+// in their order).
 func (b *Builder) streamJoin(n *plan.Join) (Operator, error) {
 	left, err := b.Build(n.Left)
 	if err != nil {
@@ -340,3 +346,12 @@ func (o *streamJoinOp) processSemi(side int, key string, keyed bool, row []any, 
 }
 
 var _ Operator = (*streamJoinOp)(nil)
+
+// hashJoinable reports whether a streaming join can run as the batch hash
+// join: an inner (or cross) join of bounded inputs that carry no updates.
+func hashJoinable(n *plan.Join) bool {
+	if n.Kind != plan.InnerJoin && n.Kind != plan.CrossJoin {
+		return false
+	}
+	return planBounded(n.Left) && planBounded(n.Right) && !updating(n.Left) && !updating(n.Right)
+}

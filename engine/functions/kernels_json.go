@@ -226,24 +226,12 @@ func jsonScalarAs(v any, t *types.Type) (any, error) {
 		if err != nil {
 			return nil, fail()
 		}
+		// Truncate toward zero (13.89 -> 13), as Flink's JSON_VALUE does.
+		trunc := *types.DecimalContext()
+		trunc.Rounding = apd.RoundDown
 		var tr apd.Decimal
-		if _, err := types.DecimalContext().RoundToIntegralValue(&tr, d); err != nil {
+		if _, err := trunc.RoundToIntegralValue(&tr, d); err != nil {
 			return nil, fail()
-		}
-		if d.Negative != tr.Negative || tr.Cmp(d) != 0 {
-			// RoundToIntegralValue rounds half even; truncate instead.
-			types.DecimalContext().Quantize(&tr, d, 0)
-			if tr.CmpTotal(d) != 0 {
-				var one apd.Decimal
-				one.SetInt64(1)
-				c := tr.Cmp(d)
-				switch {
-				case !d.Negative && c > 0:
-					types.DecimalContext().Sub(&tr, &tr, &one)
-				case d.Negative && c < 0:
-					types.DecimalContext().Add(&tr, &tr, &one)
-				}
-			}
 		}
 		n, err := tr.Int64()
 		if err != nil {

@@ -1020,6 +1020,11 @@ func (p *Parser) parseJSONCall() ast.Expr {
 		e.Args = append(e.Args, p.parseExpr())
 		if e.Name != "JSON_EXISTS" && p.acceptKeyword("RETURNING") {
 			e.Returning = p.parseDataType()
+			// In `RETURNING INT NULL ON EMPTY` the NULL opens the ON EMPTY
+			// behaviour; it is not the type's nullability.
+			if m := p.mark(); p.isKeyword("ON") && m > 1 && p.toks[m-1].Is("NULL") && !p.toks[m-2].Is("NOT") {
+				p.reset(m - 1)
+			}
 		}
 		if e.Name == "JSON_QUERY" {
 			switch {

@@ -30,6 +30,11 @@ import (
 //   - x IN (list) (SqlToRelConverter's ensureSqlType): each list value of
 //     another type is cast to x's type, so a string's IN list of numbers
 //     compares strings and an INT's IN list of decimals compares integers.
+//   - Numbers, arrays and rows of different types meet in = in their common
+//     type; arrays without one are never equal; rows do not order.
+//   - Joins: an equality of two columns in ON, the semi join of x IN
+//     (sub-query) and a correlated equality need key types with a common
+//     type (Flink's JoinConditionTypeCoerceRule), else a TableException.
 
 // coerceCall applies the conversions to a comparison call of the plan; pos
 // is the position of the expression it came from. Calls that are not
@@ -52,6 +57,9 @@ func coerceCall(pos ast.Pos, e plan.Expr) (plan.Expr, error) {
 		}
 		return coerceEquality(pos, c)
 	case plan.OpLt, plan.OpLe, plan.OpGt, plan.OpGe:
+		if err := unordered(pos, c.Args); err != nil {
+			return nil, err
+		}
 		args := coerceOrdered(c.Args)
 		return &plan.Call{Name: c.Name, Func: c.Func, Args: args, T: c.T}, nil
 	case plan.OpIn:
@@ -116,6 +124,15 @@ func compareType(args []plan.Expr) *types.Type {
 func coerceEquality(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
 	l, r := c.Args[0], c.Args[1]
 	lt, rt := l.Type(), r.Type()
+	_, lcorr := l.(*plan.CorrelRef)
+	_, rcorr := r.(*plan.CorrelRef)
+	if c.Name == plan.OpEq && (lcorr || rcorr) && isColumn(l) && isColumn(r) {
+		// A correlated column against a column of the sub-query becomes a
+		// join condition when Flink decorrelates the sub-query.
+		if err := joinKeyError(pos, lt, rt); err != nil {
+			return nil, err
+		}
+	}
 	if err := implicitConversionDeep(pos, lt, rt); err != nil {
 		return nil, err
 	}
@@ -130,10 +147,23 @@ func coerceEquality(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
 		return rebuild(l, tryCastTo(r, lt)), nil
 	case lc && rt.Kind == types.Boolean, rc && lt.Kind == types.Boolean:
 		return neverEqual(c), nil
+	case lt.Kind.IsNumeric() && rt.Kind.IsNumeric() && !sameType(lt, rt),
+		lt.Kind == types.Array && rt.Kind == types.Array && !sameType(lt, rt),
+		lt.Kind == types.Row && rt.Kind == types.Row && !sameType(lt, rt):
+		// Calcite's LEAST_RESTRICTIVE consistency casts both to their
+		// common type: DECIMAL 0.1 = DOUBLE 0.1, ARRAY[2] = ARRAY[2.0] and
+		// ROW(3, 'a') = ROW(3.0, 'a') are TRUE, and a join on an INT and a
+		// DECIMAL key matches 5 with 5.0.
+		t, ok := functions.CommonType(lt, rt)
+		if !ok {
+			if lt.Kind == types.Array {
+				// Arrays of unrelated elements are never equal.
+				return neverEqual(c), nil
+			}
+			return c, nil
+		}
+		return rebuild(castTo(l, t), castTo(r, t)), nil
 	}
-	// Numbers of different types need nothing: the comparison kernels
-	// widen them (to DOUBLE when one is approximate), as Calcite's casts to
-	// the common type do.
 	return c, nil
 }
 
@@ -245,4 +275,112 @@ func sameType(a, b *types.Type) bool { return a.WithNullable(false).Equal(b.With
 // tryCastTo casts x to t, giving NULL where a value does not convert.
 func tryCastTo(x plan.Expr, t *types.Type) plan.Expr {
 	return &plan.Cast{X: x, T: t.WithNullable(true), Try: true}
+}
+
+// ErrJoinCondition is Flink's refusal of a join whose equality keys have
+// types that do not convert to one another (JoinUtil.validateJoinSpec).
+var ErrJoinCondition = &Kind{"join keys of unrelated types", "TableException"}
+
+// joinKeyError returns Flink's error for a join key pairing a value of
+// type l (the left input's) with one of type r, or nil when the pair is
+// fine: two character strings, two binary strings, or types with a common
+// type (to which Calcite casts both).
+func joinKeyError(pos ast.Pos, l, r *types.Type) error {
+	switch {
+	case l.Kind.IsCharacterString() && r.Kind.IsCharacterString(),
+		functions.Binary.Accepts(l) && functions.Binary.Accepts(r),
+		l.Kind == types.Null || r.Kind == types.Null:
+		return nil
+	}
+	if _, ok := functions.CommonType(l, r); ok {
+		return nil
+	}
+	return errorf(pos, ErrJoinCondition, "implicit type conversion between %s and %s is not supported on join's condition now",
+		functions.CalciteTypeString(l), functions.CalciteTypeString(r))
+}
+
+// coerceInSubquery prepares x IN (sub-query), which Flink runs as a semi
+// join on x = the sub-query's column: the key types must fit together
+// (joinKeyError), and numbers of different types are cast to their common
+// type on both sides so that equal values meet. cols are the sub-query's
+// output columns.
+func coerceInSubquery(pos ast.Pos, sq *plan.SubQuery, cols []OutputColumn) error {
+	if len(sq.Left) != len(cols) {
+		return nil
+	}
+	target := make([]OutputColumn, len(cols))
+	changed := false
+	for i, c := range cols {
+		target[i] = c
+		lt := sq.Left[i].Type()
+		if err := joinKeyError(pos, lt, c.Type); err != nil {
+			return err
+		}
+		if !lt.Kind.IsNumeric() || !c.Type.Kind.IsNumeric() || sameType(lt, c.Type) {
+			continue
+		}
+		t, _ := functions.CommonType(lt, c.Type)
+		sq.Left[i] = castTo(sq.Left[i], t)
+		target[i].Type = t.WithNullable(c.Type.Nullable())
+		changed = true
+	}
+	if changed && sq.Query != nil {
+		sq.Query = castPlan(sq.Query, target)
+	}
+	return nil
+}
+
+// checkJoinKeys applies joinKeyError to each equality of two columns among
+// the conjuncts of the ON condition (the environment's expression), as
+// Flink's JoinConditionTypeCoerceRule does, whichever inputs the columns
+// come from; the message names the types in the written order.
+func (env *exprEnv) checkJoinKeys() error {
+	for _, c := range astConjuncts(env.pre) {
+		b, ok := c.(*ast.BinaryExpr)
+		if !ok || b.Op != "=" {
+			continue
+		}
+		pl, err1 := env.toPlan(b.L)
+		pr, err2 := env.toPlan(b.R)
+		if err1 != nil || err2 != nil || !isColumn(pl) || !isColumn(pr) {
+			continue
+		}
+		if err := joinKeyError(b.Pos, pl.Type(), pr.Type()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isColumn reports whether e reads a column as it is (Calcite's
+// RexInputRef, or a correlated column, which decorrelation turns into one).
+func isColumn(e plan.Expr) bool {
+	switch e.(type) {
+	case *plan.ColumnRef, *plan.CorrelRef:
+		return true
+	}
+	return false
+}
+
+// astConjuncts splits e at its top-level ANDs.
+func astConjuncts(e ast.Expr) []ast.Expr {
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == "AND" {
+		return append(astConjuncts(b.L), astConjuncts(b.R)...)
+	}
+	if e == nil {
+		return nil
+	}
+	return []ast.Expr{e}
+}
+
+// unordered refuses an ordering comparison of rows, which Calcite accepts
+// and Flink's code generator does not
+// (ScalarOperatorGens.generateComparison).
+func unordered(pos ast.Pos, args []plan.Expr) error {
+	for _, a := range args {
+		if a.Type().Kind == types.Row {
+			return errorf(pos, ErrCodeGen, "Comparable type expected, but was '%s'.", args[0].Type())
+		}
+	}
+	return nil
 }

@@ -400,6 +400,7 @@ func (s *state) join(j *ast.Join, qs *qscope) (ast.TableExpr, plan.Node, error) 
 			return nil, nil, errorf(j.On.Position(), ErrExpectedBoolean, "ON clause must be a condition")
 		}
 		out.On = c.Expr
+		s.noPlan(env.checkJoinKeys())
 		cond, err = env.toPlan(env.pre)
 		s.noPlan(err)
 	}

@@ -106,6 +106,11 @@ func (v *Validator) binary(scope *Scope, e *ast.BinaryExpr) (*Typed, error) {
 		}
 		return &Typed{Expr: out, Type: boolean(nullable)}, nil
 	case "=", "<>", "<", "<=", ">", ">=":
+		if (e.Op == "=" || e.Op == "<>") && lt.Kind == types.Array && rt.Kind == types.Array {
+			// Calcite compares any two arrays (one type family); Flink
+			// finds arrays of unrelated elements unequal (coerce.go).
+			return &Typed{Expr: out, Type: boolean(nullable)}, nil
+		}
 		if !functions.CanCompare(lt, rt) || !functions.Comparable.Accepts(lt) || !functions.Comparable.Accepts(rt) ||
 			e.Op != "=" && e.Op != "<>" && !(ordered(lt) && ordered(rt)) {
 			return fail(compareForms(e.Op))

@@ -138,6 +138,9 @@ func (env *exprEnv) convert(e ast.Expr, rec func(ast.Expr) (plan.Expr, error)) (
 		if err != nil {
 			return nil, err
 		}
+		if err := unordered(e.Pos, ps); err != nil {
+			return nil, err
+		}
 		ps = coerceOrdered(ps)
 		b := types.New(types.Boolean).WithNullable(t.Nullable())
 		in := func(lo, hi plan.Expr) plan.Expr {

@@ -311,6 +311,7 @@ func (env *exprEnv) prepare(e ast.Expr) (ast.Expr, bool, error) {
 			} else {
 				sq.Left = []plan.Expr{left}
 			}
+			env.s.noPlan(coerceInSubquery(e.Pos, sq, an.Columns))
 		}
 		var target plan.Expr = sq
 		if e.Not {

@@ -280,6 +280,9 @@ func (s *state) selectPlan(env *exprEnv, aggregated bool, ab *aggBuilder) plan.E
 				return s.aggCall(env, fc, f, final(), ab)
 			}
 		}
+		if jc, f, ok := s.isJSONAggregate(e); ok && aggregated {
+			return s.jsonAggCall(env, jc, f, final(), ab)
+		}
 		if id, ok := e.(*ast.Identifier); ok && aggregated {
 			if tgt := env.targets[id.Parts[0].Name]; tgt.expr == nil && tgt.corr == 0 {
 				return nil, errorf(id.Parts[0].Pos, ErrNoPlan, "No plan for a column outside GROUP BY")
@@ -560,6 +563,11 @@ func (s *state) containsAggregate(e ast.Expr) bool {
 				found = true
 				return false
 			}
+		case *ast.JSONCall:
+			if _, _, ok := s.isJSONAggregate(n); ok {
+				found = true
+				return false
+			}
 		}
 		return !found
 	})
@@ -588,6 +596,10 @@ func (s *state) checkGrouped(e ast.Expr, groups []ast.Expr, env *exprEnv) error 
 				return x, true, nil
 			}
 			return nil, true, errorf(x.Parts[0].Pos, ErrNotGrouped, "Expression '%s' is not being grouped", ref.written)
+		case *ast.JSONCall:
+			if _, _, ok := s.isJSONAggregate(x); ok {
+				return x, true, nil
+			}
 		case *ast.Subquery, *ast.Exists:
 			return x, true, nil
 		}

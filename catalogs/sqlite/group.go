@@ -1,0 +1,199 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+	"time"
+
+	"eddy/catalogs"
+)
+
+// Group commit. A piped script of single-row INSERTs spends most of its
+// time in SQLite's BEGIN and COMMIT, one pair a statement. A RowGroup is
+// one write transaction (BEGIN IMMEDIATE) that several statements share:
+// each statement's writes run inside a SAVEPOINT of their own, so a failed
+// statement rolls back its own rows only, and the statements become
+// durable together when the group commits. Whoever opens a group decides
+// when that happens and must not acknowledge a statement of the group
+// before Commit returned nil (the shell holds their answers until then).
+//
+// While a group is open the store's write lock is held: no other process
+// or connection changes the catalog, so lookups skip the catalog version
+// check (see Store.current) and the data tables found by the group's
+// statements stay valid until it ends.
+
+// RowGroup is an open shared write transaction of a store.
+type RowGroup struct {
+	store   *Store
+	tx      *sql.Tx
+	version int64 // catalog version when the lock was taken
+	cached  bool  // version is valid: the definitions cache is in use
+	mu      sync.Mutex
+	rows    map[objectKey]string // data tables written in the group
+	broken  error                // the transaction cannot go on: only Rollback is left
+	ended   bool
+}
+
+// groupKey is the context key under which a RowGroup travels to WriteRows.
+type groupKey struct{}
+
+// BeginGroup takes the store's write lock and returns the open group. A
+// store kept busy by another process is retried as WriteTx retries it.
+func (s *Store) BeginGroup(ctx context.Context) (*RowGroup, error) {
+	var err error
+	backoff := 20 * time.Millisecond
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
+		var tx *sql.Tx
+		// The transaction outlives the statement that opens it: a
+		// cancelled statement context must not roll the group back.
+		tx, err = s.db.BeginTx(context.WithoutCancel(ctx), nil) // BEGIN IMMEDIATE
+		if err == nil {
+			g := &RowGroup{store: s, tx: tx, rows: map[objectKey]string{}}
+			// The lock is held: the version read now stays the catalog's
+			// version until the group ends.
+			g.version, g.cached = s.current(ctx)
+			s.groupMu.Lock()
+			s.group = g
+			s.groupMu.Unlock()
+			return g, nil
+		}
+		if !isBusy(err) {
+			return nil, storeErr(err, "cannot write to store %s", s.path)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, time.Second)
+	}
+	return nil, busyErr(s.path, err)
+}
+
+// activeGroup returns the store's open group, or nil.
+func (s *Store) activeGroup() *RowGroup {
+	s.groupMu.Lock()
+	defer s.groupMu.Unlock()
+	return s.group
+}
+
+// Context returns ctx carrying the group: WriteRows of every catalog of
+// the group's store called with it writes inside the group.
+func (g *RowGroup) Context(ctx context.Context) context.Context {
+	return context.WithValue(ctx, groupKey{}, g)
+}
+
+// groupOf returns the open group of store s that ctx carries, or nil.
+func groupOf(ctx context.Context, s *Store) *RowGroup {
+	g, _ := ctx.Value(groupKey{}).(*RowGroup)
+	if g == nil || g.store != s {
+		return nil
+	}
+	return g
+}
+
+// savepointName is the one savepoint of a group: statements of a group
+// run one after another, never nested.
+const savepointName = "eddy_statement"
+
+// statement runs fn inside a savepoint of the group: when fn fails, its
+// writes are rolled back and the group goes on without them.
+func (g *RowGroup) statement(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.ended {
+		return catalogs.Errorf(catalogs.ErrStore, "the shared transaction of store %s has ended", g.store.path)
+	}
+	if g.broken != nil {
+		return g.broken
+	}
+	// An interrupted INSERT inside a transaction makes SQLite roll the
+	// whole transaction back, so the group's statements are not
+	// interrupted: they are single statements of bounded size.
+	bg := context.WithoutCancel(ctx)
+	if _, err := g.tx.ExecContext(bg, `SAVEPOINT `+savepointName); err != nil {
+		g.broken = storeErr(err, "cannot write to store %s", g.store.path)
+		return g.broken
+	}
+	if err := fn(g.tx); err != nil {
+		_, rerr := g.tx.ExecContext(bg, `ROLLBACK TO `+savepointName)
+		if rerr == nil {
+			_, rerr = g.tx.ExecContext(bg, `RELEASE `+savepointName)
+		}
+		if rerr != nil {
+			g.broken = storeErr(errors.Join(err, rerr), "cannot write to store %s", g.store.path)
+		}
+		return err
+	}
+	if _, err := g.tx.ExecContext(bg, `RELEASE `+savepointName); err != nil {
+		g.broken = storeErr(err, "cannot write to store %s", g.store.path)
+		return g.broken
+	}
+	return nil
+}
+
+// Commit ends the group by committing every statement that succeeded in
+// it. An error means none of them was stored.
+func (g *RowGroup) Commit(ctx context.Context) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.ended {
+		return catalogs.Errorf(catalogs.ErrStore, "the shared transaction of store %s has ended", g.store.path)
+	}
+	g.end()
+	if g.broken != nil {
+		_ = g.tx.Rollback()
+		return g.broken
+	}
+	if err := g.tx.Commit(); err != nil {
+		_ = g.tx.Rollback()
+		return storeErr(err, "cannot write to store %s", g.store.path)
+	}
+	return nil
+}
+
+// Rollback ends the group and discards every statement of it.
+func (g *RowGroup) Rollback() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.ended {
+		return nil
+	}
+	g.end()
+	return storeErr(g.tx.Rollback(), "cannot roll back in store %s", g.store.path)
+}
+
+// end marks the group ended and the store free of it (g.mu held).
+func (g *RowGroup) end() {
+	g.ended = true
+	s := g.store
+	s.groupMu.Lock()
+	if s.group == g {
+		s.group = nil
+	}
+	s.groupMu.Unlock()
+}
+
+// BeginRowGroup opens a group on the catalog's store (see RowGroup). It
+// returns join, which makes a statement's context write inside the group,
+// and end, which ends the group: commit true commits, false rolls back.
+func (c *Catalog) BeginRowGroup(ctx context.Context) (join func(context.Context) context.Context,
+	end func(ctx context.Context, commit bool) error, err error) {
+	g, err := c.store.BeginGroup(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	end = func(ctx context.Context, commit bool) error {
+		if commit {
+			return g.Commit(ctx)
+		}
+		return g.Rollback()
+	}
+	return g.Context, end, nil
+}
+
+// RowGroupKey identifies the store that keeps the catalog's rows: the
+// managed tables of catalogs with the same key can share a group.
+func (c *Catalog) RowGroupKey() any { return c.store }
