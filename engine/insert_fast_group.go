@@ -82,6 +82,16 @@ func (s *Session) ExecuteDeferred(ctx context.Context, sql string) (res *Result,
 	}
 	s.sql = sql
 	defer func() { s.sql = "" }()
+	if tgt, rows, ok := s.fastInsertRows(ctx, ins); ok {
+		if err := s.joinGroup(ctx, tgt.gc); err != nil {
+			return nil, false, err
+		}
+		res, err = s.runFastInsert(s.group.join(ctx), tgt, rows)
+		if err != nil {
+			return nil, true, AsError(err)
+		}
+		return res, true, nil
+	}
 	sink, gc, err := s.planGroupInsert(ctx, ins)
 	if err != nil {
 		// Planning writes nothing: a failure inside a group is one of
@@ -98,18 +108,32 @@ func (s *Session) ExecuteDeferred(ctx context.Context, sql string) (res *Result,
 		}
 		return res, false, nil
 	}
-	if s.group == nil {
-		join, end, err := gc.BeginRowGroup(ctx)
-		if err != nil {
-			return nil, false, AsError(err)
-		}
-		s.group = &rowGroup{key: gc.RowGroupKey(), join: join, end: end}
+	if err := s.joinGroup(ctx, gc); err != nil {
+		return nil, false, err
 	}
 	res, err = s.runPlannedInserts(s.group.join(ctx), []*plan.Sink{sink})
 	if err != nil {
 		return nil, true, AsError(err)
 	}
 	return res, true, nil
+}
+
+// joinGroup makes sure the open shared transaction is gc's store's,
+// opening one when none is open: ErrCommitFirst when another store's is.
+func (s *Session) joinGroup(ctx context.Context, gc groupCatalog) error {
+	key := gc.RowGroupKey()
+	if s.group != nil {
+		if s.group.key != key {
+			return ErrCommitFirst
+		}
+		return nil
+	}
+	join, end, err := gc.BeginRowGroup(ctx)
+	if err != nil {
+		return AsError(err)
+	}
+	s.group = &rowGroup{key: key, join: join, end: end}
+	return nil
 }
 
 // CommitDeferred commits the shared transaction, if one is open. An error

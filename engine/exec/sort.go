@@ -84,7 +84,9 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) 
 	canSpill := o.keep <= 0 && spillable(keyTypes) && spillable(o.types)
 	rows := vector.NewBatch(o.types, vector.BatchSize)
 	keys := vector.NewBatch(keyTypes, vector.BatchSize)
-	var held int64 // estimated bytes of rows and keys
+	var held int64        // estimated bytes of rows and keys
+	var cut *vector.Batch // a Top-N's worst kept key row after a cut
+	var sel []int
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -104,12 +106,30 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) 
 			}
 			kb.Cols[i] = v
 		}
+		if cut != nil {
+			// A Top-N drops at once every row that cannot beat the last
+			// row kept by the previous cut (a tie loses: the sort is
+			// stable and the kept row came first).
+			sel = sel[:0]
+			for i := 0; i < bt.N; i++ {
+				if compareKeyRows(o.keys, kb.Cols, i, cut.Cols, 0) < 0 {
+					sel = append(sel, i)
+				}
+			}
+			if len(sel) == 0 {
+				continue
+			}
+			if len(sel) < bt.N {
+				bt, kb = bt.Gather(sel), kb.Gather(sel)
+			}
+		}
 		rows.AppendBatch(bt)
 		keys.AppendBatch(kb)
 		held += batchBytes(bt) + batchBytes(kb) + 8*int64(bt.N)
 		switch {
 		case o.keep > 0 && int64(rows.N) > 2*o.keep+vector.BatchSize:
 			rows, keys = o.order(rows, keys, o.keep)
+			cut = keys.Gather([]int{keys.N - 1})
 		case canSpill && (o.budget > 0 && rows.N >= o.budget || held >= o.memBudget):
 			held = 0
 			rows, keys = o.order(rows, keys, 0)
@@ -142,9 +162,15 @@ func (o *sortOp) order(rows, keys *vector.Batch, keep int64) (*vector.Batch, *ve
 
 // compareKeys orders rows i and j of the key columns by the sort keys.
 func compareKeys(keys []plan.SortKey, cols []*vector.Vec, i, j int) int {
+	return compareKeyRows(keys, cols, i, cols, j)
+}
+
+// compareKeyRows orders row i of the key columns a and row j of the key
+// columns b by the sort keys.
+func compareKeyRows(keys []plan.SortKey, a []*vector.Vec, i int, b []*vector.Vec, j int) int {
 	for k, key := range keys {
-		v := cols[k]
-		ni, nj := v.IsNull(i), v.IsNull(j)
+		v, w := a[k], b[k]
+		ni, nj := v.IsNull(i), w.IsNull(j)
 		var c int
 		switch {
 		case ni && nj:
@@ -162,7 +188,7 @@ func compareKeys(keys []plan.SortKey, cols []*vector.Vec, i, j int) int {
 			}
 			return c
 		}
-		c = vector.Compare(v, i, v, j)
+		c = vector.Compare(v, i, w, j)
 		if key.Desc {
 			c = -c
 		}
