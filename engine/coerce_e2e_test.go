@@ -76,6 +76,13 @@ func TestCoerceEquality(t *testing.T) {
 	expectRows(t, s, "SELECT b, CASE b WHEN DATE '2020-01-01' THEN 1 ELSE 0 END, NULLIF(b, d) FROM t WHERE c > 3",
 		"x | 0 | x\n2020-01-01 | 1 | NULL\ntrue | 0 | true")
 	expectRows(t, s, "SELECT CAST(NULL AS STRING) = e, b = CAST(NULL AS BOOLEAN) FROM t WHERE c = 4", "NULL | NULL")
+	// An interval, like a BOOLEAN, never equals a string.
+	expectRows(t, s, "SELECT b = INTERVAL '1' DAY, b <> INTERVAL '1' YEAR, e = 'true', e <> 'x', 'FALSE' = e FROM t WHERE c = 3",
+		"FALSE | TRUE | FALSE | TRUE | FALSE")
+	// A NULL of any type meets a string without a conversion error.
+	expectRows(t, s, "SELECT b <> CAST(NULL AS INT), b IS DISTINCT FROM CAST(NULL AS INT), "+
+		"CAST(NULL AS INT) IS NOT DISTINCT FROM b, NULL = b FROM t WHERE c = 3", "NULL | TRUE | FALSE | NULL")
+	expectRows(t, s, "SELECT CASE b WHEN CAST(NULL AS INT) THEN 1 ELSE 0 END FROM t WHERE c = 3", "0")
 
 	for _, q := range []string{
 		"SELECT * FROM t WHERE b = 1",
@@ -116,6 +123,11 @@ func TestCoerceIn(t *testing.T) {
 	expectRows(t, s, "SELECT c, c IN ('3', '4'), c IN (3.5, 5) FROM t",
 		"3 | TRUE | TRUE\n4 | TRUE | FALSE\n5 | FALSE | TRUE\n6 | FALSE | FALSE")
 	expectRows(t, s, "SELECT b, b IN (DATE '2020-01-01') FROM t WHERE c = 5", "2020-01-01 | TRUE")
+	expectRows(t, s, "SELECT c IN (NULL, 1), b IN ('a', NULL), b IN (CAST(NULL AS INT), 1) FROM t WHERE c = 3", "NULL | NULL | NULL")
+	// An untyped NULL in the list takes the tested value's type, so a
+	// string's list (NULL, 1) has no common type.
+	expectClassError(t, s, "SELECT b IN (NULL, 1) FROM t", "SqlValidatorException",
+		"Values in expression list must have compatible types")
 	err := queryErr(t, s, "SELECT c FROM t WHERE c IN ('3', 'x')")
 	if err == nil || !strings.Contains(err.Error(), "For input string: 'x'. Invalid character found.") {
 		t.Errorf("c IN ('3', 'x'): got %v", err)
@@ -133,6 +145,8 @@ func TestCoerceSetOperationsAndShowView(t *testing.T) {
 		"SELECT e = 1 FROM t":                                      "Cannot apply '=' to arguments of type '<BOOLEAN> = <INTEGER>'",
 		"SELECT IF(c > 2, b, c) FROM t":                            "Cannot apply 'IF' to arguments of type 'IF(<BOOLEAN>, <VARCHAR(2147483647)>, <INTEGER>)'",
 		"SELECT b, c FROM t INTERSECT ALL SELECT b FROM t":         "Column count mismatch in INTERSECT ALL",
+		"SELECT d FROM t UNION ALL SELECT ts FROM t":               "Type mismatch in column 1 of UNION ALL",
+		"SELECT CASE WHEN c > 3 THEN d ELSE ts END FROM t":         "Illegal mixing of types in CASE or COALESCE statement",
 		"SELECT b FROM t WHERE b IN (SELECT b FROM t) AND b = 1.5": "implicit type conversion between VARCHAR and DECIMAL is not supported now",
 	} {
 		err := queryErr(t, s, q)
@@ -201,6 +215,9 @@ func TestCoerceRowsAndArrays(t *testing.T) {
 	expectRows(t, s, "SELECT ARRAY[2] = ARRAY[2.0], ARRAY['1'] = ARRAY[1], ARRAY[1] = ARRAY[CAST(1 AS BIGINT)], "+
 		"ARRAY[b] = ARRAY[c] FROM t WHERE c = 3", "TRUE | FALSE | TRUE | FALSE")
 	expectRows(t, s, "SELECT ROW(c, b) = ROW(3.0, '10') FROM t", "TRUE\nFALSE\nFALSE\nFALSE")
+	// Rows without a common type compare field by field.
+	expectRows(t, s, "SELECT b, ROW(b, c) = ROW(d, 5), ROW(b) = ROW(e) FROM t",
+		"10 | FALSE | FALSE\nx | FALSE | FALSE\n2020-01-01 | TRUE | FALSE\ntrue | FALSE | FALSE")
 	expectClassError(t, s, "SELECT ROW(c) > ROW(1) FROM t", "CodeGenException",
 		"Comparable type expected, but was 'ROW<`EXPR$0` INT> NOT NULL'.")
 	expectClassError(t, s, "SELECT ROW(b, c) = ROW(c, b) FROM t", "ValidationException",

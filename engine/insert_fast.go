@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -133,8 +135,16 @@ func fastLiteral(e ast.Expr, t *types.Type) (lt *types.Type, v any, ok bool) {
 		if len(l.Value) > 18 {
 			return nil, nil, false // BIGINT's edge and DECIMAL literals: the planner
 		}
+		n, err := strconv.ParseInt(l.Value, 10, 64)
+		if err != nil {
+			return nil, nil, false
+		}
+		if neg {
+			n = -n
+		}
+		// validate's literal type: INT when it fits 32 bits.
 		lt = types.New(types.Int)
-		if len(l.Value) > 9 {
+		if n < math.MinInt32 || n > math.MaxInt32 {
 			lt = types.New(types.BigInt)
 			if t.Kind == types.Int {
 				return nil, nil, false
@@ -159,6 +169,26 @@ func fastLiteral(e ast.Expr, t *types.Type) (lt *types.Type, v any, ok bool) {
 	text := l.Value
 	if neg {
 		text = "-" + text
+	}
+	// The common pairs directly, with CastValue's results: an integer
+	// literal parses exactly; a decimal literal's DOUBLE is the nearest
+	// double of its digits (apd's Float64 parses its text too).
+	switch {
+	case l.Kind == ast.LitInteger && (t.Kind == types.BigInt || t.Kind == types.Double):
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, nil, false
+		}
+		if t.Kind == types.Double {
+			return lt, float64(n), true
+		}
+		return lt, types.IntegerValue(types.BigInt, n), true
+	case l.Kind == ast.LitDecimal && t.Kind == types.Double:
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return nil, nil, false
+		}
+		return lt, f, true
 	}
 	lv, err := types.CastValue(text, types.NewString(), lt)
 	if err != nil {

@@ -68,6 +68,21 @@ func (s *Session) ExecuteDeferred(ctx context.Context, sql string) (res *Result,
 		return nil, s.group != nil, AsError(err)
 	}
 	ins, ok := stmt.(*ast.Insert)
+	if ok && s.stmtSet == nil {
+		s.sql = sql
+		tgt, rows, fast := s.fastInsertRows(ctx, ins)
+		s.sql = ""
+		if fast {
+			if err := s.joinGroup(ctx, tgt.gc); err != nil {
+				return nil, false, err
+			}
+			res, err = s.runFastInsert(s.group.join(ctx), tgt, rows)
+			if err != nil {
+				return nil, true, AsError(err)
+			}
+			return res, true, nil
+		}
+	}
 	if !ok || s.stmtSet != nil || !valuesOnly(ins.Source) {
 		if s.group != nil {
 			return nil, false, ErrCommitFirst
@@ -82,16 +97,6 @@ func (s *Session) ExecuteDeferred(ctx context.Context, sql string) (res *Result,
 	}
 	s.sql = sql
 	defer func() { s.sql = "" }()
-	if tgt, rows, ok := s.fastInsertRows(ctx, ins); ok {
-		if err := s.joinGroup(ctx, tgt.gc); err != nil {
-			return nil, false, err
-		}
-		res, err = s.runFastInsert(s.group.join(ctx), tgt, rows)
-		if err != nil {
-			return nil, true, AsError(err)
-		}
-		return res, true, nil
-	}
 	sink, gc, err := s.planGroupInsert(ctx, ins)
 	if err != nil {
 		// Planning writes nothing: a failure inside a group is one of

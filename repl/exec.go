@@ -26,6 +26,9 @@ const (
 // CLEAR, in any case, comments allowed around it), or "". It looks at the
 // lexer's tokens only.
 func clientCommand(stmt string) string {
+	if !mayBeClientCommand(stmt) {
+		return ""
+	}
 	toks, err := parser.Tokenize(stmt)
 	if err != nil || len(toks) != 2 || toks[0].Kind != parser.Ident {
 		return ""

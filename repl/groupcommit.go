@@ -5,7 +5,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"os/signal"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"eddy/engine"
@@ -62,6 +66,13 @@ type grouper struct {
 	discard bool
 	// failed is set when the shared commit failed.
 	failed bool
+	// opt are the display options of the held statements (optOK).
+	opt   render.Options
+	optOK bool
+	// open is set while answers are held; signal is the SIGINT or
+	// SIGTERM that arrived meanwhile (see watchSignals).
+	open   atomic.Bool
+	signal atomic.Value // os.Signal
 }
 
 // newGrouper returns the grouper of a piped run, or nil when the session
@@ -101,6 +112,27 @@ func (s groupingSession) Execute(ctx context.Context, sql string) (*engine.Resul
 	}
 	g.holding = held
 	return res, err
+}
+
+// OptionIsSet forwards to the session (see optionSetter).
+func (s groupingSession) OptionIsSet(key string) bool {
+	o, ok := s.Session.(optionSetter)
+	return ok && o.OptionIsSet(key)
+}
+
+// DisplayOptions keeps the options read for a held statement: held
+// statements are INSERTs, which change no option, and any other statement
+// reads them again.
+func (s groupingSession) DisplayOptions() render.Options {
+	g := s.g
+	if g.optOK {
+		return g.opt
+	}
+	opt := s.Session.DisplayOptions()
+	if g.holding {
+		g.opt, g.optOK = opt, true
+	}
+	return opt
 }
 
 // holdWriter is one of the streams exec writes a statement's answer to.
@@ -144,8 +176,10 @@ func (h holdWriter) Flush() error {
 // outcome comes later).
 func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 	sh := g.sh
-	if mayBeClientCommand(stmt) && (clientCommand(stmt) != "" || isSourceCommand(stmt)) {
+	if clientCommand(stmt) != "" || isSourceCommand(stmt) {
 		// Client commands answer at once, after the answers before them.
+		// SOURCE may change options.
+		g.optOK = false
 		if !g.commit(ctx) && !sh.cfg.KeepGoing {
 			return false
 		}
@@ -163,6 +197,7 @@ func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 	}
 	failed := tag == render.TagError
 	if !held {
+		g.optOK = false
 		if failed {
 			g.w.out.Flush()
 			g.w.err.WriteString("\n")
@@ -181,6 +216,7 @@ func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 	}
 	if len(g.held) == 0 {
 		g.started = time.Now()
+		g.open.Store(true)
 	}
 	g.held = append(g.held, h)
 	if failed && !sh.cfg.KeepGoing {
@@ -189,7 +225,7 @@ func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 		g.commit(ctx)
 		return false
 	}
-	if len(g.held) >= groupMaxStatements || time.Since(g.started) >= groupMaxWait {
+	if len(g.held) >= groupMaxStatements || time.Since(g.started) >= groupMaxWait || g.signal.Load() != nil {
 		if !g.commit(ctx) {
 			return false
 		}
@@ -227,6 +263,8 @@ func (g *grouper) commit(ctx context.Context) bool {
 	g.w.flush()
 	clear(g.held)
 	g.held = g.held[:0]
+	g.open.Store(false)
+	g.dieIfSignalled()
 	if err != nil {
 		g.failed = true
 		return false
@@ -234,9 +272,9 @@ func (g *grouper) commit(ctx context.Context) bool {
 	return true
 }
 
-// mayBeClientCommand is a cheap first test for clientCommand and
-// sourceCommand: their statements start with one of their words or a
-// comment.
+// mayBeClientCommand is the cheap first test of clientCommand and
+// sourceCommand, which tokenize: their statements start with one of their
+// words or a comment.
 func mayBeClientCommand(stmt string) bool {
 	s := strings.TrimLeft(stmt, " \t\r\n")
 	if s == "" {
@@ -263,4 +301,50 @@ func (s *plainSource) lineReady() bool {
 	}
 	b, _ := s.r.Peek(n)
 	return bytes.IndexByte(b, '\n') >= 0
+}
+
+// watchSignals makes SIGINT and SIGTERM commit and answer the held
+// statements before eddy ends as the signal ends it; with nothing held
+// the signal ends it at once, as without grouping. stop ends the watch.
+func (g *grouper) watchSignals() (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			g.signal.Store(sig)
+			// Either this sees the answers held and the loop ends eddy
+			// after its commit, or the loop has committed and this does.
+			if !g.open.Load() {
+				g.die(sig)
+			}
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
+}
+
+// dieIfSignalled ends eddy when a signal came while answers were held
+// (they have been committed and printed by now).
+func (g *grouper) dieIfSignalled() {
+	if sig, ok := g.signal.Load().(os.Signal); ok {
+		g.die(sig)
+	}
+}
+
+// die ends the process by sig, with the signal's own exit status.
+func (g *grouper) die(sig os.Signal) {
+	g.w.flush()
+	signal.Reset(os.Interrupt, syscall.SIGTERM)
+	if s, ok := sig.(syscall.Signal); ok {
+		_ = syscall.Kill(os.Getpid(), s)
+	}
+	// The signal is delivered asynchronously; nothing runs meanwhile.
+	for {
+		time.Sleep(time.Second)
+	}
 }

@@ -22,7 +22,9 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 	var g *grouper
 	plain, _ := src.(*plainSource)
 	if !interactive && plain != nil {
-		g = sh.newGrouper(w)
+		if g = sh.newGrouper(w); g != nil {
+			defer g.watchSignals()()
+		}
 	}
 	var buf strings.Builder
 	for !sh.exited {
@@ -79,7 +81,7 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		if i := strings.IndexByte(rest, '\n'); i >= 0 && parser.IsBlank(rest[:i]) {
 			rest = rest[i+1:]
 		}
-		if len(stmts) > 0 {
+		if len(stmts) > 0 && interactive {
 			for _, e := range historyEntries(strings.TrimSuffix(text, rest)) {
 				src.SaveHistory(e)
 			}

@@ -23,6 +23,9 @@ const maxSourceDepth = 16
 // the lexer's tokens only: the word SOURCE, one string literal, nothing
 // else.
 func sourceCommand(stmt string) (path string, ok bool) {
+	if !mayBeClientCommand(stmt) {
+		return "", false
+	}
 	toks, err := parser.Tokenize(stmt)
 	if err != nil || len(toks) != 3 || !toks[0].Is(cmdSource) || toks[1].Kind != parser.String {
 		return "", false

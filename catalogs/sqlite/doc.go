@@ -13,7 +13,9 @@
 // driver links in: cgo is required, and the driver's libsqlite3 build tag
 // works too); lookups of tables go through a cache of definitions that the
 // store's catalog version, raised by triggers on every catalog table,
-// invalidates (cache.go).
+// invalidates (cache.go). A RowGroup (group.go) is one write transaction
+// that the row writes of several statements share, each in a savepoint of
+// its own, for the group commit of piped scripts.
 //
 // It imports catalogs, engine/types and github.com/mattn/go-sqlite3; no
 // engine package may import it (main wires it).

@@ -4,10 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"eddy/catalogs"
+	"eddy/engine/types"
 )
 
 // Group commit. A piped script of single-row INSERTs spends most of its
@@ -32,6 +36,8 @@ type RowGroup struct {
 	cached  bool  // version is valid: the definitions cache is in use
 	mu      sync.Mutex
 	rows    map[objectKey]string // data tables written in the group
+	args    []any                // appendRows's parameters, reused
+	texts   map[string]string    // appendRows's one-row INSERT of a data table
 	broken  error                // the transaction cannot go on: only Rollback is left
 	ended   bool
 }
@@ -50,7 +56,7 @@ func (s *Store) BeginGroup(ctx context.Context) (*RowGroup, error) {
 		// cancelled statement context must not roll the group back.
 		tx, err = s.db.BeginTx(context.WithoutCancel(ctx), nil) // BEGIN IMMEDIATE
 		if err == nil {
-			g := &RowGroup{store: s, tx: tx, rows: map[objectKey]string{}}
+			g := &RowGroup{store: s, tx: tx, rows: map[objectKey]string{}, texts: map[string]string{}}
 			// The lock is held: the version read now stays the catalog's
 			// version until the group ends.
 			g.version, g.cached = s.current(ctx)
@@ -94,9 +100,13 @@ func groupOf(ctx context.Context, s *Store) *RowGroup {
 	return g
 }
 
-// savepointName is the one savepoint of a group: statements of a group
-// run one after another, never nested.
-const savepointName = "eddy_statement"
+// The one savepoint of a group: statements of a group run one after
+// another, never nested.
+const (
+	sqlSavepoint  = `SAVEPOINT eddy_statement`
+	sqlRollbackTo = `ROLLBACK TO eddy_statement`
+	sqlRelease    = `RELEASE eddy_statement`
+)
 
 // statement runs fn inside a savepoint of the group: when fn fails, its
 // writes are rolled back and the group goes on without them.
@@ -113,21 +123,21 @@ func (g *RowGroup) statement(ctx context.Context, fn func(tx *sql.Tx) error) err
 	// whole transaction back, so the group's statements are not
 	// interrupted: they are single statements of bounded size.
 	bg := context.WithoutCancel(ctx)
-	if _, err := g.tx.ExecContext(bg, `SAVEPOINT `+savepointName); err != nil {
+	if _, err := g.tx.ExecContext(bg, sqlSavepoint); err != nil {
 		g.broken = storeErr(err, "cannot write to store %s", g.store.path)
 		return g.broken
 	}
 	if err := fn(g.tx); err != nil {
-		_, rerr := g.tx.ExecContext(bg, `ROLLBACK TO `+savepointName)
+		_, rerr := g.tx.ExecContext(bg, sqlRollbackTo)
 		if rerr == nil {
-			_, rerr = g.tx.ExecContext(bg, `RELEASE `+savepointName)
+			_, rerr = g.tx.ExecContext(bg, sqlRelease)
 		}
 		if rerr != nil {
 			g.broken = storeErr(errors.Join(err, rerr), "cannot write to store %s", g.store.path)
 		}
 		return err
 	}
-	if _, err := g.tx.ExecContext(bg, `RELEASE `+savepointName); err != nil {
+	if _, err := g.tx.ExecContext(bg, sqlRelease); err != nil {
 		g.broken = storeErr(err, "cannot write to store %s", g.store.path)
 		return g.broken
 	}
@@ -197,3 +207,96 @@ func (c *Catalog) BeginRowGroup(ctx context.Context) (join func(context.Context)
 // RowGroupKey identifies the store that keeps the catalog's rows: the
 // managed tables of catalogs with the same key can share a group.
 func (c *Catalog) RowGroupKey() any { return c.store }
+
+// appendRows is WriteRows inside the group for a table whose data table
+// the group knows already, when the rows fit one SQLite statement: one
+// statement is atomic by itself, so it needs no savepoint. done is false
+// when it did nothing and WriteRows must take its general way.
+func (g *RowGroup) appendRows(key objectKey, cols []*types.Type, produce func(emit func(row []any) error) error) (done bool, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	tbl := g.rows[key]
+	if tbl == "" || g.ended || g.broken != nil {
+		return false, nil
+	}
+	perInsert := max(1, min(256, 32766/max(len(cols), 1)))
+	args := g.args[:0]
+	n := 0
+	err = produce(func(row []any) error {
+		if len(row) != len(cols) {
+			return fmt.Errorf("a row of %d values for %d columns", len(row), len(cols))
+		}
+		for i, v := range row {
+			args = append(args, toSQL(v, cols[i]))
+		}
+		n++
+		return nil
+	})
+	defer func() {
+		clear(args)
+		g.args = args[:0]
+	}()
+	if err != nil {
+		return true, err // nothing was written
+	}
+	if n == 0 {
+		return true, nil
+	}
+	bg := context.Background()
+	if n <= perInsert {
+		// A failure of the one statement leaves nothing of it, but
+		// SQLite may have rolled the whole transaction back (a full
+		// disk): the group cannot be trusted any more.
+		if err := execText(bg, g.tx, g.insertText(tbl, len(cols), n), args...); err != nil {
+			g.broken = storeErr(err, "cannot write to store %s", g.store.path)
+			return true, g.broken
+		}
+		return true, nil
+	}
+	// Several statements: a savepoint makes them one.
+	if _, err := g.tx.ExecContext(bg, sqlSavepoint); err != nil {
+		g.broken = storeErr(err, "cannot write to store %s", g.store.path)
+		return true, g.broken
+	}
+	for start := 0; start < n; start += perInsert {
+		k := min(perInsert, n-start)
+		chunk := args[start*len(cols) : (start+k)*len(cols)]
+		if err := execText(bg, g.tx, g.insertText(tbl, len(cols), k), chunk...); err != nil {
+			_, rerr := g.tx.ExecContext(bg, sqlRollbackTo)
+			if rerr == nil {
+				_, rerr = g.tx.ExecContext(bg, sqlRelease)
+			}
+			if rerr != nil {
+				g.broken = storeErr(errors.Join(err, rerr), "cannot write to store %s", g.store.path)
+			}
+			return true, storeErr(err, "cannot write to store %s", g.store.path)
+		}
+	}
+	if _, err := g.tx.ExecContext(bg, sqlRelease); err != nil {
+		g.broken = storeErr(err, "cannot write to store %s", g.store.path)
+		return true, g.broken
+	}
+	return true, nil
+}
+
+// insertText returns the INSERT of n rows of ncols columns into tbl (a
+// generated name, see execText).
+func (g *RowGroup) insertText(tbl string, ncols, n int) string {
+	if n == 1 {
+		if t, ok := g.texts[tbl]; ok {
+			return t
+		}
+	}
+	names := make([]string, ncols)
+	marks := make([]string, ncols)
+	for i := range names {
+		names[i] = "c" + strconv.Itoa(i)
+		marks[i] = "?"
+	}
+	row := "(" + strings.Join(marks, ", ") + ")"
+	t := `INSERT INTO ` + tbl + ` (` + strings.Join(names, ", ") + `) VALUES ` + strings.Repeat(row+", ", n-1) + row
+	if n == 1 {
+		g.texts[tbl] = t
+	}
+	return t
+}

@@ -210,12 +210,18 @@ func (c *Catalog) ReadRows(ctx context.Context, path catalogs.ObjectPath, cols [
 // writes inside the group, in a savepoint of its own.
 func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, overwrite bool,
 	produce func(emit func(row []any) error) error) error {
+	key := objectKey{c.name, path.Database, path.Object}
+	g := groupOf(ctx, c.store)
+	if g != nil && !overwrite {
+		if done, err := g.appendRows(key, cols, produce); done {
+			return err
+		}
+	}
 	w, err := newRowWrite(c, path, cols, overwrite, produce)
 	if err != nil {
 		return err
 	}
-	key := objectKey{c.name, path.Database, path.Object}
-	if g := groupOf(ctx, c.store); g != nil {
+	if g != nil {
 		var tbl string
 		err := g.statement(ctx, func(tx *sql.Tx) error {
 			var err error

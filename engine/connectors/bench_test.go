@@ -120,3 +120,36 @@ func BenchmarkCSVScanProjected(b *testing.B) {
 	tbl, size := benchCSVFile(b, n)
 	benchScan(b, tbl, size, n, []int{1, 3})
 }
+
+// BenchmarkDatagen generates 1,000,000 rows of (BIGINT, INT, DOUBLE), the
+// peer suite's streaming source.
+func BenchmarkDatagen(b *testing.B) {
+	const n = 1_000_000
+	tbl := &Table{Name: catalogs.NewIdentifier("c", "d", "src"), Columns: []Column{
+		{Name: "id", Type: types.New(types.BigInt)}, {Name: "k", Type: types.New(types.Int)}, {Name: "v", Type: types.New(types.Double)}},
+		Options: map[string]string{"connector": "datagen", "number-of-rows": fmt.Sprint(n), "rows-per-second": "1000000000",
+			"fields.k.min": "0", "fields.k.max": "999", "fields.v.min": "0", "fields.v.max": "1000"}}
+	c := New()
+	for b.Loop() {
+		r, err := c.OpenReader(context.Background(), tbl)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows := 0
+		for {
+			bt, err := r.Next(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if bt == nil {
+				break
+			}
+			rows += bt.N
+		}
+		r.Close()
+		if rows != n {
+			b.Fatalf("rows = %d", rows)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

@@ -60,6 +60,9 @@ func (p *prefetchReader) Next(ctx context.Context) (*vector.Batch, error) {
 	if p.ended {
 		return nil, nil
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if !p.started {
 		p.started = true
 		pctx, cancel := context.WithCancel(ctx)

@@ -80,7 +80,7 @@ func coerceOrdered(args []plan.Expr) []plan.Expr {
 	for i, a := range args {
 		out[i] = a
 		if a.Type().Kind != types.Null && !sameType(a.Type(), t) {
-			out[i] = castTo(a, t)
+			out[i] = convertTo(a, t)
 		}
 	}
 	return out
@@ -133,6 +133,11 @@ func coerceEquality(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
 			return nil, err
 		}
 	}
+	if isNullLiteral(l) || isNullLiteral(r) {
+		// A NULL of any type compares with anything (Flink: 'x' =
+		// CAST(NULL AS INT) is NULL, no conversion error).
+		return nullComparison(c), nil
+	}
 	if err := implicitConversionDeep(pos, lt, rt); err != nil {
 		return nil, err
 	}
@@ -145,7 +150,7 @@ func coerceEquality(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
 		return rebuild(tryCastTo(l, rt), r), nil
 	case rc && isTimePoint(lt):
 		return rebuild(l, tryCastTo(r, lt)), nil
-	case lc && rt.Kind == types.Boolean, rc && lt.Kind == types.Boolean:
+	case lc && neverEqualsString(rt), rc && neverEqualsString(lt):
 		return neverEqual(c), nil
 	case lt.Kind.IsNumeric() && rt.Kind.IsNumeric() && !sameType(lt, rt),
 		lt.Kind == types.Array && rt.Kind == types.Array && !sameType(lt, rt),
@@ -155,21 +160,50 @@ func coerceEquality(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
 		// ROW(3, 'a') = ROW(3.0, 'a') are TRUE, and a join on an INT and a
 		// DECIMAL key matches 5 with 5.0.
 		t, ok := functions.CommonType(lt, rt)
-		if !ok {
-			if lt.Kind == types.Array {
-				// Arrays of unrelated elements are never equal.
-				return neverEqual(c), nil
-			}
-			return c, nil
+		switch {
+		case ok:
+			return rebuild(convertTo(l, t), convertTo(r, t)), nil
+		case lt.Kind == types.Array:
+			// Arrays of unrelated elements are never equal.
+			return neverEqual(c), nil
+		case lt.Kind == types.Row && len(lt.Fields) == len(rt.Fields) && (c.Name == plan.OpEq || c.Name == plan.OpNe):
+			return rowEquality(pos, c)
 		}
-		return rebuild(castTo(l, t), castTo(r, t)), nil
 	}
 	return c, nil
 }
 
+// rowEquality compares two rows without a common type field by field, as
+// Calcite expands a row comparison: = is the AND of the fields'
+// comparisons, <> the OR, each converting as a comparison of its own.
+func rowEquality(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
+	l, r := c.Args[0], c.Args[1]
+	join := plan.OpAnd
+	if c.Name == plan.OpNe {
+		join = plan.OpOr
+	}
+	var parts []plan.Expr
+	for i := range l.Type().Fields {
+		lf, rf := rowField(l, i), rowField(r, i)
+		b := types.New(types.Boolean).WithNullable(lf.Type().Nullable() || rf.Type().Nullable())
+		if len(l.Type().Fields) == 1 {
+			b = c.T // the comparison's own type, as the query states it
+		}
+		part, err := coerceEquality(pos, &plan.Call{Name: c.Name, Args: []plan.Expr{lf, rf}, T: b})
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 1 {
+		return parts[0], nil
+	}
+	return &plan.Call{Name: join, Args: parts, T: c.T}, nil
+}
+
 // neverEqual is a comparison of values that are never equal (a character
-// string and a BOOLEAN, which Flink's generated code compares with
-// Object.equals): = is FALSE and <> TRUE unless an operand is NULL; IS
+// string and a BOOLEAN or an interval, which Flink's generated code
+// compares with Object.equals; arrays of unrelated elements): = is FALSE and <> TRUE unless an operand is NULL; IS
 // DISTINCT FROM is TRUE unless both are NULL.
 func neverEqual(c *plan.Call) plan.Expr {
 	l, r := c.Args[0], c.Args[1]
@@ -202,7 +236,7 @@ func coerceNullIf(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
 	}
 	return &plan.Case{
 		Whens: []plan.When{{Cond: coerced, Result: &plan.Literal{Value: nil, T: c.T.WithNullable(true)}}},
-		Else:  castTo(c.Args[0], c.T),
+		Else:  convertTo(c.Args[0], c.T),
 		T:     c.T,
 	}, nil
 }
@@ -227,7 +261,7 @@ func coerceIn(c *plan.Call) plan.Expr {
 			xt.Kind.IsCharacterString() && at.Kind.IsCharacterString() {
 			continue
 		}
-		args[i+1] = castTo(a, xt)
+		args[i+1] = convertTo(a, xt)
 		changed = true
 	}
 	if !changed {
@@ -320,7 +354,7 @@ func coerceInSubquery(pos ast.Pos, sq *plan.SubQuery, cols []OutputColumn) error
 			continue
 		}
 		t, _ := functions.CommonType(lt, c.Type)
-		sq.Left[i] = castTo(sq.Left[i], t)
+		sq.Left[i] = convertTo(sq.Left[i], t)
 		target[i].Type = t.WithNullable(c.Type.Nullable())
 		changed = true
 	}
@@ -383,4 +417,83 @@ func unordered(pos ast.Pos, args []plan.Expr) error {
 		}
 	}
 	return nil
+}
+
+// convertTo casts x to t (castTo); a literal that converts is converted
+// now, as Calcite's RexBuilder does, so the plan reads >(CAST(b AS
+// BIGINT), 1). A literal that does not convert keeps its CAST and fails
+// when it runs, as in Flink.
+func convertTo(x plan.Expr, t *types.Type) plan.Expr {
+	if l, ok := x.(*plan.Literal); ok && l.Value != nil {
+		if v, err := types.CastValue(l.Value, l.T, t); err == nil {
+			return &plan.Literal{Value: v, T: t.WithNullable(l.T.Nullable())}
+		}
+	}
+	return castTo(x, t)
+}
+
+// leastRestrictive is the common type Calcite's validator finds for the
+// branches of CASE and the columns of a set operation (with implicit
+// coercion off): functions.CommonType, except that a DATE does not merge
+// with a TIMESTAMP (Flink: "Illegal mixing of types in CASE or COALESCE
+// statement", "Type mismatch in column 1 of UNION ALL").
+func leastRestrictive(ts ...*types.Type) (*types.Type, bool) {
+	date, timestamp := false, false
+	for _, t := range ts {
+		switch t.Kind {
+		case types.Date:
+			date = true
+		case types.Timestamp, types.TimestampLTZ:
+			timestamp = true
+		}
+	}
+	if date && timestamp {
+		return nil, false
+	}
+	return functions.CommonType(ts...)
+}
+
+// neverEqualsString reports whether values of t are never equal to a
+// character string (Flink compares them with Object.equals): BOOLEAN and
+// intervals.
+func neverEqualsString(t *types.Type) bool {
+	return t.Kind == types.Boolean || functions.IsInterval(t.Kind)
+}
+
+// isNullLiteral reports whether e is a NULL literal, typed by CAST or not.
+func isNullLiteral(e plan.Expr) bool {
+	switch e := e.(type) {
+	case *plan.Literal:
+		return e.Value == nil
+	case *plan.Cast:
+		return isNullLiteral(e.X)
+	}
+	return false
+}
+
+// nullComparison is a comparison with a NULL literal: = and <> are NULL;
+// IS DISTINCT FROM tests the other operand for NULL.
+func nullComparison(c *plan.Call) plan.Expr {
+	other := c.Args[0]
+	if isNullLiteral(other) {
+		other = c.Args[1]
+	}
+	b := types.New(types.Boolean).WithNullable(false)
+	switch c.Name {
+	case plan.OpIsDistinct:
+		return &plan.Call{Name: plan.OpIsNotNull, Args: []plan.Expr{other}, T: b}
+	case plan.OpNotDistinct:
+		return &plan.Call{Name: plan.OpIsNull, Args: []plan.Expr{other}, T: b}
+	}
+	return &plan.Literal{Value: nil, T: c.T.WithNullable(true)}
+}
+
+// rowField reads field i of a ROW-typed expression: the element itself of
+// a ROW constructor.
+func rowField(x plan.Expr, i int) plan.Expr {
+	if c, ok := x.(*plan.Call); ok && c.Name == plan.OpRow && c.Func == nil && i < len(c.Args) {
+		return c.Args[i]
+	}
+	f := x.Type().Fields[i]
+	return &plan.FieldAccess{X: x, Index: i, Name: f.Name, T: withNullable(f.Type, x.Type().Nullable())}
 }

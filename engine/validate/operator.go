@@ -298,7 +298,15 @@ func (v *Validator) in(scope *Scope, e *ast.InExpr) (*Typed, error) {
 	if err != nil {
 		return nil, err
 	}
-	lt, ok := functions.CommonType(typesOf(list)...)
+	// An untyped NULL of the list takes x's type (Calcite's FIRST_KNOWN
+	// inference), so 'b IN (NULL, 1)' with a string b has no common type.
+	listTypes := typesOf(list)
+	for i, t := range listTypes {
+		if t.Kind == types.Null && x.Type.Kind != types.Null {
+			listTypes[i] = x.Type.WithNullable(true)
+		}
+	}
+	lt, ok := functions.CommonType(listTypes...)
 	if !ok {
 		return nil, errorf(e.Pos, ErrIncompatible, "Values in expression list must have compatible types")
 	}
@@ -409,7 +417,7 @@ func (v *Validator) caseExpr(scope *Scope, e *ast.Case) (*Typed, error) {
 	if allNull {
 		return nil, errorf(e.Pos, ErrNullIllegal, "ELSE clause or at least one THEN clause must be non-NULL")
 	}
-	t, ok := functions.CommonType(results...)
+	t, ok := leastRestrictive(results...)
 	if !ok {
 		return nil, errorf(e.Pos, ErrIncompatible, "Illegal mixing of types in CASE or COALESCE statement")
 	}

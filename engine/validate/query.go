@@ -337,7 +337,7 @@ func (s *state) setOp(q *ast.SetOp, outer *qscope) (*Analyzed, error) {
 	}
 	cols := make([]OutputColumn, len(l.Columns))
 	for i := range l.Columns {
-		t, ok := functions.CommonType(l.Columns[i].Type, r.Columns[i].Type)
+		t, ok := leastRestrictive(l.Columns[i].Type, r.Columns[i].Type)
 		if !ok {
 			return nil, errorf(q.Pos, ErrIncompatible, "Type mismatch in column %d of %s", i+1, opName)
 		}

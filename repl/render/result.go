@@ -82,16 +82,39 @@ func cells(cols []engine.Column, r engine.Row, nullText string, opt Options) []s
 	return cellsInto(make([]string, len(cols)), cols, r, nullText, opt)
 }
 
-// cellText turns rows into printed cells, every row's cells in one
-// allocation.
-func cellText(cols []engine.Column, rows []engine.Row, nullText string, opt Options) [][]string {
-	nc := len(cols)
-	flat := make([]string, len(rows)*nc)
-	text := make([][]string, len(rows))
-	for i, r := range rows {
-		text[i] = cellsInto(flat[i*nc:(i+1)*nc:(i+1)*nc], cols, r, nullText, opt)
+// collectText reads every row as printed cells, in chunks of rows, so a
+// long answer (SHOW TABLES of a large catalog) is never copied into a
+// growing slice. n is the number of rows; cancelled reports a cancelled
+// ctx, which is not an error of the statement.
+func collectText(ctx context.Context, res *engine.Result, nullText string, opt Options) (chunks [][][]string, n int, cancelled bool, err error) {
+	if res.Rows == nil {
+		return nil, 0, false, nil
 	}
-	return text
+	const chunkRows = 1024
+	nc := len(res.Columns)
+	var flat []string
+	var rows [][]string
+	for {
+		r, ok, err := res.Rows.Next(ctx)
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return chunks, n, true, nil
+			}
+			return chunks, n, false, err
+		}
+		if !ok {
+			return chunks, n, false, nil
+		}
+		if len(rows) == cap(rows) {
+			flat = make([]string, nc*chunkRows)
+			rows = make([][]string, 0, chunkRows)
+			chunks = append(chunks, nil)
+		}
+		rows = append(rows, cellsInto(flat[:nc:nc], res.Columns, r, nullText, opt))
+		flat = flat[nc:]
+		chunks[len(chunks)-1] = rows
+		n++
+	}
 }
 
 // cellsInto fills out (one cell per column) from a row.
@@ -135,16 +158,15 @@ func collect(ctx context.Context, res *engine.Result) (rows []engine.Row, cancel
 // never cut, NULL as an empty cell (CliClient prints these with
 // Integer.MAX_VALUE and printNullAsEmpty).
 func metadataTable(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
-	rows, cancelled, err := collect(ctx, res)
+	chunks, n, cancelled, err := collectText(ctx, res, "", opt)
 	if err != nil {
 		return err
 	}
 	if cancelled {
-		io.WriteString(w, queryTerminated(int64(len(rows)))+"\n")
+		io.WriteString(w, queryTerminated(int64(n))+"\n")
 		return nil
 	}
-	text := cellText(res.Columns, rows, "", opt)
-	writeTable(w, columnNames(res.Columns), text, unlimited, "")
+	writeChunks(w, columnNames(res.Columns), chunks, n, unlimited, "")
 	return nil
 }
 
@@ -152,16 +174,15 @@ func metadataTable(ctx context.Context, w io.Writer, res *engine.Result, opt Opt
 // a table sized by content and capped at the max column width
 // (CliTableauResultView.printBatchResults).
 func batch(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
-	rows, cancelled, err := collect(ctx, res)
+	chunks, n, cancelled, err := collectText(ctx, res, nullValue, opt)
 	if err != nil {
 		return err
 	}
 	if cancelled {
-		io.WriteString(w, queryTerminated(int64(len(rows)))+opt.elapsed()+"\n")
+		io.WriteString(w, queryTerminated(int64(n))+opt.elapsed()+"\n")
 		return nil
 	}
-	text := cellText(res.Columns, rows, nullValue, opt)
-	writeTable(w, columnNames(res.Columns), text, opt.maxWidth(), opt.elapsed())
+	writeChunks(w, columnNames(res.Columns), chunks, n, opt.maxWidth(), opt.elapsed())
 	return nil
 }
 

@@ -1,0 +1,200 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"eddy/catalogs"
+	"eddy/catalogs/sqlite"
+	"eddy/engine/ast"
+	"eddy/engine/parser"
+)
+
+// openStoreSession opens a session over a fresh store file whose current
+// catalog is a sqlite catalog of it, and returns the file's path.
+func openStoreSession(t *testing.T) (*Session, string) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "eddy.db")
+	store, err := sqlite.OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mgr := catalogs.NewManager(map[string]catalogs.Factory{sqlite.Type: store}, store)
+	t.Cleanup(func() { mgr.Close(); store.Close() })
+	lake := catalogs.CatalogDescriptor{Name: "lake", Options: map[string]string{catalogs.OptionType: sqlite.Type}}
+	if err := mgr.RegisterCatalog(ctx, lake, nil, catalogs.OriginConfig); err != nil {
+		t.Fatal(err)
+	}
+	if err := mgr.SetCurrentCatalog(ctx, "lake"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSession(SessionConfig{Catalogs: mgr, Options: map[string]string{"table.dml-sync": "true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, path
+}
+
+// selectRows runs a query and returns its rows, one string each.
+func selectRows(t *testing.T, s *Session, sql string) []string {
+	t.Helper()
+	ctx := context.Background()
+	res, err := s.Execute(ctx, sql)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	var out []string
+	for {
+		row, ok, err := res.Rows.Next(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		if !ok {
+			break
+		}
+		out = append(out, fmt.Sprint(row.Values))
+	}
+	return out
+}
+
+// TestFastInsertMatchesPlanner inserts each VALUES list twice — planned
+// (Execute) and through ExecuteDeferred, whose fast path takes the plain
+// literal rows — and requires the same answer and the same stored rows.
+func TestFastInsertMatchesPlanner(t *testing.T) {
+	s, _ := openStoreSession(t)
+	ctx := context.Background()
+	const cols = "(i INT, b BIGINT, d DOUBLE, f FLOAT, x DECIMAL(10, 3), s STRING, v VARCHAR(5), ok BOOLEAN)"
+	mustExec(t, s, "CREATE TABLE planned "+cols)
+	mustExec(t, s, "CREATE TABLE fast "+cols)
+	cases := []struct {
+		values string
+		fast   bool // the fast path takes it
+	}{
+		{"(1, 2, 3, 4, 5, 'x', 'abc', TRUE)", true},
+		{"(-1, -9000000000, 1.25, 0.1, 12.3456, '', 'abcde', false)", true},
+		{"(2147483647, 123456789012345678, -0.5, 3.75, -7.0005, 'über', 'ü', TRUE)", true},
+		{"(0, 0, 0.1, -2, 0.001, 'a''b', 'x', FALSE)", true},
+		{"(1, 2, 3, 4, 5, 'x', 'y', TRUE), (6, 7, 8, 9, 10, 'z', 'w', FALSE)", true},
+		{"(1, 2, 3.5, 4, 5, 'x', 'y', TRUE), (6, 7, 8, 9, 10, 'z', 'w', FALSE)", false}, // DOUBLE column: DECIMAL and INT rows
+		{"(1, 2, 3, 4, 5, 'x', 'abcdefg', TRUE)", false},                                // longer than VARCHAR(5)
+		{"(NULL, 2, 3, 4, 5, 'x', 'y', TRUE)", false},
+		{"(1, 2, 1e3, 4, 5, 'x', 'y', TRUE)", false},
+		{"(2147483648, 2, 3, 4, 5, 'x', 'y', TRUE)", false},
+		{"(1.5, 2, 3, 4, 5, 'x', 'y', TRUE)", false},
+		{"('1', 2, 3, 4, 5, 'x', 'y', TRUE)", false},
+		{"(1, 2, 3, 4, 5, 'x', 'y')", false},
+		{"(CAST('x' AS INT), 2, 3, 4, 5, 'x', 'y', TRUE)", false},
+		{"(1, 2, 3, 4, 123456789.5, 'x', 'y', TRUE)", false},
+	}
+	for _, c := range cases {
+		stmt, err := parser.Parse("INSERT INTO fast VALUES " + c.values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, took := s.fastInsertRows(ctx, stmt.(*ast.Insert))
+		if took != c.fast {
+			t.Errorf("%s: fast path %v, want %v", c.values, took, c.fast)
+		}
+		_, perr := s.Execute(ctx, "INSERT INTO planned VALUES "+c.values)
+		_, _, ferr := s.ExecuteDeferred(ctx, "INSERT INTO fast VALUES "+c.values)
+		if cerr := s.CommitDeferred(ctx); cerr != nil {
+			t.Fatalf("%s: commit: %v", c.values, cerr)
+		}
+		pmsg, fmsg := fmt.Sprint(perr), fmt.Sprint(ferr)
+		if (perr == nil) != (ferr == nil) || strings.ReplaceAll(pmsg, "planned", "fast") != fmsg {
+			t.Errorf("%s:\nplanned: %v\ndeferred: %v", c.values, perr, ferr)
+		}
+	}
+	planned := selectRows(t, s, "SELECT * FROM planned")
+	fast := selectRows(t, s, "SELECT * FROM fast")
+	if strings.Join(planned, "\n") != strings.Join(fast, "\n") {
+		t.Errorf("rows differ:\nplanned:\n%s\nfast:\n%s", strings.Join(planned, "\n"), strings.Join(fast, "\n"))
+	}
+	if len(planned) < 6 {
+		t.Errorf("only %d rows stored", len(planned))
+	}
+}
+
+// storedCount counts the rows of table lake.default.name in the store
+// file, read by a connection of its own.
+func storedCount(t *testing.T, path, name string) int {
+	t.Helper()
+	other, err := sqlite.OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	var id int64
+	err = other.DB().QueryRow(`SELECT id FROM row_tables WHERE catalog = 'lake' AND name = ?`, name).Scan(&id)
+	if err != nil {
+		return 0
+	}
+	var n int
+	if err := other.DB().QueryRow(fmt.Sprintf(`SELECT count(*) FROM eddy_rows_%d`, id)).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestExecuteDeferred: deferred INSERTs become visible to other
+// connections at CommitDeferred; a statement that cannot join is refused
+// with ErrCommitFirst and changes nothing; Execute commits first; Close
+// rolls an open group back.
+func TestExecuteDeferred(t *testing.T) {
+	s, path := openStoreSession(t)
+	ctx := context.Background()
+	mustExec(t, s, "CREATE TABLE t (i INT, s STRING)")
+	for i := range 3 {
+		_, deferred, err := s.ExecuteDeferred(ctx, fmt.Sprintf("INSERT INTO t VALUES (%d, 'r')", i))
+		if err != nil || !deferred {
+			t.Fatalf("insert %d: deferred %v, %v", i, deferred, err)
+		}
+	}
+	// Planned, not fast: still in the group.
+	if _, deferred, err := s.ExecuteDeferred(ctx, "INSERT INTO t VALUES (3, UPPER('r'))"); err != nil || !deferred {
+		t.Fatalf("planned insert: deferred %v, %v", deferred, err)
+	}
+	// A failing statement in the group is deferred too, and changes nothing.
+	if _, deferred, err := s.ExecuteDeferred(ctx, "INSERT INTO t VALUES (CAST('x' AS INT), 'bad')"); err == nil || !deferred {
+		t.Fatalf("failing insert: deferred %v, %v", deferred, err)
+	}
+	if n := storedCount(t, path, "t"); n != 0 {
+		t.Errorf("%d rows visible before the commit", n)
+	}
+	if _, _, err := s.ExecuteDeferred(ctx, "SELECT * FROM t"); !errors.Is(err, ErrCommitFirst) {
+		t.Fatalf("a query in an open group: %v, want ErrCommitFirst", err)
+	}
+	if _, _, err := s.ExecuteDeferred(ctx, "INSERT INTO t SELECT * FROM t"); !errors.Is(err, ErrCommitFirst) {
+		t.Fatalf("an INSERT that reads the store in an open group: %v, want ErrCommitFirst", err)
+	}
+	if err := s.CommitDeferred(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := storedCount(t, path, "t"); n != 4 {
+		t.Errorf("%d rows after the commit, want 4", n)
+	}
+	if got := selectRows(t, s, "SELECT * FROM t"); strings.Join(got, ",") != "[0 r],[1 r],[2 r],[3 R]" {
+		t.Errorf("rows %v", got)
+	}
+	if _, _, err := s.ExecuteDeferred(ctx, "INSERT INTO t VALUES (4, 'r')"); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, s, "CREATE TABLE u (i INT)") // commits the group first
+	if n := storedCount(t, path, "t"); n != 5 {
+		t.Errorf("%d rows after Execute, want 5", n)
+	}
+	if _, _, err := s.ExecuteDeferred(ctx, "INSERT INTO t VALUES (5, 'r')"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := storedCount(t, path, "t"); n != 5 {
+		t.Errorf("%d rows after Close with an open group, want 5 (rolled back)", n)
+	}
+}
