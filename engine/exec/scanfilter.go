@@ -136,8 +136,9 @@ func filterValue(col *types.Type, lit *plan.Literal) (any, bool) {
 
 // openPushdown offers the scan's filters and columns to a reader that
 // can apply them where the rows are stored; the filters it does not take
-// are evaluated here, over a batch of the physical width whose unread
-// columns are nil.
+// are evaluated here, over the batch the reader returns: their column
+// references are renumbered to the read columns, so no expression ever
+// sees a column that was not read.
 func (o *scanOp) openPushdown(pd connectors.Pushdown) error {
 	var offered []connectors.RowFilter
 	var from []int
@@ -191,7 +192,7 @@ func (o *scanOp) openPushdown(pd connectors.Pushdown) error {
 	}
 	o.cond = nil
 	if f := plan.And(residual...); f != nil {
-		ev, err := o.b.compile(f)
+		ev, err := o.b.compile(remapExpr(f, pos))
 		if err != nil {
 			return err
 		}
@@ -218,11 +219,7 @@ func (o *scanOp) nextPushed(ctx context.Context) (*vector.Batch, error) {
 			return nil, o.Close()
 		}
 		if o.cond != nil {
-			wide := &vector.Batch{Cols: make([]*vector.Vec, len(o.n.Physical)), Kinds: bt.Kinds, N: bt.N}
-			for i, p := range o.cols {
-				wide.Cols[p] = bt.Cols[i]
-			}
-			c, err := o.cond(ctx, wide)
+			c, err := o.cond(ctx, bt)
 			if err != nil {
 				return nil, err
 			}
