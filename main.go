@@ -225,6 +225,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 	}
 	if o.hasExec {
+		defer sh.CloseJobs()
 		return sh.RunScript(ctx, o.exec)
 	}
 	return sh.Run(ctx)
@@ -380,7 +381,12 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		return fail(err)
 	}
 	sess.SetPrintOutput(os.Stdout, os.Stderr)
-	return repl.FromEngine(sess), closeAll, nil
+	// Closing the session ends its jobs (waiting for bounded ones,
+	// cancelling unbounded ones) before the catalogs and the store close.
+	return repl.FromEngine(sess), func() {
+		sess.Close()
+		store.Close()
+	}, nil
 }
 
 // sessionOptions are the session's base options: the configuration file's

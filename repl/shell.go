@@ -129,6 +129,10 @@ func (sh *Shell) closeJobs() {
 	}
 }
 
+// CloseJobs ends the session's background jobs as the end of Run does;
+// the caller of RunScript calls it once the last script has run.
+func (sh *Shell) CloseJobs() { sh.closeJobs() }
+
 // Exited reports whether QUIT or EXIT has run: the caller should stop.
 func (sh *Shell) Exited() bool { return sh.exited }
 
