@@ -29,6 +29,7 @@ type fastTarget struct {
 	rs    connectors.RowStore
 	gc    groupCatalog
 	types []*types.Type
+	name  string // the name as the statement wrote it (see rowGroup.targets)
 }
 
 // fastInsertRows returns the rows of ins as values of the target's
@@ -41,39 +42,18 @@ func (s *Session) fastInsertRows(ctx context.Context, ins *ast.Insert) (tgt *fas
 	if !isValues || len(v.Rows) == 0 {
 		return nil, nil, false
 	}
-	id, err := s.cat.Qualify(ins.Table.Names()...)
-	if err != nil {
-		return nil, nil, false
+	name := strings.Join(ins.Table.Names(), "\x00")
+	if s.group != nil {
+		tgt = s.group.targets[name]
 	}
-	entry, err := s.cat.GetTable(ctx, id)
-	if err != nil || entry.Temporary {
-		return nil, nil, false
-	}
-	tbl, isTable := entry.Table.(*catalogs.CatalogTable)
-	if !isTable {
-		return nil, nil, false
-	}
-	if _, ok := tbl.Options["connector"]; ok {
-		return nil, nil, false
-	}
-	var cols []*types.Type
-	for _, c := range tbl.Schema.Columns {
-		if c.Kind == catalogs.Physical {
-			cols = append(cols, c.Type)
-		} else {
-			return nil, nil, false // computed and metadata columns: the planner
+	if tgt == nil {
+		if tgt = s.resolveFastTarget(ctx, ins); tgt == nil {
+			return nil, nil, false
 		}
+		tgt.name = name
 	}
-	cat, err := s.cat.Catalog(ctx, id.Catalog)
-	if err != nil {
-		return nil, nil, false
-	}
-	rs, isRS := cat.(connectors.RowStore)
-	gc, isGC := cat.(groupCatalog)
-	if !isRS || !isGC {
-		return nil, nil, false
-	}
-	var first []*types.Type // the literal types of the first row
+	cols := tgt.types
+	var first []litType // the literal types of the first row
 	rows = make([][]any, len(v.Rows))
 	for r, rc := range v.Rows {
 		if len(rc.Elems) != len(cols) {
@@ -87,7 +67,7 @@ func (s *Session) fastInsertRows(ctx context.Context, ins *ast.Insert) (tgt *fas
 			}
 			if r == 0 {
 				first = append(first, lt)
-			} else if !lt.Equal(first[i]) {
+			} else if lt != first[i] {
 				// The planner would cast each column to the rows'
 				// common type first.
 				return nil, nil, false
@@ -96,110 +76,170 @@ func (s *Session) fastInsertRows(ctx context.Context, ins *ast.Insert) (tgt *fas
 		}
 		rows[r] = row
 	}
-	return &fastTarget{id: id, rs: rs, gc: gc, types: cols}, rows, true
+	return tgt, rows, true
+}
+
+// resolveFastTarget looks up the target of ins: nil unless it is a
+// permanent managed table of physical columns only, in a catalog that
+// stores rows and shares transactions.
+func (s *Session) resolveFastTarget(ctx context.Context, ins *ast.Insert) *fastTarget {
+	id, err := s.cat.Qualify(ins.Table.Names()...)
+	if err != nil {
+		return nil
+	}
+	entry, err := s.cat.GetTable(ctx, id)
+	if err != nil || entry.Temporary {
+		return nil
+	}
+	tbl, isTable := entry.Table.(*catalogs.CatalogTable)
+	if !isTable {
+		return nil
+	}
+	if _, ok := tbl.Options["connector"]; ok {
+		return nil
+	}
+	var cols []*types.Type
+	for _, c := range tbl.Schema.Columns {
+		if c.Kind == catalogs.Physical {
+			cols = append(cols, c.Type)
+		} else {
+			return nil // computed and metadata columns: the planner
+		}
+	}
+	cat, err := s.cat.Catalog(ctx, id.Catalog)
+	if err != nil {
+		return nil
+	}
+	rs, isRS := cat.(connectors.RowStore)
+	gc, isGC := cat.(groupCatalog)
+	if !isRS || !isGC {
+		return nil
+	}
+	return &fastTarget{id: id, rs: rs, gc: gc, types: cols}
+}
+
+// litType is the type validate gives a literal, as a comparable value:
+// the kind, and CHAR's length or DECIMAL's precision and scale.
+type litType struct {
+	kind        types.Kind
+	prec, scale int
+}
+
+// typ returns the literal type as a type (NOT NULL, as validate types
+// literals).
+func (l litType) typ() *types.Type {
+	switch l.kind {
+	case types.Char:
+		return types.NewChar(l.prec).WithNullable(false)
+	case types.Decimal:
+		return types.NewDecimal(l.prec, l.scale).WithNullable(false)
+	}
+	return types.New(l.kind).WithNullable(false)
 }
 
 // fastLiteral returns the type validate gives literal e and its value
 // cast to the column type t, or ok false when e is not such a literal or
 // the pair is left to the planner.
-func fastLiteral(e ast.Expr, t *types.Type) (lt *types.Type, v any, ok bool) {
+func fastLiteral(e ast.Expr, t *types.Type) (lt litType, v any, ok bool) {
 	neg := false
 	if u, isUnary := e.(*ast.UnaryExpr); isUnary && u.Op == "-" {
 		neg, e = true, u.X
 	}
 	l, isLit := e.(*ast.Literal)
 	if !isLit {
-		return nil, nil, false
+		return lt, nil, false
 	}
 	switch l.Kind {
 	case ast.LitString:
 		if neg || t.Kind != types.VarChar {
-			return nil, nil, false
+			return lt, nil, false
 		}
 		n := utf8.RuneCountInString(l.Value)
 		if n > t.Length {
-			return nil, nil, false
+			return lt, nil, false
 		}
-		return types.NewChar(n).WithNullable(false), l.Value, true
+		// CHAR(n) into a VARCHAR of n or more: the same text.
+		return litType{kind: types.Char, prec: n}, l.Value, true
 	case ast.LitBool:
 		if neg || t.Kind != types.Boolean {
-			return nil, nil, false
+			return lt, nil, false
 		}
-		return types.New(types.Boolean).WithNullable(false), strings.EqualFold(l.Value, "TRUE"), true
+		return litType{kind: types.Boolean}, strings.EqualFold(l.Value, "TRUE"), true
 	case ast.LitInteger:
 		switch t.Kind {
 		case types.Int, types.BigInt, types.Float, types.Double, types.Decimal:
 		default:
-			return nil, nil, false
+			return lt, nil, false
 		}
 		if len(l.Value) > 18 {
-			return nil, nil, false // BIGINT's edge and DECIMAL literals: the planner
+			return lt, nil, false // BIGINT's edge and DECIMAL literals: the planner
 		}
 		n, err := strconv.ParseInt(l.Value, 10, 64)
 		if err != nil {
-			return nil, nil, false
+			return lt, nil, false
 		}
 		if neg {
 			n = -n
 		}
 		// validate's literal type: INT when it fits 32 bits.
-		lt = types.New(types.Int)
+		lt = litType{kind: types.Int}
 		if n < math.MinInt32 || n > math.MaxInt32 {
-			lt = types.New(types.BigInt)
+			lt = litType{kind: types.BigInt}
 			if t.Kind == types.Int {
-				return nil, nil, false
+				return lt, nil, false
 			}
+		}
+		// The common pairs directly, with CastValue's results.
+		switch t.Kind {
+		case types.Int:
+			return lt, types.IntegerValue(types.Int, n), true
+		case types.BigInt:
+			return lt, types.IntegerValue(types.BigInt, n), true
+		case types.Double:
+			return lt, float64(n), true
 		}
 	case ast.LitDecimal:
 		switch t.Kind {
 		case types.Float, types.Double, types.Decimal:
 		default:
-			return nil, nil, false
+			return lt, nil, false
 		}
 		s := l.Value
 		dot := strings.IndexByte(s, '.')
 		if dot < 0 || dot == len(s)-1 || len(s)-1 > types.MaxDecimalPrecision {
-			return nil, nil, false
+			return lt, nil, false
 		}
-		lt = types.NewDecimal(len(s)-1, len(s)-dot-1)
+		lt = litType{kind: types.Decimal, prec: len(s) - 1, scale: len(s) - dot - 1}
+		if t.Kind == types.Double {
+			// A decimal's DOUBLE is the nearest double of its digits
+			// (apd's Float64 parses its text too).
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return lt, nil, false
+			}
+			if neg {
+				f = -f
+			}
+			return lt, f, true
+		}
 	default:
-		return nil, nil, false
+		return lt, nil, false
 	}
-	lt = lt.WithNullable(false)
 	text := l.Value
 	if neg {
 		text = "-" + text
 	}
-	// The common pairs directly, with CastValue's results: an integer
-	// literal parses exactly; a decimal literal's DOUBLE is the nearest
-	// double of its digits (apd's Float64 parses its text too).
-	switch {
-	case l.Kind == ast.LitInteger && (t.Kind == types.BigInt || t.Kind == types.Double):
-		n, err := strconv.ParseInt(text, 10, 64)
-		if err != nil {
-			return nil, nil, false
-		}
-		if t.Kind == types.Double {
-			return lt, float64(n), true
-		}
-		return lt, types.IntegerValue(types.BigInt, n), true
-	case l.Kind == ast.LitDecimal && t.Kind == types.Double:
-		f, err := strconv.ParseFloat(text, 64)
-		if err != nil {
-			return nil, nil, false
-		}
-		return lt, f, true
-	}
-	lv, err := types.CastValue(text, types.NewString(), lt)
+	from := lt.typ()
+	lv, err := types.CastValue(text, types.NewString(), from)
 	if err != nil {
-		return nil, nil, false
+		return lt, nil, false
 	}
-	if lt.WithNullable(true).Equal(t.WithNullable(true)) {
+	if from.WithNullable(true).Equal(t.WithNullable(true)) {
 		return lt, lv, true
 	}
-	v, err = types.CastValue(lv, lt, t)
+	v, err = types.CastValue(lv, from, t)
 	if err != nil || v == nil {
-		return nil, nil, false
+		return lt, nil, false
 	}
 	return lt, v, true
 }

@@ -43,6 +43,14 @@ type rowGroup struct {
 	key  any
 	join func(context.Context) context.Context
 	end  func(ctx context.Context, commit bool) error
+	// targets are the fast path's tables by the names the statements
+	// wrote: while the group holds the store's lock no other process
+	// changes them, and a statement of this session that could (DDL,
+	// USE, temporary tables) ends the group first.
+	targets map[string]*fastTarget
+	// broken is set when a statement broke off inside the group: it is
+	// rolled back instead of committed.
+	broken error
 }
 
 // ExecuteDeferred runs sql as Execute does, except that an INSERT of
@@ -59,6 +67,12 @@ func (s *Session) ExecuteDeferred(ctx context.Context, sql string) (res *Result,
 		if r := recover(); r != nil {
 			res = nil
 			err = &Error{Class: "InternalError", Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
+			if s.group != nil {
+				// What the statement left in the shared transaction is
+				// unknown: none of its statements may be stored.
+				s.group.broken = err
+				deferred = true
+			}
 		}
 	}()
 	stmt, err := parser.Parse(sql)
@@ -76,6 +90,7 @@ func (s *Session) ExecuteDeferred(ctx context.Context, sql string) (res *Result,
 			if err := s.joinGroup(ctx, tgt.gc); err != nil {
 				return nil, false, err
 			}
+			s.group.targets[tgt.name] = tgt
 			res, err = s.runFastInsert(s.group.join(ctx), tgt, rows)
 			if err != nil {
 				return nil, true, AsError(err)
@@ -137,7 +152,7 @@ func (s *Session) joinGroup(ctx context.Context, gc groupCatalog) error {
 	if err != nil {
 		return AsError(err)
 	}
-	s.group = &rowGroup{key: key, join: join, end: end}
+	s.group = &rowGroup{key: key, join: join, end: end, targets: map[string]*fastTarget{}}
 	return nil
 }
 
@@ -156,6 +171,10 @@ func (s *Session) commitGroup(ctx context.Context) error {
 		return nil
 	}
 	s.group = nil
+	if g.broken != nil {
+		_ = g.end(ctx, false)
+		return g.broken
+	}
 	if err := g.end(ctx, true); err != nil {
 		return AsError(err)
 	}

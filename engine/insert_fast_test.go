@@ -198,3 +198,47 @@ func TestExecuteDeferred(t *testing.T) {
 		t.Errorf("%d rows after Close with an open group, want 5 (rolled back)", n)
 	}
 }
+
+// TestDeferredTargetsFollowDDL: the tables a group resolved are resolved
+// again after DDL, which ends the group: a re-created table with other
+// columns and a temporary table that shadows it are written, not the old
+// definition.
+func TestDeferredTargetsFollowDDL(t *testing.T) {
+	s, path := openStoreSession(t)
+	ctx := context.Background()
+	deferred := func(sql string) (bool, error) {
+		t.Helper()
+		_, d, err := s.ExecuteDeferred(ctx, sql)
+		if errors.Is(err, ErrCommitFirst) {
+			if err := s.CommitDeferred(ctx); err != nil {
+				t.Fatal(err)
+			}
+			_, d, err = s.ExecuteDeferred(ctx, sql)
+		}
+		return d, err
+	}
+	for _, sql := range []string{"CREATE TABLE t (i INT, s STRING)", "INSERT INTO t VALUES (1, 'a')", "INSERT INTO t VALUES (2, 'b')",
+		"DROP TABLE t", "CREATE TABLE t (s STRING, i INT, j INT)", "INSERT INTO t VALUES ('c', 3, 4)"} {
+		if _, err := deferred(sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	if _, err := deferred("INSERT INTO t VALUES (5, 'e')"); err == nil {
+		t.Error("an INSERT for the dropped table's columns succeeded")
+	}
+	if _, err := deferred("CREATE TEMPORARY TABLE t (x INT)"); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := deferred("INSERT INTO t VALUES (6)"); err != nil || d {
+		t.Errorf("INSERT into the temporary table: deferred %v, %v", d, err)
+	}
+	if err := s.CommitDeferred(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := storedCount(t, path, "t"); n != 1 {
+		t.Errorf("the store holds %d rows of t, want 1", n)
+	}
+	if got := selectRows(t, s, "SELECT * FROM t"); strings.Join(got, ",") != "[6]" {
+		t.Errorf("temporary t: %v", got)
+	}
+}

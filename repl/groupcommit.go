@@ -64,8 +64,6 @@ type grouper struct {
 	cur     *heldAnswer
 	holding bool
 	discard bool
-	// failed is set when the shared commit failed.
-	failed bool
 	// opt are the display options of the held statements (optOK).
 	opt   render.Options
 	optOK bool
@@ -94,14 +92,6 @@ type groupingSession struct {
 
 func (s groupingSession) Execute(ctx context.Context, sql string) (*engine.Result, error) {
 	g := s.g
-	if g.sh.sourceDepth > 0 {
-		// The statements of a SOURCE file are answered as they run.
-		if !g.commit(ctx) && !g.sh.cfg.KeepGoing {
-			g.discard = true
-			return nil, errStopped
-		}
-		return s.Session.Execute(ctx, sql)
-	}
 	res, held, err := g.ds.ExecuteDeferred(ctx, sql)
 	if errors.Is(err, engine.ErrCommitFirst) {
 		if !g.commit(ctx) && !g.sh.cfg.KeepGoing {
@@ -265,11 +255,7 @@ func (g *grouper) commit(ctx context.Context) bool {
 	g.held = g.held[:0]
 	g.open.Store(false)
 	g.dieIfSignalled()
-	if err != nil {
-		g.failed = true
-		return false
-	}
-	return true
+	return err == nil
 }
 
 // mayBeClientCommand is the cheap first test of clientCommand and

@@ -106,6 +106,7 @@ func (b *Builder) newAggOp(n *plan.Aggregate, in Operator, streaming bool) (*agg
 			o.groupBytes += 96
 		}
 	}
+	o.flat = o.flatEligible()
 	o.st = o.newState()
 	return o, nil
 }
@@ -138,6 +139,8 @@ type aggState struct {
 	order     []*group
 	gaccs     []functions.GroupAccumulator // per spec; nil for the others
 	bytes     int64                        // estimated bytes of the groups
+	n         int                          // number of groups
+	flat      *flatState                   // the group table of a flat aggregation (aggflat.go)
 }
 
 func (o *aggOp) newState() *aggState {
@@ -146,6 +149,9 @@ func (o *aggOp) newState() *aggState {
 		if s.newGacc != nil {
 			st.gaccs[i] = s.newGacc()
 		}
+	}
+	if o.flat {
+		st.flat = o.newFlatState()
 	}
 	return st
 }
@@ -183,6 +189,8 @@ type aggOp struct {
 	sets      [][]int
 	specs     []aggSpec
 	st        *aggState
+	// flat runs the aggregation on flat group state (aggflat.go).
+	flat      bool
 	budget    int   // groups before a spill (0: no group cap)
 	memBudget int64 // estimated bytes of groups before a spill
 	// groupBytes is the estimated cost of one group besides its key values.
@@ -242,13 +250,18 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 	if o.streaming {
 		return nil, nil
 	}
-	out := vector.NewBatch(o.outTypes, max(len(o.st.order), 1))
-	if len(o.st.order) == 0 && len(o.n.Group) == 0 && o.n.GroupingSets == nil {
-		// A global aggregate over no rows still gives one row.
-		o.newGroup(0, nil, 0)
-	}
-	if err := o.flush(out); err != nil {
-		return nil, err
+	var out *vector.Batch
+	if o.flat {
+		out = o.flushFlat()
+	} else {
+		out = vector.NewBatch(o.outTypes, max(o.st.n, 1))
+		if o.st.n == 0 && len(o.n.Group) == 0 && o.n.GroupingSets == nil {
+			// A global aggregate over no rows still gives one row.
+			o.newGroup(0, nil, 0)
+		}
+		if err := o.flush(out); err != nil {
+			return nil, err
+		}
 	}
 	o.st = nil
 	// Each spill partition holds whole groups: it is aggregated alone once
@@ -305,12 +318,17 @@ func (o *aggOp) nextPartition(ctx context.Context) error {
 			return err
 		}
 		o.queuePasses()
-		if len(o.st.order) == 0 {
+		if o.st.n == 0 {
 			continue
 		}
-		out := vector.NewBatch(o.outTypes, len(o.st.order))
-		if err := o.flush(out); err != nil {
-			return err
+		var out *vector.Batch
+		if o.flat {
+			out = o.flushFlat()
+		} else {
+			out = vector.NewBatch(o.outTypes, o.st.n)
+			if err := o.flush(out); err != nil {
+				return err
+			}
 		}
 		o.st = nil
 		o.out = &sliceOp{b: out}
@@ -356,6 +374,7 @@ func (o *aggOp) newGroup(set int, keyVecs []*vector.Vec, row int) *group {
 		}
 	}
 	o.st.order = append(o.st.order, g)
+	o.st.n = len(o.st.order)
 	return g
 }
 
@@ -438,6 +457,9 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 				return nil, err
 			}
 		}
+	}
+	if o.flat {
+		return nil, o.consumeFlat(bt, keyVecs, args, filters)
 	}
 	var changes *vector.Batch
 	if o.streaming {
@@ -612,7 +634,7 @@ func (o *aggOp) hasGroupAcc() bool {
 
 // full reports whether the groups in memory reached the budget.
 func (o *aggOp) full() bool {
-	return o.budget > 0 && len(o.st.order) >= o.budget || o.st.bytes >= o.memBudget
+	return o.budget > 0 && o.st.n >= o.budget || o.st.bytes >= o.memBudget
 }
 
 // spill appends the given input rows to their partitions.

@@ -86,6 +86,8 @@ type joinOp struct {
 	// candidate pairs.
 	pending    *vector.Batch
 	pendingPos int
+	// liBuf and riBuf are the pair buffers reused by the probes.
+	liBuf, riBuf []int
 }
 
 const maxPairs = 1 << 16
@@ -130,7 +132,7 @@ func (o *joinOp) buildTable(ctx context.Context, rows *vector.Batch) error {
 		return err
 	}
 	if len(keys) == 1 && keys[0].Class == vector.Int && vector.ClassOf(o.n.EquiKeys[0].Left.Type()) == vector.Int {
-		o.intHead = newIntTable()
+		o.intHead = newIntTableFor(rows.N)
 		o.intNext = make([]int32, rows.N)
 		o.intNullHead = -1
 		k := keys[0]
@@ -272,6 +274,8 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 			return nil, err
 		}
 		k := keys[0]
+		li, ri = o.liBuf[:0], o.riBuf[:0]
+		defer func() { o.liBuf, o.riBuf = li[:0], ri[:0] }()
 		for l := range bt.N {
 			first := o.intNullHead
 			switch {
@@ -318,8 +322,10 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 		}
 		li, ri = li[:k], ri[:k]
 	}
-	for _, r := range ri {
-		o.matchedRight[r] = true
+	if o.n.Kind == plan.RightJoin || o.n.Kind == plan.FullJoin {
+		for _, r := range ri {
+			o.matchedRight[r] = true
+		}
 	}
 	switch o.n.Kind {
 	case plan.SemiJoin, plan.AntiJoin:
@@ -408,18 +414,6 @@ func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 	for i := range o.rightTypes {
 		out.Cols = append(out.Cols, gatherOrNull(o.rows.Cols[i], o.outTypes[c], ri))
 		c++
-	}
-	return out
-}
-
-func gatherOrNull(src *vector.Vec, t *types.Type, idx []int) *vector.Vec {
-	out := vector.New(t, len(idx))
-	for _, i := range idx {
-		if i < 0 || src == nil {
-			out.AppendNull()
-			continue
-		}
-		out.AppendFrom(src, i)
 	}
 	return out
 }

@@ -2,7 +2,7 @@ package exec
 
 import (
 	"context"
-	"sort"
+	"slices"
 
 	"eddy/engine/functions"
 	"eddy/engine/plan"
@@ -100,8 +100,15 @@ func (o *overOp) Next(ctx context.Context) (*vector.Batch, error) {
 func (o *overOp) compute(ctx context.Context, rows *vector.Batch) (*vector.Batch, error) {
 	results := make([][]any, len(o.specs))
 	var outOrder []int
+	ints := make([][]int64, len(o.specs))
 	for si, s := range o.specs {
-		vals := make([]any, rows.N)
+		// ROW_NUMBER, RANK and DENSE_RANK write integers, not values.
+		var vals []any
+		if rankingInts(s.call.Name, o.outTypes[len(o.inTypes)+si]) {
+			ints[si] = make([]int64, rows.N)
+		} else {
+			vals = make([]any, rows.N)
+		}
 		args, err := evalAll(ctx, s.args, rows)
 		if err != nil {
 			return nil, err
@@ -114,29 +121,22 @@ func (o *overOp) compute(ctx context.Context, rows *vector.Batch) (*vector.Batch
 		if err != nil {
 			return nil, err
 		}
-		// Partition rows in order of first appearance.
-		index := map[string]int{}
-		var groups [][]int
-		var buf []byte
-		for i := range rows.N {
-			buf = buf[:0]
-			for _, p := range parts {
-				buf = vector.AppendKey(buf, p, i)
+		cmpRows := rowComparator(s.call.Order, keys)
+		// Ties keep input order: rows compare by position last.
+		cmpStable := func(x, y int) int {
+			if c := cmpRows(x, y); c != 0 {
+				return c
 			}
-			g, ok := index[string(buf)]
-			if !ok {
-				g = len(groups)
-				index[string(buf)] = g
-				groups = append(groups, nil)
-			}
-			groups[g] = append(groups[g], i)
+			return x - y
 		}
-		for _, g := range groups {
+		for _, g := range partitionRows(parts, rows.N) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			sort.SliceStable(g, func(x, y int) bool { return compareKeys(s.call.Order, keys, g[x], g[y]) < 0 })
-			if err := o.evalPartition(s, g, args, keys, vals); err != nil {
+			if len(s.call.Order) > 0 {
+				slices.SortFunc(g, cmpStable)
+			}
+			if err := o.evalPartition(s, g, args, cmpRows, vals, ints[si]); err != nil {
 				return nil, err
 			}
 			if si == 0 {
@@ -153,7 +153,16 @@ func (o *overOp) compute(ctx context.Context, rows *vector.Batch) (*vector.Batch
 		out.Cols = append(out.Cols, v.Gather(outOrder))
 	}
 	for si, vals := range results {
-		v := vector.New(o.outTypes[len(o.inTypes)+si], rows.N)
+		t := o.outTypes[len(o.inTypes)+si]
+		if ints[si] != nil {
+			v := vector.Make(t, rows.N)
+			for j, i := range outOrder {
+				v.Ints[j] = ints[si][i]
+			}
+			out.Cols = append(out.Cols, v)
+			continue
+		}
+		v := vector.New(t, rows.N)
 		for _, i := range outOrder {
 			v.Append(vals[i])
 		}
@@ -164,10 +173,10 @@ func (o *overOp) compute(ctx context.Context, rows *vector.Batch) (*vector.Batch
 
 // peersEnd returns, for each position of a sorted partition, the end
 // (exclusive) of its peer group (rows equal on the ORDER BY keys).
-func peersEnd(s overSpec, g []int, keys []*vector.Vec) []int {
+func peersEnd(g []int, cmpRows func(i, j int) int) []int {
 	end := make([]int, len(g))
 	for i := len(g) - 1; i >= 0; i-- {
-		if i+1 < len(g) && compareKeys(s.call.Order, keys, g[i], g[i+1]) == 0 {
+		if i+1 < len(g) && cmpRows(g[i], g[i+1]) == 0 {
 			end[i] = end[i+1]
 		} else {
 			end[i] = i + 1
@@ -176,36 +185,51 @@ func peersEnd(s overSpec, g []int, keys []*vector.Vec) []int {
 	return end
 }
 
-func (o *overOp) evalPartition(s overSpec, g []int, args, keys []*vector.Vec, vals []any) error {
+// evalPartition evaluates a call over one sorted partition into vals, or
+// into ints for the calls rankingInts accepts.
+func (o *overOp) evalPartition(s overSpec, g []int, args []*vector.Vec, cmpRows func(i, j int) int, vals []any, ints []int64) error {
 	n := len(g)
-	peers := peersEnd(s, g, keys)
 	name := s.call.Name
 	k := s.call.T.Kind
 	switch name {
 	case "ROW_NUMBER":
+		if ints != nil {
+			for i, r := range g {
+				ints[r] = int64(i + 1)
+			}
+			return nil
+		}
 		for i, r := range g {
 			vals[r] = types.IntegerValue(k, int64(i+1))
 		}
 		return nil
 	case "RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST":
+		var peers []int
+		if name == "CUME_DIST" {
+			peers = peersEnd(g, cmpRows)
+		}
 		rank, dense := 1, 0
 		for i, r := range g {
-			if i == 0 || compareKeys(s.call.Order, keys, g[i-1], r) != 0 {
+			if i == 0 || cmpRows(g[i-1], r) != 0 {
 				rank = i + 1
 				dense++
 			}
-			switch name {
-			case "RANK":
+			switch {
+			case ints != nil && name == "RANK":
+				ints[r] = int64(rank)
+			case ints != nil && name == "DENSE_RANK":
+				ints[r] = int64(dense)
+			case name == "RANK":
 				vals[r] = types.IntegerValue(k, int64(rank))
-			case "DENSE_RANK":
+			case name == "DENSE_RANK":
 				vals[r] = types.IntegerValue(k, int64(dense))
-			case "PERCENT_RANK":
+			case name == "PERCENT_RANK":
 				if n == 1 {
 					vals[r] = 0.0
 				} else {
 					vals[r] = float64(rank-1) / float64(n-1)
 				}
-			case "CUME_DIST":
+			case name == "CUME_DIST":
 				vals[r] = float64(peers[i]) / float64(n)
 			}
 		}
@@ -252,6 +276,7 @@ func (o *overOp) evalPartition(s overSpec, g []int, args, keys []*vector.Vec, va
 	if s.newAcc == nil {
 		return &UnsupportedError{What: "window function " + name}
 	}
+	peers := peersEnd(g, cmpRows)
 	f := s.call.Frame
 	if f.Mode == 0 {
 		f = plan.Frame{Mode: plan.FrameRows, Start: plan.Bound{Kind: plan.UnboundedPreceding}, End: plan.Bound{Kind: plan.UnboundedFollowing}}
@@ -335,3 +360,67 @@ func castTo(v any, from, to *types.Type) any {
 }
 
 func (o *overOp) Close() error { return o.in.Close() }
+
+// rankingInts reports whether a window call's results are integers
+// written without boxing: ROW_NUMBER, RANK and DENSE_RANK into an integer
+// column.
+func rankingInts(name string, t *types.Type) bool {
+	switch name {
+	case "ROW_NUMBER", "RANK", "DENSE_RANK":
+		return vector.ClassOf(t) == vector.Int
+	}
+	return false
+}
+
+// partitionRows splits rows 0..n-1 by the partition key columns, in order
+// of first appearance, each partition's rows in input order. One integer
+// key uses an intTable, others the byte encoding of the keys.
+func partitionRows(parts []*vector.Vec, n int) [][]int {
+	var groups [][]int
+	if len(parts) == 0 {
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		return append(groups, all)
+	}
+	if len(parts) == 1 && parts[0].Class == vector.Int {
+		p := parts[0]
+		index := newIntTable()
+		null := -1
+		for i := range n {
+			var g int
+			if p.IsNull(i) {
+				if null < 0 {
+					null = len(groups)
+					groups = append(groups, nil)
+				}
+				g = null
+			} else if id := index.get(p.Ints[i]); id >= 0 {
+				g = int(id)
+			} else {
+				g = len(groups)
+				index.put(p.Ints[i], int32(g))
+				groups = append(groups, nil)
+			}
+			groups[g] = append(groups[g], i)
+		}
+		return groups
+	}
+	index := map[string]int{}
+	var buf []byte
+	for i := range n {
+		buf = buf[:0]
+		for _, p := range parts {
+			buf = vector.AppendKey(buf, p, i)
+		}
+		g, ok := index[string(buf)]
+		if !ok {
+			g = len(groups)
+			index[string(buf)] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
+}

@@ -211,3 +211,88 @@ func (a *groupMinMax) Result(g int) any {
 	one.Len = 1
 	return one.Get(0)
 }
+
+// GroupResultVector is implemented by the group accumulators that can
+// write the results of groups 0..n-1 as one column of type t at once;
+// ok is false when t's storage does not suit them (use Result then).
+type GroupResultVector interface {
+	ResultVec(t *types.Type, n int) (v *vector.Vec, ok bool)
+}
+
+// nullsWhere is the null bitmap of the groups g < n for which null(g)
+// holds, or nil when there is none.
+func nullsWhere(n int, null func(g int) bool) []uint64 {
+	var b []uint64
+	for g := range n {
+		if null(g) {
+			if b == nil {
+				b = make([]uint64, (n+63)>>6)
+			}
+			b[g>>6] |= 1 << (uint(g) & 63)
+		}
+	}
+	return b
+}
+
+func (a *groupCount) ResultVec(t *types.Type, n int) (*vector.Vec, bool) {
+	if vector.ClassOf(t) != vector.Int {
+		return nil, false
+	}
+	a.Grow(n)
+	v := vector.Make(t, n)
+	copy(v.Ints, a.n[:n])
+	return v, true
+}
+
+func (a *groupSum) ResultVec(t *types.Type, n int) (*vector.Vec, bool) {
+	want := vector.Int
+	if a.float {
+		want = vector.Float
+	}
+	if vector.ClassOf(t) != want || t.Kind != a.ret.Kind {
+		return nil, false
+	}
+	a.Grow(n)
+	v := vector.Make(t, n)
+	for g := range n {
+		if a.float {
+			f := a.f[g]
+			if a.avg && a.n[g] > 0 {
+				f /= float64(a.n[g])
+			}
+			if a.ret.Kind == types.Float {
+				f = float64(float32(f))
+			}
+			v.Floats[g] = f
+			continue
+		}
+		s := a.i[g]
+		if a.avg && a.n[g] > 0 {
+			s /= a.n[g]
+		}
+		v.Ints[g] = wrapInt(a.ret.Kind, s)
+	}
+	if !a.zero {
+		v.SetNulls(nullsWhere(n, func(g int) bool { return a.n[g] == 0 }))
+	}
+	return v, true
+}
+
+func (a *groupMinMax) ResultVec(t *types.Type, n int) (*vector.Vec, bool) {
+	want := vector.Int
+	if a.float {
+		want = vector.Float
+	}
+	if vector.ClassOf(t) != want || t.Kind != a.t.Kind {
+		return nil, false
+	}
+	a.Grow(n)
+	v := vector.Make(t, n)
+	if a.float {
+		copy(v.Floats, a.f[:n])
+	} else {
+		copy(v.Ints, a.i[:n])
+	}
+	v.SetNulls(nullsWhere(n, func(g int) bool { return !a.seen[g] }))
+	return v, true
+}

@@ -306,7 +306,7 @@ func (p *Parser) parsePrimary() ast.Expr {
 		if e := p.parseKeywordPrimary(t); e != nil {
 			return e
 		}
-		if !IsReserved(t.Upper) || functionKeywords[t.Upper] && p.peek(1).IsOp("(") {
+		if !t.Reserved || functionKeywords[t.Upper] && p.peek(1).IsOp("(") {
 			return p.parseNameOrCall()
 		}
 	}

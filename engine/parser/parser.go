@@ -273,7 +273,7 @@ func (p *Parser) isOp(op string) bool {
 // acceptOp consumes the operator op if it is the current token.
 func (p *Parser) acceptOp(op string) bool {
 	if t := &p.toks[p.i]; t.Kind == Op && t.Text == op {
-		p.next()
+		p.i++ // an operator is never the final EOF token
 		return true
 	}
 	p.expectQuoted(op)
@@ -282,11 +282,13 @@ func (p *Parser) acceptOp(op string) bool {
 
 // expectOp consumes the operator op or fails.
 func (p *Parser) expectOp(op string) Token {
-	t := p.tok()
-	if !p.acceptOp(op) {
+	t := &p.toks[p.i]
+	if t.Kind != Op || t.Text != op {
+		p.expectQuoted(op)
 		p.fail()
 	}
-	return t
+	p.i++ // an operator is never the final EOF token
+	return *t
 }
 
 func (p *Parser) expectEOF() {

@@ -157,3 +157,24 @@ func TestParseConcurrent(t *testing.T) {
 		t.Errorf("concurrent parse differs: %s", e)
 	}
 }
+
+// TestReservedFlag checks that the lexer marks exactly the reserved words,
+// in any case, so that the parser may test Token.Reserved instead of
+// IsReserved(Token.Upper).
+func TestReservedFlag(t *testing.T) {
+	inputs := append(seedStatements(t), "select Select sElEcT frobnicate é ZONE zone current_timestamp")
+	for _, in := range inputs {
+		toks, err := Tokenize(in)
+		if err != nil {
+			continue
+		}
+		for _, tok := range toks {
+			if tok.Kind != Ident {
+				continue
+			}
+			if want := IsReserved(strings.ToUpper(tok.Text)); tok.Reserved != want || tok.Reserved != IsReserved(tok.Upper) {
+				t.Errorf("%q: Reserved %v, want %v (Upper %q)", tok.Text, tok.Reserved, want, tok.Upper)
+			}
+		}
+	}
+}

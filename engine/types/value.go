@@ -3,7 +3,6 @@ package types
 import (
 	"bytes"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -48,6 +47,9 @@ type CastError struct {
 	// Overflow marks a numeric string out of the target's range, which
 	// Flink reports differently from a malformed one.
 	Overflow bool
+	// Exception, when set, is the Java exception class Flink reports
+	// (NumberFormatException, DateTimeException, ...) with Msg.
+	Exception string
 }
 
 func (e *CastError) Error() string {
@@ -68,6 +70,9 @@ func (e *CastError) Error() string {
 // Class returns Flink's exception class for a failed cast at run time:
 // Java's NumberFormatException for a string that is not a number.
 func (e *CastError) Class() string {
+	if e.Exception != "" {
+		return e.Exception
+	}
 	if e.numberFormat() {
 		return "NumberFormatException"
 	}
@@ -265,12 +270,7 @@ func castToBool(v any, from, to *Type) (any, error) {
 	case bool:
 		return x, nil
 	case string:
-		switch strings.ToLower(strings.TrimSpace(x)) {
-		case "t", "true", "y", "yes", "1":
-			return true, nil
-		case "f", "false", "n", "no", "0":
-			return false, nil
-		}
+		return stringToBool(x, from, to)
 	case float32:
 		return x != 0, nil
 	case float64:
@@ -327,14 +327,7 @@ func castToInteger(v any, from, to *Type) (any, error) {
 		}
 		n = i
 	case string:
-		s := strings.TrimSpace(x)
-		i, err := strconv.ParseInt(s, 10, bitsOf(to.Kind))
-		if err != nil {
-			ce := castError(v, from, to)
-			ce.Overflow = errors.Is(err, strconv.ErrRange)
-			return nil, ce
-		}
-		n = i
+		return stringToInteger(x, from, to)
 	default:
 		i, ok := AsInt64(v)
 		if !ok {
@@ -383,11 +376,7 @@ func castToFloat(v any, from, to *Type) (any, error) {
 		}
 		f = g
 	case string:
-		g, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		if err != nil && !isRangeErr(err) {
-			return nil, castError(v, from, to)
-		}
-		f = g
+		return stringToFloat(x, from, to)
 	default:
 		n, ok := AsInt64(v)
 		if !ok {
@@ -429,11 +418,7 @@ func castToDecimal(v any, from, to *Type) (any, error) {
 			return nil, castError(v, from, to)
 		}
 	case string:
-		var err error
-		d, err = ParseDecimal(x)
-		if err != nil {
-			return nil, castError(v, from, to)
-		}
+		return stringToDecimal(x, from, to)
 	default:
 		n, ok := AsInt64(v)
 		if !ok {
@@ -499,11 +484,7 @@ func castToDate(v any, from, to *Type) (any, error) {
 		}
 		return DateOf(x), nil
 	case string:
-		d, err := ParseDate(strings.TrimSpace(x))
-		if err != nil {
-			return nil, castError(v, from, to)
-		}
-		return d, nil
+		return stringToDate(x, from, to)
 	case int32:
 		if from.Kind == Date {
 			return x, nil
@@ -521,11 +502,7 @@ func castToTime(v any, from, to *Type) (any, error) {
 		mid := time.Date(y, m, d, 0, 0, 0, 0, x.Location())
 		return truncDuration(x.Sub(mid), to.Prec), nil
 	case string:
-		t, err := ParseTime(strings.TrimSpace(x))
-		if err != nil {
-			return nil, castError(v, from, to)
-		}
-		return truncDuration(t, to.Prec), nil
+		return stringToTime(x, from, to)
 	}
 	return nil, castError(v, from, to)
 }
@@ -549,11 +526,7 @@ func castToTimestamp(v any, from, to *Type) (any, error) {
 			return DateTime(x), nil
 		}
 	case string:
-		t, err := ParseTimestamp(strings.TrimSpace(x))
-		if err != nil {
-			return nil, castError(v, from, to)
-		}
-		return TruncateTime(t, to.Prec), nil
+		return stringToTimestamp(x, from, to)
 	}
 	if n, ok := AsInt64(v); ok && from.Kind.IsNumeric() {
 		// Numeric to TIMESTAMP_LTZ reads seconds since the epoch.

@@ -380,3 +380,61 @@ func TestGroupCommitTerminated(t *testing.T) {
 		t.Errorf("eddy ran the whole script (%d statements) despite the signal", acked)
 	}
 }
+
+// TestGroupCommitSignalWhileNothingHeld: with no answer held, SIGTERM
+// ends a piped run at once, even in the middle of an endless query, and
+// the statements answered before are stored.
+func TestGroupCommitSignalWhileNothingHeld(t *testing.T) {
+	vars, _ := env(t)
+	st := store(t)
+	cmd := exec.Command(binary, "--store", st, "-D", "table.dml-sync=true", "-D", "execution.runtime-mode=streaming",
+		"-D", "sql-client.execution.result-mode=tableau")
+	cmd.Env = vars
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	io.WriteString(in, "CREATE TABLE p (i INT);\nINSERT INTO p VALUES (1);\nINSERT INTO p VALUES (2);\n"+
+		"CREATE TABLE d (x INT) WITH ('connector' = 'datagen', 'rows-per-second' = '5');\nSELECT * FROM d;\n")
+	r := bufio.NewReader(out)
+	acked := 0
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("eddy ended early: %v", err)
+		}
+		if strings.TrimSpace(line) == ackLine {
+			acked++
+		}
+		if strings.HasPrefix(line, "| +I |") {
+			break // the endless query runs
+		}
+	}
+	start := time.Now()
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	go io.Copy(io.Discard, r)
+	err = cmd.Wait()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("eddy took %s to end after SIGTERM", d)
+	}
+	ee, ok := err.(*exec.ExitError)
+	if !ok {
+		t.Fatalf("eddy was not ended by the signal: %v", err)
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
+		t.Errorf("exit status %v, want the end by SIGTERM", ee)
+	}
+	db := integrity(t, st)
+	defer db.Close()
+	if acked != 2 || storedRows(t, db, "p") != 2 {
+		t.Errorf("%d answers, %d rows stored; want 2 and 2", acked, storedRows(t, db, "p"))
+	}
+}

@@ -1,0 +1,258 @@
+package exec
+
+import (
+	"eddy/engine/functions"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// The flat aggregation is the batch-mode hash aggregation of one grouping
+// set whose aggregates all keep flat group state (functions.
+// GroupAccumulator): a batch resolves the group id of every row through a
+// table specialised for its key (one integer column, one string column,
+// or the byte encoding of several), new groups append their key values to
+// typed key columns, and each aggregate then folds the whole batch in by
+// the array of group ids. No structure is kept per group.
+
+// flatState is the group table of a flat aggregation pass.
+type flatState struct {
+	keys   []*vector.Vec // per group column in the set: the groups' key values, by id
+	ints   *intTable     // one integer key
+	strs   *strTable     // one string key
+	bytes  map[string]int32
+	nullID int32 // the NULL key's group (one-column keys), or -1
+	ids    []int32
+	masked []int32
+	hashes []uint64
+	buf    []byte
+}
+
+// flatEligible reports whether an aggregation can run flat.
+func (o *aggOp) flatEligible() bool {
+	if o.streaming || len(o.sets) != 1 {
+		return false
+	}
+	for _, s := range o.specs {
+		if !s.grouping && s.newGacc == nil {
+			return false
+		}
+	}
+	for i, g := range o.n.Group {
+		if vector.ClassOf(g.Type()) != vector.ClassOf(o.outTypes[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (o *aggOp) newFlatState() *flatState {
+	f := &flatState{nullID: -1, keys: make([]*vector.Vec, len(o.n.Group))}
+	for _, k := range o.sets[0] {
+		f.keys[k] = vector.New(o.outTypes[k], 0)
+	}
+	return f
+}
+
+// consumeFlat folds one input batch into the flat state.
+func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*vector.Vec, filters []*vector.Vec) error {
+	if bt.Kinds != nil {
+		for row := range bt.N {
+			if !bt.Kind(row).IsAccumulate() {
+				return &UnsupportedError{What: "aggregation of an updating input in batch mode"}
+			}
+		}
+	}
+	st := o.st
+	f := st.flat
+	if cap(f.ids) < bt.N {
+		f.ids = make([]int32, bt.N)
+	}
+	ids := f.ids[:bt.N]
+	cols := o.sets[0]
+	canSpill := o.depth < maxAggDepth && len(o.n.Group) > 0 && spillable(o.inTypes)
+	var spillRows, spillPart []int
+	switch {
+	case len(cols) == 0:
+		if st.n == 0 {
+			o.newFlatGroup(keyVecs, 0)
+		}
+		clear(ids)
+	case len(cols) == 1 && keyVecs[cols[0]].Class == vector.Int:
+		kv := keyVecs[cols[0]]
+		if f.ints == nil {
+			f.ints = newIntTable()
+		}
+		nulls := kv.HasNulls()
+		for row, k := range kv.Ints[:bt.N] {
+			var id int32
+			if nulls && kv.IsNull(row) {
+				id = f.nullID
+			} else {
+				id = f.ints.get(k)
+			}
+			if id < 0 {
+				if canSpill && o.full() {
+					spillRows = append(spillRows, row)
+					spillPart = append(spillPart, int((uint64(intKeyOf(kv, row))*0x9E3779B97F4A7C15>>40>>(spillBits*o.depth))%spillPartitions))
+					ids[row] = -1
+					continue
+				}
+				id = o.newFlatGroup(keyVecs, row)
+				if nulls && kv.IsNull(row) {
+					f.nullID = id
+				} else {
+					f.ints.put(k, id)
+				}
+			}
+			ids[row] = id
+		}
+	case len(cols) == 1 && keyVecs[cols[0]].Class == vector.String:
+		kv := keyVecs[cols[0]]
+		if f.strs == nil {
+			f.strs = newStrTable()
+		}
+		if cap(f.hashes) < bt.N {
+			f.hashes = make([]uint64, bt.N)
+		}
+		hashes := f.hashes[:bt.N]
+		for row, s := range kv.Strs[:bt.N] {
+			hashes[row] = f.strs.hash(s)
+		}
+		nulls := kv.HasNulls()
+		keys := f.keys[cols[0]]
+		for row, s := range kv.Strs[:bt.N] {
+			var id int32
+			if nulls && kv.IsNull(row) {
+				id = f.nullID
+			} else {
+				id = f.strs.get(s, hashes[row], keys.Strs)
+			}
+			if id < 0 {
+				if canSpill && o.full() {
+					f.buf = vector.AppendKey(append(f.buf[:0], 0, 0), kv, row)
+					spillRows = append(spillRows, row)
+					spillPart = append(spillPart, int((hashBytes(f.buf)>>(spillBits*o.depth))%spillPartitions))
+					ids[row] = -1
+					continue
+				}
+				id = o.newFlatGroup(keyVecs, row)
+				if nulls && kv.IsNull(row) {
+					f.nullID = id
+				} else {
+					f.strs.put(hashes[row], id)
+				}
+			}
+			ids[row] = id
+		}
+	default:
+		if f.bytes == nil {
+			f.bytes = map[string]int32{}
+		}
+		for row := range bt.N {
+			f.buf = append(f.buf[:0], 0, 0)
+			for _, k := range cols {
+				f.buf = vector.AppendKey(f.buf, keyVecs[k], row)
+			}
+			id, ok := f.bytes[string(f.buf)]
+			if !ok {
+				if canSpill && o.full() {
+					spillRows = append(spillRows, row)
+					spillPart = append(spillPart, int((hashBytes(f.buf)>>(spillBits*o.depth))%spillPartitions))
+					ids[row] = -1
+					continue
+				}
+				id = o.newFlatGroup(keyVecs, row)
+				f.bytes[string(f.buf)] = id
+			}
+			ids[row] = id
+		}
+	}
+	for i := range o.specs {
+		gacc := st.gaccs[i]
+		if gacc == nil {
+			continue
+		}
+		gacc.Grow(st.n)
+		setIDs := ids
+		if fv := filters[i]; fv != nil {
+			if cap(f.masked) < bt.N {
+				f.masked = make([]int32, bt.N)
+			}
+			setIDs = f.masked[:bt.N]
+			for row, g := range ids {
+				setIDs[row] = g
+				if fv.IsNull(row) || !fv.Bools[row] {
+					setIDs[row] = -1
+				}
+			}
+		}
+		gacc.Update(setIDs, args[i])
+	}
+	if len(spillRows) > 0 {
+		return o.spill(bt, spillRows, spillPart)
+	}
+	return nil
+}
+
+// newFlatGroup adds the group of row's key and returns its id.
+func (o *aggOp) newFlatGroup(keyVecs []*vector.Vec, row int) int32 {
+	st := o.st
+	id := int32(st.n)
+	st.n++
+	st.bytes += o.groupBytes
+	for _, k := range o.sets[0] {
+		st.flat.keys[k].AppendFrom(keyVecs[k], row)
+		st.bytes += vecBytes(keyVecs[k], row, row+1)
+	}
+	return id
+}
+
+// flushFlat returns the result rows of the flat state's groups, in order
+// of first appearance.
+func (o *aggOp) flushFlat() *vector.Batch {
+	st := o.st
+	if st.n == 0 && len(o.n.Group) == 0 && o.n.GroupingSets == nil {
+		// A global aggregate over no rows still gives one row.
+		st.n = 1
+	}
+	n := st.n
+	for _, g := range st.gaccs {
+		if g != nil {
+			g.Grow(n)
+		}
+	}
+	out := &vector.Batch{N: n, Cols: make([]*vector.Vec, 0, len(o.outTypes))}
+	for k := range o.n.Group {
+		if v := st.flat.keys[k]; v != nil {
+			out.Cols = append(out.Cols, v)
+			continue
+		}
+		out.Cols = append(out.Cols, vector.Const(o.outTypes[k], nil, n))
+	}
+	for i, s := range o.specs {
+		t := o.outTypes[len(o.n.Group)+i]
+		switch {
+		case s.groupID:
+			out.Cols = append(out.Cols, vector.Const(t, groupIDValue(s, o.sets, 0), n))
+		case s.grouping:
+			out.Cols = append(out.Cols, vector.Const(t, groupingValue(s, o.sets[0]), n))
+		default:
+			out.Cols = append(out.Cols, groupResults(st.gaccs[i], t, n))
+		}
+	}
+	return out
+}
+
+// groupResults is the column of a group accumulator's results.
+func groupResults(g interface{ Result(int) any }, t *types.Type, n int) *vector.Vec {
+	if rv, ok := g.(functions.GroupResultVector); ok {
+		if v, ok := rv.ResultVec(t, n); ok {
+			return v
+		}
+	}
+	v := vector.New(t, n)
+	for i := range n {
+		v.Append(g.Result(i))
+	}
+	return v
+}
