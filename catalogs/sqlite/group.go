@@ -19,9 +19,12 @@ import (
 // one write transaction (BEGIN IMMEDIATE) that several statements share:
 // each statement's writes run inside a SAVEPOINT of their own, so a failed
 // statement rolls back its own rows only, and the statements become
-// durable together when the group commits. Whoever opens a group decides
-// when that happens and must not acknowledge a statement of the group
-// before Commit returned nil (the shell holds their answers until then).
+// durable together when the group commits. Appending rows to a data table
+// the group has written already needs no savepoint: they are held back and
+// written in multi-row INSERTs (see appendRows). Whoever opens a group
+// decides when it commits and must not acknowledge a statement of the
+// group before Commit returned nil (the shell holds their answers until
+// then).
 //
 // While a group is open the store's write lock is held: no other process
 // or connection changes the catalog, so lookups skip the catalog version
@@ -36,8 +39,8 @@ type RowGroup struct {
 	cached  bool  // version is valid: the definitions cache is in use
 	mu      sync.Mutex
 	rows    map[objectKey]string // data tables written in the group
-	args    []any                // appendRows's parameters, reused
-	texts   map[string]string    // appendRows's one-row INSERT of a data table
+	pend    pending              // rows appendRows took, not yet written
+	texts   map[string]string    // INSERT texts of pending rows by table and row count
 	broken  error                // the transaction cannot go on: only Rollback is left
 	ended   bool
 }
@@ -116,8 +119,8 @@ func (g *RowGroup) statement(ctx context.Context, fn func(tx *sql.Tx) error) err
 	if g.ended {
 		return catalogs.Errorf(catalogs.ErrStore, "the shared transaction of store %s has ended", g.store.path)
 	}
-	if g.broken != nil {
-		return g.broken
+	if err := g.flush(); err != nil {
+		return err
 	}
 	// An interrupted INSERT inside a transaction makes SQLite roll the
 	// whole transaction back, so the group's statements are not
@@ -153,9 +156,9 @@ func (g *RowGroup) Commit(ctx context.Context) error {
 		return catalogs.Errorf(catalogs.ErrStore, "the shared transaction of store %s has ended", g.store.path)
 	}
 	g.end()
-	if g.broken != nil {
+	if err := g.flush(); err != nil {
 		_ = g.tx.Rollback()
-		return g.broken
+		return err
 	}
 	if err := g.tx.Commit(); err != nil {
 		_ = g.tx.Rollback()
@@ -209,9 +212,13 @@ func (c *Catalog) BeginRowGroup(ctx context.Context) (join func(context.Context)
 func (c *Catalog) RowGroupKey() any { return c.store }
 
 // appendRows is WriteRows inside the group for a table whose data table
-// the group knows already, when the rows fit one SQLite statement: one
-// statement is atomic by itself, so it needs no savepoint. done is false
-// when it did nothing and WriteRows must take its general way.
+// the group knows already. The rows go into the group's pending rows,
+// which reach SQLite in multi-row INSERTs before anything else runs in
+// the transaction and before the commit: a data table has no constraint
+// a row could fail, so only a failure of the store itself (a full disk)
+// can stop them, and that fails the whole group, whose statements then
+// all report it. done is false when it did nothing and WriteRows must
+// take its general way.
 func (g *RowGroup) appendRows(key objectKey, cols []*types.Type, produce func(emit func(row []any) error) error) (done bool, err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -219,73 +226,77 @@ func (g *RowGroup) appendRows(key objectKey, cols []*types.Type, produce func(em
 	if tbl == "" || g.ended || g.broken != nil {
 		return false, nil
 	}
-	perInsert := max(1, min(256, 32766/max(len(cols), 1)))
-	args := g.args[:0]
-	n := 0
+	if g.pend.n > 0 && (g.pend.tbl != tbl || g.pend.ncols != len(cols)) {
+		if err := g.flush(); err != nil {
+			return true, err
+		}
+	}
+	p := &g.pend
+	mark, n := len(p.args), p.n
 	err = produce(func(row []any) error {
 		if len(row) != len(cols) {
 			return fmt.Errorf("a row of %d values for %d columns", len(row), len(cols))
 		}
 		for i, v := range row {
-			args = append(args, toSQL(v, cols[i]))
+			p.args = append(p.args, toSQL(v, cols[i]))
 		}
-		n++
+		p.n++
 		return nil
 	})
-	defer func() {
-		clear(args)
-		g.args = args[:0]
-	}()
 	if err != nil {
-		return true, err // nothing was written
+		// Nothing of the statement stays.
+		clear(p.args[mark:])
+		p.args, p.n = p.args[:mark], n
+		return true, err
 	}
-	if n == 0 {
-		return true, nil
-	}
-	bg := context.Background()
-	if n <= perInsert {
-		// A failure of the one statement leaves nothing of it, but
-		// SQLite may have rolled the whole transaction back (a full
-		// disk): the group cannot be trusted any more.
-		if err := execText(bg, g.tx, g.insertText(tbl, len(cols), n), args...); err != nil {
-			g.broken = storeErr(err, "cannot write to store %s", g.store.path)
-			return true, g.broken
-		}
-		return true, nil
-	}
-	// Several statements: a savepoint makes them one.
-	if _, err := g.tx.ExecContext(bg, sqlSavepoint); err != nil {
-		g.broken = storeErr(err, "cannot write to store %s", g.store.path)
-		return true, g.broken
-	}
-	for start := 0; start < n; start += perInsert {
-		k := min(perInsert, n-start)
-		chunk := args[start*len(cols) : (start+k)*len(cols)]
-		if err := execText(bg, g.tx, g.insertText(tbl, len(cols), k), chunk...); err != nil {
-			_, rerr := g.tx.ExecContext(bg, sqlRollbackTo)
-			if rerr == nil {
-				_, rerr = g.tx.ExecContext(bg, sqlRelease)
-			}
-			if rerr != nil {
-				g.broken = storeErr(errors.Join(err, rerr), "cannot write to store %s", g.store.path)
-			}
-			return true, storeErr(err, "cannot write to store %s", g.store.path)
-		}
-	}
-	if _, err := g.tx.ExecContext(bg, sqlRelease); err != nil {
-		g.broken = storeErr(err, "cannot write to store %s", g.store.path)
-		return true, g.broken
+	p.tbl, p.ncols = tbl, len(cols)
+	if p.n >= pendingRows(len(cols)) {
+		return true, g.flush()
 	}
 	return true, nil
+}
+
+// pendingRows is the number of rows of ncols columns one INSERT takes
+// (SQLite takes at most 32766 parameters a statement).
+func pendingRows(ncols int) int { return max(1, min(256, 32766/max(ncols, 1))) }
+
+// pending are rows appendRows took for one data table, not yet written.
+type pending struct {
+	tbl   string
+	ncols int
+	args  []any
+	n     int
+}
+
+// flush writes the pending rows (g.mu held). A failure breaks the group.
+func (g *RowGroup) flush() error {
+	p := &g.pend
+	if p.n == 0 {
+		return nil
+	}
+	if g.broken != nil {
+		return g.broken
+	}
+	per := pendingRows(p.ncols)
+	for start := 0; start < p.n; start += per {
+		k := min(per, p.n-start)
+		chunk := p.args[start*p.ncols : (start+k)*p.ncols]
+		if err := execText(context.Background(), g.tx, g.insertText(p.tbl, p.ncols, k), chunk...); err != nil {
+			g.broken = storeErr(err, "cannot write to store %s", g.store.path)
+			break
+		}
+	}
+	clear(p.args)
+	p.args, p.n = p.args[:0], 0
+	return g.broken
 }
 
 // insertText returns the INSERT of n rows of ncols columns into tbl (a
 // generated name, see execText).
 func (g *RowGroup) insertText(tbl string, ncols, n int) string {
-	if n == 1 {
-		if t, ok := g.texts[tbl]; ok {
-			return t
-		}
+	key := tbl + "/" + strconv.Itoa(n)
+	if t, ok := g.texts[key]; ok {
+		return t
 	}
 	names := make([]string, ncols)
 	marks := make([]string, ncols)
@@ -295,8 +306,8 @@ func (g *RowGroup) insertText(tbl string, ncols, n int) string {
 	}
 	row := "(" + strings.Join(marks, ", ") + ")"
 	t := `INSERT INTO ` + tbl + ` (` + strings.Join(names, ", ") + `) VALUES ` + strings.Repeat(row+", ", n-1) + row
-	if n == 1 {
-		g.texts[tbl] = t
+	if len(g.texts) < 64 {
+		g.texts[key] = t
 	}
 	return t
 }

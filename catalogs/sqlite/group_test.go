@@ -152,3 +152,41 @@ func TestRowGroupHoldsTheLock(t *testing.T) {
 		t.Errorf("after the group, a sees %d columns, want the other writer's 3", n)
 	}
 }
+
+// TestRowGroupKeepsOrder: rows a group holds back reach the store before
+// anything else the group writes, so the statements' order holds across
+// tables, multi-row statements and an overwrite.
+func TestRowGroupKeepsOrder(t *testing.T) {
+	a, b := twoStores(t)
+	tbl := managedTable(col("i", types.New(types.Int)), col("s", types.NewString()))
+	pt, pu := catalogs.NewObjectPath("default", "t"), catalogs.NewObjectPath("default", "u")
+	must(t, a.CreateTable(ctx, pt, tbl, false))
+	must(t, a.CreateTable(ctx, pu, tbl, false))
+	g, err := a.store.BeginGroup(ctx)
+	must(t, err)
+	join := func() any { return g }
+	must(t, writeIn(a, join, pt, tbl, -1, numbered(1, 1)...))
+	must(t, writeIn(a, join, pt, tbl, -1, numbered(2, 1)...))
+	must(t, writeIn(a, join, pu, tbl, -1, numbered(50, 1)...))
+	must(t, writeIn(a, join, pt, tbl, -1, numbered(3, 600)...))
+	must(t, writeIn(a, join, pu, tbl, -1, numbered(51, 1)...))
+	must(t, writeIn(a, join, pt, tbl, -1, numbered(603, 1)...))
+	must(t, g.Commit(ctx))
+	want := ""
+	for i := 1; i <= 603; i++ {
+		want += fmt.Sprintf("[%d r%d];", i, i)
+	}
+	equal(t, readRows(t, b, pt, tbl), want)
+	equal(t, readRows(t, b, pu, tbl), "[50 r50];[51 r51];")
+
+	g, err = a.store.BeginGroup(ctx)
+	must(t, err)
+	must(t, writeIn(a, join, pt, tbl, -1, numbered(700, 1)...))
+	gctx := g.Context(ctx)
+	must(t, a.WriteRows(gctx, pt, physTypes(tbl), true, func(emit func([]any) error) error {
+		return emit([]any{int32(800), "over"})
+	}))
+	must(t, writeIn(a, join, pt, tbl, -1, numbered(900, 1)...))
+	must(t, g.Commit(ctx))
+	equal(t, readRows(t, b, pt, tbl), "[800 over];[900 r900];")
+}

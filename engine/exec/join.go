@@ -75,9 +75,13 @@ type joinOp struct {
 	table map[string][]int // key -> right rows
 	// With one integer key: intHead maps a key to its first right row and
 	// intNext chains the rows of equal keys, in input order.
-	intHead      *intTable
-	intNext      []int32
-	intNullHead  int32 // first right row with a NULL key (null-safe joins), or -1
+	intHead     *intTable
+	intNext     []int32
+	intNullHead int32 // first right row with a NULL key (null-safe joins), or -1
+	// With one integer key whose values span a small range, dense
+	// replaces intHead: dense[key-denseMin] is the key's first right row.
+	dense        []int32
+	denseMin     int64
 	matchedRight []bool
 	tail         *sliceOp // unmatched right rows of RIGHT and FULL joins
 	leftDone     bool
@@ -121,7 +125,7 @@ func (o *joinOp) build(ctx context.Context) error {
 // buildTable makes the hash table of the build rows in memory.
 func (o *joinOp) buildTable(ctx context.Context, rows *vector.Batch) error {
 	o.rows = rows
-	o.table, o.intHead, o.intNext = nil, nil, nil
+	o.table, o.intHead, o.intNext, o.dense = nil, nil, nil, nil
 	o.matchedRight = make([]bool, rows.N)
 	if len(o.rkeys) == 0 {
 		o.built = true
@@ -132,10 +136,14 @@ func (o *joinOp) buildTable(ctx context.Context, rows *vector.Batch) error {
 		return err
 	}
 	if len(keys) == 1 && keys[0].Class == vector.Int && vector.ClassOf(o.n.EquiKeys[0].Left.Type()) == vector.Int {
-		o.intHead = newIntTableFor(rows.N)
 		o.intNext = make([]int32, rows.N)
 		o.intNullHead = -1
 		k := keys[0]
+		if o.buildDense(k, rows.N) {
+			o.built = true
+			return nil
+		}
+		o.intHead = newIntTableFor(rows.N)
 		for i := rows.N - 1; i >= 0; i-- {
 			if k.IsNull(i) {
 				if o.nullSafe[0] {
@@ -268,7 +276,7 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 				ri = append(ri, r)
 			}
 		}
-	} else if o.intHead != nil {
+	} else if o.intHead != nil || o.dense != nil {
 		keys, err := evalAll(ctx, o.lkeys, bt)
 		if err != nil {
 			return nil, err
@@ -280,7 +288,7 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 			first := o.intNullHead
 			switch {
 			case !k.IsNull(l):
-				first = o.intHead.get(k.Ints[l])
+				first = o.intFirst(k.Ints[l])
 			case !o.nullSafe[0]:
 				continue
 			}
@@ -430,4 +438,53 @@ func (o *joinOp) Close() error {
 		o.grace = nil
 	}
 	return err
+}
+
+// buildDense builds the dense head array of one integer key column when
+// its values span at most a few times as many slots as there are rows (a
+// key lookup is then one array access, the array a fraction of a hash
+// table's size); false leaves it to the hash table.
+func (o *joinOp) buildDense(k *vector.Vec, n int) bool {
+	lo, hi, seen := int64(0), int64(0), false
+	for i := range n {
+		if k.IsNull(i) {
+			continue
+		}
+		x := k.Ints[i]
+		if !seen {
+			lo, hi, seen = x, x, true
+			continue
+		}
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	span := uint64(hi - lo)
+	if !seen || hi-lo < 0 || span >= uint64(max(4*n, 1024)) {
+		return false
+	}
+	o.dense, o.denseMin = make([]int32, span+1), lo
+	for i := range o.dense {
+		o.dense[i] = -1
+	}
+	for i := n - 1; i >= 0; i-- {
+		if k.IsNull(i) {
+			if o.nullSafe[0] {
+				o.intNext[i], o.intNullHead = o.intNullHead, int32(i)
+			}
+			continue
+		}
+		d := k.Ints[i] - lo
+		o.intNext[i], o.dense[d] = o.dense[d], int32(i)
+	}
+	return true
+}
+
+// intFirst is the first right row of an integer key, or -1.
+func (o *joinOp) intFirst(x int64) int32 {
+	if o.dense != nil {
+		if d := uint64(x - o.denseMin); d < uint64(len(o.dense)) {
+			return o.dense[d]
+		}
+		return -1
+	}
+	return o.intHead.get(x)
 }

@@ -77,6 +77,36 @@ func (e *InvalidCallError) Error() string {
 // Class returns the Flink exception class of the error.
 func (*InvalidCallError) Class() string { return "ValidationException" }
 
+// InputArgumentsError is Flink's own type inference rejecting a call's
+// arguments (COALESCE of a STRING and an INT): "Invalid input arguments.",
+// or Msg when Flink names the argument.
+type InputArgumentsError struct {
+	Msg string
+}
+
+func (e *InputArgumentsError) Error() string {
+	if e.Msg != "" {
+		return e.Msg
+	}
+	return "Invalid input arguments."
+}
+
+// Class returns the Flink exception class of the error.
+func (*InputArgumentsError) Class() string { return "ValidationException" }
+
+// ComparisonError is GREATEST or LEAST over values that do not compare
+// with each other (Flink's comparable-arguments check).
+type ComparisonError struct {
+	Left, Right *types.Type
+}
+
+func (e *ComparisonError) Error() string {
+	return fmt.Sprintf("All types in a comparison should support both 'EQUALS' and 'ORDER' comparison with each other. Can not compare %s with %s", e.Left, e.Right)
+}
+
+// Class returns the Flink exception class of the error.
+func (*ComparisonError) Class() string { return "ValidationException" }
+
 // MixingError is COALESCE over values without a common type, which Calcite
 // rewrites to CASE and rejects with IllegalMixingOfTypes.
 type MixingError struct{}

@@ -50,6 +50,10 @@ type Overload struct {
 	Params   []Family
 	Variadic bool
 	MinArgs  int
+	// Shown, when set, are the parameter names Flink prints for this
+	// overload where they differ from the families' own (IF's first form
+	// reads IF(<ANY_TYPE>, <NUMERIC_TYPE>, <NUMERIC_TYPE>)).
+	Shown []string
 }
 
 func (o Overload) accepts(n int) bool {
@@ -76,7 +80,11 @@ func (o Overload) form(name string) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("<" + f.String() + ">")
+		name := f.String()
+		if i < len(o.Shown) {
+			name = o.Shown[i]
+		}
+		b.WriteString("<" + name + ">")
 	}
 	if o.Variadic {
 		b.WriteString("...")
@@ -244,6 +252,12 @@ func (r *Registry) Names() []string {
 
 // sig builds a fixed-arity overload.
 func sig(fams ...Family) Overload { return Overload{Params: fams} }
+
+// shown returns o printed with the given parameter names.
+func (o Overload) shown(names ...string) Overload {
+	o.Shown = names
+	return o
+}
 
 // varsig builds an overload whose last family repeats, with at least min
 // arguments.

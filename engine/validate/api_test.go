@@ -50,7 +50,7 @@ func TestErrorKinds(t *testing.T) {
 		{"ABS(s)", ErrCannotApply},
 		{"a + s", ErrCannotApply},
 		{"CAST(a AS DATE)", ErrCast},
-		{"COALESCE(a, s)", ErrIncompatible},
+		{"COALESCE(a, s)", ErrInvalidCall},
 		{"UPPER(NULL)", ErrNullIllegal},
 		{"CASE WHEN a THEN 1 END", ErrExpectedBoolean},
 		{"DATE 'x'", ErrLiteral},

@@ -16,6 +16,11 @@ import (
 // (q)), which Calcite's SubQueryRemoveRule plans through MIN/MAX and
 // counts with the same NULL semantics.
 
+// quantifiedIncompatible is Flink's error for SOME and ALL whose values do
+// not compare with x: Calcite checks them as IN's (checked on Flink 2.2,
+// for lists and sub-queries alike).
+const quantifiedIncompatible = "Values passed to IN operator must have compatible types"
+
 // quantifiedOps maps a comparison operator to the plan's.
 var quantifiedOps = map[string]string{
 	"=": plan.OpEq, "<>": plan.OpNe, "<": plan.OpLt, "<=": plan.OpLe, ">": plan.OpGt, ">=": plan.OpGe,
@@ -35,16 +40,23 @@ func (v *Validator) quantified(scope *Scope, e *ast.QuantifiedExpr) (*Typed, err
 	if err != nil {
 		return nil, err
 	}
-	nullable := x.Type.Nullable()
-	for _, l := range list {
-		if err := implicitConversionError(e.Pos, x.Type, l.Type); err != nil {
-			return nil, err
+	// Calcite treats the list as IN's: each value must compare with x, then
+	// the values need a common type; each value is then cast to x's type
+	// (so a string x compares with SOME (1, 20) as strings).
+	listTypes := typesOf(list)
+	for i, t := range listTypes {
+		if t.Kind == types.Null && x.Type.Kind != types.Null {
+			listTypes[i] = x.Type.WithNullable(true)
 		}
-		if !functions.CanCompare(x.Type, l.Type) {
-			return nil, errorf(e.Pos, ErrIncompatible, "Values passed to %s operator must have compatible types", e.Quantifier)
+		if !functions.CanCompare(x.Type, listTypes[i]) {
+			return nil, errorf(e.Pos, ErrIncompatible, quantifiedIncompatible)
 		}
-		nullable = nullable || l.Type.Nullable()
 	}
+	lt, ok := functions.CommonType(listTypes...)
+	if !ok {
+		return nil, errorf(e.Pos, ErrIncompatible, "Values in expression list must have compatible types")
+	}
+	nullable := x.Type.Nullable() || lt.Nullable()
 	out := &ast.QuantifiedExpr{Pos: e.Pos, X: x.Expr, Op: e.Op, Quantifier: e.Quantifier, List: exprsOf(list)}
 	return &Typed{Expr: out, Type: boolean(nullable)}, nil
 }
@@ -76,13 +88,18 @@ func (env *exprEnv) prepareQuantified(e *ast.QuantifiedExpr) (ast.Expr, bool, er
 		return nil, true, err
 	}
 	if len(an.Columns) != 1 {
-		return nil, true, errorf(e.Pos, ErrIncompatible, "Values passed to %s operator must have compatible types", e.Quantifier)
+		return nil, true, errorf(e.Pos, ErrIncompatible, quantifiedIncompatible)
 	}
-	if err := implicitConversionError(e.Pos, x.Type, an.Columns[0].Type); err != nil {
-		return nil, true, err
+	if _, lnum, lchar := typeRoot(x.Type); lnum || lchar {
+		// The code generator compares x with the sub-query's column (made
+		// nullable) without a cast: a string and a number are incomparable.
+		r := an.Columns[0].Type.WithNullable(true)
+		if _, rnum, rchar := typeRoot(r); lnum && rchar || lchar && rnum {
+			return nil, true, errorf(e.Pos, ErrCodeGen, "Incomparable types: %s and %s", x.Type, r)
+		}
 	}
 	if !functions.CanCompare(x.Type, an.Columns[0].Type) {
-		return nil, true, errorf(e.Pos, ErrIncompatible, "Values passed to %s operator must have compatible types", e.Quantifier)
+		return nil, true, errorf(e.Pos, ErrIncompatible, quantifiedIncompatible)
 	}
 	sq.Op = quantifiedOps[e.Op]
 	sq.T = types.New(types.Boolean).WithNullable(x.Type.Nullable() || an.Columns[0].Type.Nullable())
@@ -111,6 +128,7 @@ func (env *exprEnv) quantifiedList(e *ast.QuantifiedExpr, t *types.Type, rec fun
 		if err != nil {
 			return nil, err
 		}
+		y = quantifiedOperand(x.Type(), y)
 		b := types.New(types.Boolean).WithNullable(x.Type().Nullable() || y.Type().Nullable())
 		cmp := plan.Expr(&plan.Call{Name: quantifiedOps[e.Op], Args: []plan.Expr{x, y}, T: b})
 		if out == nil {
@@ -120,6 +138,24 @@ func (env *exprEnv) quantifiedList(e *ast.QuantifiedExpr, t *types.Type, rec fun
 		out = &plan.Call{Name: join, Args: []plan.Expr{out, cmp}, T: t}
 	}
 	return out, nil
+}
+
+// quantifiedOperand casts a value of a quantified list to the type of the
+// compared value x, as Calcite's coercion of the list does: a character x
+// takes every other value as STRING, another x casts values of another
+// kind to its own type (c = SOME (5.5) is TRUE for an INT c of 5).
+func quantifiedOperand(x *types.Type, y plan.Expr) plan.Expr {
+	yt := y.Type()
+	if yt.Kind == types.Null || yt.Kind == x.Kind {
+		return y
+	}
+	if x.Kind.IsCharacterString() {
+		if yt.Kind.IsCharacterString() {
+			return y
+		}
+		return castTo(y, types.NewString())
+	}
+	return castTo(y, x.WithNullable(yt.Nullable()))
 }
 
 // implicitConversionError is the error Flink's code generator raises when
