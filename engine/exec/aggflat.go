@@ -55,13 +55,20 @@ func (o *aggOp) newFlatState() *flatState {
 
 // consumeFlat folds one input batch into the flat state.
 func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*vector.Vec, filters []*vector.Vec) error {
+	// Without accumulators (GROUP BY alone) a retracting row makes no
+	// group, as on the per-group path; with them it is refused.
+	retracts := false
 	if bt.Kinds != nil {
 		for row := range bt.N {
 			if !bt.Kind(row).IsAccumulate() {
-				return &UnsupportedError{What: "aggregation of an updating input in batch mode"}
+				if o.hasGroupAcc() {
+					return &UnsupportedError{What: "aggregation of an updating input in batch mode"}
+				}
+				retracts = true
 			}
 		}
 	}
+	retract := func(row int) bool { return retracts && !bt.Kind(row).IsAccumulate() }
 	st := o.st
 	f := st.flat
 	if cap(f.ids) < bt.N {
@@ -89,6 +96,10 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 				id = f.nullID
 			} else {
 				id = f.ints.get(k)
+			}
+			if id < 0 && retract(row) {
+				ids[row] = -1
+				continue
 			}
 			if id < 0 {
 				if canSpill && o.full() {
@@ -127,6 +138,10 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 			} else {
 				id = f.strs.get(s, hashes[row], keys.Strs)
 			}
+			if id < 0 && retract(row) {
+				ids[row] = -1
+				continue
+			}
 			if id < 0 {
 				if canSpill && o.full() {
 					f.buf = vector.AppendKey(append(f.buf[:0], 0, 0), kv, row)
@@ -144,6 +159,37 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 			}
 			ids[row] = id
 		}
+	case multiKeyable(keyVecs, cols):
+		if f.strs == nil {
+			f.strs = newStrTable()
+		}
+		if cap(f.hashes) < bt.N {
+			f.hashes = make([]uint64, bt.N)
+		}
+		hashes := f.hashes[:bt.N]
+		hashKeys(f.strs, keyVecs, cols, hashes)
+		for row := range bt.N {
+			id := f.strs.find(hashes[row], func(id int32) bool { return sameKey(keyVecs, row, f.keys, int(id), cols) })
+			if id < 0 && retract(row) {
+				ids[row] = -1
+				continue
+			}
+			if id < 0 {
+				if canSpill && o.full() {
+					f.buf = append(f.buf[:0], 0, 0)
+					for _, k := range cols {
+						f.buf = vector.AppendKey(f.buf, keyVecs[k], row)
+					}
+					spillRows = append(spillRows, row)
+					spillPart = append(spillPart, int((hashBytes(f.buf)>>(spillBits*o.depth))%spillPartitions))
+					ids[row] = -1
+					continue
+				}
+				id = o.newFlatGroup(keyVecs, row)
+				f.strs.put(hashes[row], id)
+			}
+			ids[row] = id
+		}
 	default:
 		if f.bytes == nil {
 			f.bytes = map[string]int32{}
@@ -154,6 +200,10 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 				f.buf = vector.AppendKey(f.buf, keyVecs[k], row)
 			}
 			id, ok := f.bytes[string(f.buf)]
+			if !ok && retract(row) {
+				ids[row] = -1
+				continue
+			}
 			if !ok {
 				if canSpill && o.full() {
 					spillRows = append(spillRows, row)
@@ -255,4 +305,88 @@ func groupResults(g interface{ Result(int) any }, t *types.Type, n int) *vector.
 		v.Append(g.Result(i))
 	}
 	return v
+}
+
+// multiKeyable reports whether key columns can use the table of several
+// columns: integers, strings and booleans, compared by value.
+func multiKeyable(keyVecs []*vector.Vec, cols []int) bool {
+	for _, k := range cols {
+		switch keyVecs[k].Class {
+		case vector.Int, vector.String, vector.Bool:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// hashKeys sets hashes[row] to the hash of the key columns' values at
+// row, a column at a time.
+func hashKeys(t *strTable, keyVecs []*vector.Vec, cols []int, hashes []uint64) {
+	for row := range hashes {
+		hashes[row] = 0
+	}
+	const nullHash = 0x5bd1e9955bd1e995
+	for _, k := range cols {
+		v := keyVecs[k]
+		switch v.Class {
+		case vector.Int:
+			for row, x := range v.Ints[:len(hashes)] {
+				hashes[row] = (hashes[row]*0x100000001b3 ^ uint64(x)) * 0x9E3779B97F4A7C15
+			}
+		case vector.String:
+			for row, x := range v.Strs[:len(hashes)] {
+				hashes[row] = hashes[row]*0x100000001b3 ^ t.hash(x)
+			}
+		case vector.Bool:
+			for row, x := range v.Bools[:len(hashes)] {
+				b := uint64(1)
+				if x {
+					b = 2
+				}
+				hashes[row] = (hashes[row]*0x100000001b3 ^ b) * 0x9E3779B97F4A7C15
+			}
+		}
+		if v.HasNulls() {
+			for row := range hashes {
+				if v.IsNull(row) {
+					hashes[row] = (hashes[row]*0x100000001b3 ^ nullHash) * 0x9E3779B97F4A7C15
+				}
+			}
+		}
+		for row := range hashes {
+			h := hashes[row]
+			hashes[row] = h ^ h>>29
+		}
+	}
+}
+
+// sameKey reports whether the key columns hold equal values (NULL equal
+// to NULL) at row of keyVecs and at group id of the groups' key columns.
+func sameKey(keyVecs []*vector.Vec, row int, groups []*vector.Vec, id int, cols []int) bool {
+	for _, k := range cols {
+		v, g := keyVecs[k], groups[k]
+		vn, gn := v.IsNull(row), g.IsNull(id)
+		if vn || gn {
+			if vn != gn {
+				return false
+			}
+			continue
+		}
+		switch v.Class {
+		case vector.Int:
+			if v.Ints[row] != g.Ints[id] {
+				return false
+			}
+		case vector.String:
+			if v.Strs[row] != g.Strs[id] {
+				return false
+			}
+		case vector.Bool:
+			if v.Bools[row] != g.Bools[id] {
+				return false
+			}
+		}
+	}
+	return true
 }

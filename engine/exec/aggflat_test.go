@@ -74,7 +74,8 @@ func flatAggs(s plan.Schema) []plan.AggCall {
 	filtered.Filter = call(">", boolT, col(s, 0), lit(int32(50), intT))
 	return []plan.AggCall{aggCall("COUNT", bigT, false), aggCall("COUNT", bigT, false, col(s, 1)),
 		aggCall("SUM", intT, false, col(s, 0)), aggCall("AVG", intT, false, col(s, 0)),
-		aggCall("MIN", intT, false, col(s, 0)), aggCall("MAX", intT, false, col(s, 0)), filtered}
+		aggCall("MIN", intT, false, col(s, 0)), aggCall("MAX", intT, false, col(s, 0)), filtered,
+		aggCall("MIN", strT, false, col(s, 1)), aggCall("MAX", strT, false, col(s, 1))}
 }
 
 // TestFlatAggregateMatchesGroupPath checks the flat aggregation (one
@@ -117,7 +118,7 @@ func TestFlatAggregateMatchesGroupPath(t *testing.T) {
 	empty := values()
 	es := empty.Schema()
 	global, _ := runAgg(t, &plan.Aggregate{Input: empty, Aggs: flatAggs(es)}, Options{}, true)
-	check(t, global, "0|0|NULL|NULL|NULL|NULL|NULL")
+	check(t, global, "0|0|NULL|NULL|NULL|NULL|NULL|NULL|NULL")
 	grouped, _ := runAgg(t, &plan.Aggregate{Input: empty, Group: []plan.Expr{col(es, 0)}, GroupNames: []string{"k"}, Aggs: flatAggs(es)}, Options{}, true)
 	check(t, grouped)
 }

@@ -80,8 +80,13 @@ type joinOp struct {
 	intNullHead int32 // first right row with a NULL key (null-safe joins), or -1
 	// With one integer key whose values span a small range, dense
 	// replaces intHead: dense[key-denseMin] is the key's first right row.
-	dense        []int32
-	denseMin     int64
+	dense    []int32
+	denseMin int64
+	// With one string key, strHead maps a key to its number among the
+	// distinct keys strKeys, and strFirst[number] is its first right row.
+	strHead      *strTable
+	strKeys      []string
+	strFirst     []int32
 	matchedRight []bool
 	tail         *sliceOp // unmatched right rows of RIGHT and FULL joins
 	leftDone     bool
@@ -125,7 +130,7 @@ func (o *joinOp) build(ctx context.Context) error {
 // buildTable makes the hash table of the build rows in memory.
 func (o *joinOp) buildTable(ctx context.Context, rows *vector.Batch) error {
 	o.rows = rows
-	o.table, o.intHead, o.intNext, o.dense = nil, nil, nil, nil
+	o.table, o.intHead, o.intNext, o.dense, o.strHead = nil, nil, nil, nil, nil
 	o.matchedRight = make([]bool, rows.N)
 	if len(o.rkeys) == 0 {
 		o.built = true
@@ -154,6 +159,11 @@ func (o *joinOp) buildTable(ctx context.Context, rows *vector.Batch) error {
 			o.intNext[i] = o.intHead.get(k.Ints[i])
 			o.intHead.set(k.Ints[i], int32(i))
 		}
+		o.built = true
+		return nil
+	}
+	if len(keys) == 1 && keys[0].Class == vector.String && vector.ClassOf(o.n.EquiKeys[0].Left.Type()) == vector.String {
+		o.buildStrings(keys[0], rows.N)
 		o.built = true
 		return nil
 	}
@@ -276,7 +286,7 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 				ri = append(ri, r)
 			}
 		}
-	} else if o.intHead != nil || o.dense != nil {
+	} else if o.intNext != nil {
 		keys, err := evalAll(ctx, o.lkeys, bt)
 		if err != nil {
 			return nil, err
@@ -288,7 +298,7 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 			first := o.intNullHead
 			switch {
 			case !k.IsNull(l):
-				first = o.intFirst(k.Ints[l])
+				first = o.chainFirst(k, l)
 			case !o.nullSafe[0]:
 				continue
 			}
@@ -487,4 +497,56 @@ func (o *joinOp) intFirst(x int64) int32 {
 		return -1
 	}
 	return o.intHead.get(x)
+}
+
+// buildStrings builds the table of one string key column: each distinct
+// key gets a number, its first row and the rows after it chained through
+// intNext, in input order.
+func (o *joinOp) buildStrings(k *vector.Vec, n int) {
+	o.intNext = make([]int32, n)
+	o.intNullHead = -1
+	o.strHead, o.strKeys, o.strFirst = newStrTable(), nil, nil
+	var last []int32
+	nullLast := int32(-1)
+	for i := range n {
+		o.intNext[i] = -1
+		if k.IsNull(i) {
+			if o.nullSafe[0] {
+				if nullLast < 0 {
+					o.intNullHead = int32(i)
+				} else {
+					o.intNext[nullLast] = int32(i)
+				}
+				nullLast = int32(i)
+			}
+			continue
+		}
+		s := k.Strs[i]
+		h := o.strHead.hash(s)
+		id := o.strHead.get(s, h, o.strKeys)
+		if id < 0 {
+			id = int32(len(o.strKeys))
+			o.strKeys = append(o.strKeys, s)
+			o.strFirst = append(o.strFirst, int32(i))
+			last = append(last, int32(i))
+			o.strHead.put(h, id)
+			continue
+		}
+		o.intNext[last[id]] = int32(i)
+		last[id] = int32(i)
+	}
+}
+
+// chainFirst is the first right row of the non-NULL key at row l of the
+// probe key column k, or -1.
+func (o *joinOp) chainFirst(k *vector.Vec, l int) int32 {
+	if o.strHead != nil {
+		s := k.Strs[l]
+		id := o.strHead.get(s, o.strHead.hash(s), o.strKeys)
+		if id < 0 {
+			return -1
+		}
+		return o.strFirst[id]
+	}
+	return o.intFirst(k.Ints[l])
 }

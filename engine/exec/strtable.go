@@ -63,3 +63,15 @@ func (t *strTable) put(h uint64, id int32) {
 	t.slots[i] = strSlot{hash: h, id: id}
 	t.n++
 }
+
+// find returns the id under hash h for which eq holds, or -1: the table
+// of keys of several columns, whose equality the caller decides.
+func (t *strTable) find(h uint64, eq func(id int32) bool) int32 {
+	slots := t.slots
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		sl := &slots[i]
+		if sl.id < 0 || sl.hash == h && eq(sl.id) {
+			return sl.id
+		}
+	}
+}

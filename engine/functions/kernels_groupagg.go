@@ -18,7 +18,8 @@ type GroupAccumulator interface {
 
 // GroupAggregateKernel returns a constructor of group accumulators for the
 // aggregates that have one (COUNT, SUM, AVG, MIN, MAX over integers and
-// floating point); ok is false for the others, which use Accumulator.
+// floating point, MIN and MAX over strings); ok is false for the others,
+// which use Accumulator.
 func GroupAggregateKernel(name string, args []*types.Type, ret *types.Type) (mk func() GroupAccumulator, ok bool) {
 	switch name {
 	case "COUNT":
@@ -28,6 +29,13 @@ func GroupAggregateKernel(name string, args []*types.Type, ret *types.Type) (mk 
 		return nil, false
 	}
 	in := vector.ClassOf(args[0])
+	if in == vector.String && (name == "MIN" || name == "MAX") {
+		want := 1
+		if name == "MIN" {
+			want = -1
+		}
+		return func() GroupAccumulator { return &groupMinMaxStr{want: want} }, true
+	}
 	if in != vector.Int && in != vector.Float {
 		return nil, false
 	}
@@ -56,10 +64,14 @@ func GroupAggregateKernel(name string, args []*types.Type, ret *types.Type) (mk 
 // groupCount is COUNT(*) and COUNT(x...).
 type groupCount struct{ n []int64 }
 
-func (a *groupCount) Grow(n int) {
-	for len(a.n) < n {
-		a.n = append(a.n, 0)
+func (a *groupCount) Grow(n int) { a.n = growTo(a.n, n) }
+
+// growTo extends s with zero values to length n (at least).
+func growTo[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
 	}
+	return append(s, make([]T, n-len(s))...)
 }
 
 func (a *groupCount) Update(groups []int32, args []*vector.Vec) {
@@ -109,10 +121,11 @@ type groupSum struct {
 }
 
 func (a *groupSum) Grow(n int) {
-	for len(a.n) < n {
-		a.n = append(a.n, 0)
-		a.i = append(a.i, 0)
-		a.f = append(a.f, 0)
+	a.n = growTo(a.n, n)
+	if a.float {
+		a.f = growTo(a.f, n)
+	} else {
+		a.i = growTo(a.i, n)
 	}
 }
 
@@ -170,10 +183,11 @@ type groupMinMax struct {
 }
 
 func (a *groupMinMax) Grow(n int) {
-	for len(a.seen) < n {
-		a.seen = append(a.seen, false)
-		a.i = append(a.i, 0)
-		a.f = append(a.f, 0)
+	a.seen = growTo(a.seen, n)
+	if a.float {
+		a.f = growTo(a.f, n)
+	} else {
+		a.i = growTo(a.i, n)
 	}
 }
 
@@ -293,6 +307,51 @@ func (a *groupMinMax) ResultVec(t *types.Type, n int) (*vector.Vec, bool) {
 	} else {
 		copy(v.Ints, a.i[:n])
 	}
+	v.SetNulls(nullsWhere(n, func(g int) bool { return !a.seen[g] }))
+	return v, true
+}
+
+// groupMinMaxStr is MIN and MAX over strings (compared bytewise, as
+// types.CompareValues does).
+type groupMinMaxStr struct {
+	want int
+	seen []bool
+	s    []string
+}
+
+func (a *groupMinMaxStr) Grow(n int) {
+	a.seen = growTo(a.seen, n)
+	a.s = growTo(a.s, n)
+}
+
+func (a *groupMinMaxStr) Update(groups []int32, args []*vector.Vec) {
+	v := args[0]
+	nulls := v.HasNulls()
+	for i, g := range groups {
+		if g < 0 || nulls && v.IsNull(i) {
+			continue
+		}
+		x := v.Strs[i]
+		if !a.seen[g] || (a.want > 0 && x > a.s[g]) || (a.want < 0 && x < a.s[g]) {
+			a.s[g], a.seen[g] = x, true
+		}
+	}
+}
+
+func (a *groupMinMaxStr) Result(g int) any {
+	if !a.seen[g] {
+		return nil
+	}
+	return a.s[g]
+}
+
+func (a *groupMinMaxStr) ResultVec(t *types.Type, n int) (*vector.Vec, bool) {
+	if vector.ClassOf(t) != vector.String {
+		return nil, false
+	}
+	a.Grow(n)
+	v := vector.Make(t, n)
+	copy(v.Strs, a.s[:n])
 	v.SetNulls(nullsWhere(n, func(g int) bool { return !a.seen[g] }))
 	return v, true
 }

@@ -35,7 +35,7 @@ import (
 // Casts between them follow Flink's CAST rules (Flink 1.15+, legacy cast
 // behaviour off): narrowing integers wrap as Java does, floating point to
 // integer truncates and saturates, DECIMAL rounds half up and an overflow
-// gives NULL, strings parse after trimming blanks.
+// gives NULL, strings parse by Flink's per-type rules (caststring.go).
 
 // CastError reports a value that cannot be converted (CAST('x' AS INT)).
 // TRY_CAST turns it into NULL.
