@@ -3,6 +3,7 @@ package sqlite
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,18 +40,34 @@ func numbered(from, n int) [][]any {
 	return out
 }
 
+// numberedText is readRows's text of the rows numbered makes for from..to.
+func numberedText(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "[%d r%d];", i, i)
+	}
+	return b.String()
+}
+
+// openGroup makes two stores, a table default.t (i INT, s STRING) through
+// the first and a row group of the first store.
+func openGroup(t *testing.T) (a, b *Catalog, tbl *catalogs.CatalogTable, p catalogs.ObjectPath, g *RowGroup) {
+	t.Helper()
+	a, b = twoStores(t)
+	tbl = managedTable(col("i", types.New(types.Int)), col("s", types.NewString()))
+	p = catalogs.NewObjectPath("default", "t")
+	must(t, a.CreateTable(ctx, p, tbl, false))
+	g, err := a.store.BeginGroup(ctx)
+	must(t, err)
+	return a, b, tbl, p, g
+}
+
 // TestRowGroupStatements: the statements of a group are invisible to
 // other connections until the commit; a statement that fails leaves none
 // of its rows, whether it is the one that creates the data table, a
 // one-statement append or a multi-statement one; the others all commit.
 func TestRowGroupStatements(t *testing.T) {
-	a, b := twoStores(t)
-	tbl := managedTable(col("i", types.New(types.Int)), col("s", types.NewString()))
-	p := catalogs.NewObjectPath("default", "t")
-	must(t, a.CreateTable(ctx, p, tbl, false))
-
-	g, err := a.store.BeginGroup(ctx)
-	must(t, err)
+	a, b, tbl, p, g := openGroup(t)
 	join := func() any { return g }
 	// The first statement fails: the data table it made goes with it.
 	if err := writeIn(a, join, p, tbl, 1, numbered(0, 2)...); err == nil {
@@ -67,10 +84,7 @@ func TestRowGroupStatements(t *testing.T) {
 	must(t, writeIn(a, join, p, tbl, -1, numbered(3, 300)...))
 	equal(t, readRows(t, b, p, tbl), "")
 	must(t, g.Commit(ctx))
-	want := ""
-	for i := 1; i <= 302; i++ {
-		want += fmt.Sprintf("[%d r%d];", i, i)
-	}
+	want := numberedText(1, 302)
 	equal(t, readRows(t, b, p, tbl), want)
 	if err := g.Commit(ctx); err == nil {
 		t.Error("a second Commit of a group succeeded")
@@ -86,12 +100,7 @@ func TestRowGroupStatements(t *testing.T) {
 // data table its first statement made, and the store writes normally
 // afterwards.
 func TestRowGroupRollback(t *testing.T) {
-	a, b := twoStores(t)
-	tbl := managedTable(col("i", types.New(types.Int)), col("s", types.NewString()))
-	p := catalogs.NewObjectPath("default", "t")
-	must(t, a.CreateTable(ctx, p, tbl, false))
-	g, err := a.store.BeginGroup(ctx)
-	must(t, err)
+	a, b, tbl, p, g := openGroup(t)
 	join := func() any { return g }
 	must(t, writeIn(a, join, p, tbl, -1, numbered(1, 1)...))
 	must(t, writeIn(a, join, p, tbl, -1, numbered(2, 1)...))
@@ -113,12 +122,7 @@ func TestRowGroupRollback(t *testing.T) {
 // catalog version (the lock keeps it still), another store's writer
 // waits, and after the commit that writer goes on and its DDL is seen.
 func TestRowGroupHoldsTheLock(t *testing.T) {
-	a, b := twoStores(t)
-	tbl := managedTable(col("i", types.New(types.Int)), col("s", types.NewString()))
-	p := catalogs.NewObjectPath("default", "t")
-	must(t, a.CreateTable(ctx, p, tbl, false))
-	g, err := a.store.BeginGroup(ctx)
-	must(t, err)
+	a, b, tbl, p, g := openGroup(t)
 	before := a.store.versionReads.Load()
 	for range 10 {
 		columnsOf(t, a, p)
@@ -172,10 +176,7 @@ func TestRowGroupKeepsOrder(t *testing.T) {
 	must(t, writeIn(a, join, pu, tbl, -1, numbered(51, 1)...))
 	must(t, writeIn(a, join, pt, tbl, -1, numbered(603, 1)...))
 	must(t, g.Commit(ctx))
-	want := ""
-	for i := 1; i <= 603; i++ {
-		want += fmt.Sprintf("[%d r%d];", i, i)
-	}
+	want := numberedText(1, 603)
 	equal(t, readRows(t, b, pt, tbl), want)
 	equal(t, readRows(t, b, pu, tbl), "[50 r50];[51 r51];")
 

@@ -42,12 +42,7 @@ func (m *MatchRecognize) Format(p *Printer) {
 	}
 	if len(m.Measures) > 0 {
 		p.Keyword("MEASURES ")
-		for i, ms := range m.Measures {
-			if i > 0 {
-				p.Write(", ")
-			}
-			ms.Format(p)
-		}
+		formatJoined(p, m.Measures, ", ")
 		p.Newline()
 	}
 	if m.RowsPerMatch != "" {
@@ -74,21 +69,11 @@ func (m *MatchRecognize) Format(p *Printer) {
 	p.Newline()
 	if len(m.Subsets) > 0 {
 		p.Keyword("SUBSET ")
-		for i, s := range m.Subsets {
-			if i > 0 {
-				p.Write(", ")
-			}
-			s.Format(p)
-		}
+		formatJoined(p, m.Subsets, ", ")
 		p.Newline()
 	}
 	p.Keyword("DEFINE ")
-	for i, d := range m.Defines {
-		if i > 0 {
-			p.Write(", ")
-		}
-		d.Format(p)
-	}
+	formatJoined(p, m.Defines, ", ")
 	p.Newline()
 	p.Write(")")
 	formatAlias(p, m.Alias)
@@ -200,12 +185,7 @@ type PatternAlt struct {
 func (a *PatternAlt) Position() Pos { return a.Items[0].Position() }
 func (*PatternAlt) patternNode()    {}
 func (a *PatternAlt) Format(p *Printer) {
-	for i, it := range a.Items {
-		if i > 0 {
-			p.Write(" | ")
-		}
-		it.Format(p)
-	}
+	formatJoined(p, a.Items, " | ")
 }
 
 // PatternGroup is a parenthesised term.
@@ -270,12 +250,7 @@ func (e *PatternPermute) Position() Pos { return e.Pos }
 func (*PatternPermute) patternNode()    {}
 func (e *PatternPermute) Format(p *Printer) {
 	p.Keyword("PERMUTE(")
-	for i, it := range e.Items {
-		if i > 0 {
-			p.Write(", ")
-		}
-		it.Format(p)
-	}
+	formatJoined(p, e.Items, ", ")
 	p.Write(")")
 }
 
@@ -291,4 +266,14 @@ func (e *PatternExclude) Format(p *Printer) {
 	p.Write("{- ")
 	e.X.Format(p)
 	p.Write(" -}")
+}
+
+// formatJoined formats items one after the other with sep between them.
+func formatJoined[T interface{ Format(*Printer) }](p *Printer, items []T, sep string) {
+	for i, it := range items {
+		if i > 0 {
+			p.Write(sep)
+		}
+		it.Format(p)
+	}
 }

@@ -37,25 +37,7 @@ func BenchmarkSQLiteScan(b *testing.B) {
 	if err := w.Commit(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for range b.N {
-		r, _ := c.OpenReader(context.Background(), tbl)
-		rows := 0
-		for {
-			bt, err := r.Next(context.Background())
-			if err != nil {
-				b.Fatal(err)
-			}
-			if bt == nil {
-				break
-			}
-			rows += bt.N
-		}
-		if rows != n {
-			b.Fatalf("rows = %d", rows)
-		}
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchReads(b, c, tbl, n, nil)
 }
 
 // benchCSVFile writes n rows shaped like the peer suite's fact table:
@@ -77,8 +59,13 @@ func benchCSVFile(b *testing.B, n int) (*Table, int64) {
 }
 
 func benchScan(b *testing.B, tbl *Table, size int64, n int, cols []int) {
-	c := New()
 	b.SetBytes(size)
+	benchReads(b, New(), tbl, n, cols)
+}
+
+// benchReads reads tbl b.N times through c, the columns cols only when
+// cols is not nil, checks that each read gives n rows and reports rows/s.
+func benchReads(b *testing.B, c *Connectors, tbl *Table, n int, cols []int) {
 	b.ResetTimer()
 	for range b.N {
 		r, err := c.OpenReader(context.Background(), tbl)
@@ -129,27 +116,5 @@ func BenchmarkDatagen(b *testing.B) {
 		{Name: "id", Type: types.New(types.BigInt)}, {Name: "k", Type: types.New(types.Int)}, {Name: "v", Type: types.New(types.Double)}},
 		Options: map[string]string{"connector": "datagen", "number-of-rows": fmt.Sprint(n), "rows-per-second": "1000000000",
 			"fields.k.min": "0", "fields.k.max": "999", "fields.v.min": "0", "fields.v.max": "1000"}}
-	c := New()
-	for b.Loop() {
-		r, err := c.OpenReader(context.Background(), tbl)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rows := 0
-		for {
-			bt, err := r.Next(context.Background())
-			if err != nil {
-				b.Fatal(err)
-			}
-			if bt == nil {
-				break
-			}
-			rows += bt.N
-		}
-		r.Close()
-		if rows != n {
-			b.Fatalf("rows = %d", rows)
-		}
-	}
-	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	benchReads(b, New(), tbl, n, nil)
 }

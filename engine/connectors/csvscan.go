@@ -352,19 +352,11 @@ func (s *csvScanner) unquotedSlow(a, j int) (int, bool, error) {
 		case s.quoting && c == s.quote:
 			return 0, false, s.syntax(j, fmt.Sprintf("bare %c in non-quoted-field", s.quote))
 		case s.escaping && c == s.escape:
-			if j+1 >= end {
-				if !s.eof {
-					return 0, false, errNeedMore
-				}
-				s.scratch = append(s.scratch, c)
-				j++
-				continue
+			next, err := s.escaped(j)
+			if err != nil {
+				return 0, false, err
 			}
-			if buf[j+1] == '\n' {
-				s.nl++
-			}
-			s.scratch = append(s.scratch, unescapeCSV(buf[j+1]))
-			j += 2
+			j = next
 		default:
 			s.scratch = append(s.scratch, c)
 			j++
@@ -376,6 +368,24 @@ func (s *csvScanner) unquotedSlow(a, j int) (int, bool, error) {
 	ref()
 	s.finish(end, 0)
 	return 0, true, nil
+}
+
+// escaped appends to the scratch buffer the character that the escape
+// character at j stands for and returns where the field goes on. An
+// escape character that ends the input stands for itself.
+func (s *csvScanner) escaped(j int) (int, error) {
+	if j+1 >= s.end {
+		if !s.eof {
+			return 0, errNeedMore
+		}
+		s.scratch = append(s.scratch, s.buf[j])
+		return j + 1, nil
+	}
+	if s.buf[j+1] == '\n' {
+		s.nl++
+	}
+	s.scratch = append(s.scratch, unescapeCSV(s.buf[j+1]))
+	return j + 2, nil
 }
 
 // quoted reads the quoted field whose opening quote is at i into the
@@ -432,19 +442,11 @@ func (s *csvScanner) quoted(i int) (int, bool, error) {
 				return 0, false, s.syntax(j+1, fmt.Sprintf("extraneous or missing %c in quoted-field", s.quote))
 			}
 		case s.escaping && c == s.escape:
-			if j+1 >= end {
-				if !s.eof {
-					return 0, false, errNeedMore
-				}
-				s.scratch = append(s.scratch, c)
-				j++
-				continue
+			next, err := s.escaped(j)
+			if err != nil {
+				return 0, false, err
 			}
-			if buf[j+1] == '\n' {
-				s.nl++
-			}
-			s.scratch = append(s.scratch, unescapeCSV(buf[j+1]))
-			j += 2
+			j = next
 		case c == '\r' && j+1 >= end && !s.eof:
 			return 0, false, errNeedMore
 		case c == '\r' && j+1 < end && buf[j+1] == '\n':

@@ -16,15 +16,19 @@ import (
 
 // flatState is the group table of a flat aggregation pass.
 type flatState struct {
-	keys   []*vector.Vec // per group column in the set: the groups' key values, by id
-	ints   *intTable     // one integer key
-	strs   *strTable     // one string key
-	bytes  map[string]int32
-	nullID int32 // the NULL key's group (one-column keys), or -1
-	ids    []int32
-	masked []int32
-	hashes []uint64
-	buf    []byte
+	keys []*vector.Vec // per group column in the set: the groups' key values, by id
+	ints *intTable     // one integer key
+	// dense replaces ints while the integer keys span a small range:
+	// dense[key-denseMin] is the key's group, or -1.
+	dense    []int32
+	denseMin int64
+	strs     *strTable // one string key
+	bytes    map[string]int32
+	nullID   int32 // the NULL key's group (one-column keys), or -1
+	ids      []int32
+	masked   []int32
+	hashes   []uint64
+	buf      []byte
 }
 
 // flatEligible reports whether an aggregation can run flat.
@@ -86,15 +90,17 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 		clear(ids)
 	case len(cols) == 1 && keyVecs[cols[0]].Class == vector.Int:
 		kv := keyVecs[cols[0]]
-		if f.ints == nil {
-			f.ints = newIntTable()
-		}
+		o.fitIntKeys(kv, bt.N)
 		nulls := kv.HasNulls()
+		dense, denseMin := f.dense, f.denseMin
 		for row, k := range kv.Ints[:bt.N] {
 			var id int32
-			if nulls && kv.IsNull(row) {
+			switch {
+			case nulls && kv.IsNull(row):
 				id = f.nullID
-			} else {
+			case dense != nil:
+				id = dense[k-denseMin]
+			default:
 				id = f.ints.get(k)
 			}
 			if id < 0 && retract(row) {
@@ -109,9 +115,12 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 					continue
 				}
 				id = o.newFlatGroup(keyVecs, row)
-				if nulls && kv.IsNull(row) {
+				switch {
+				case nulls && kv.IsNull(row):
 					f.nullID = id
-				} else {
+				case dense != nil:
+					dense[k-denseMin] = id
+				default:
 					f.ints.put(k, id)
 				}
 			}
@@ -389,4 +398,57 @@ func sameKey(keyVecs []*vector.Vec, row int, groups []*vector.Vec, id int, cols 
 		}
 	}
 	return true
+}
+
+// fitIntKeys readies the integer group table for the non-NULL keys of a
+// batch: the dense array while all keys seen span at most 2^18 slots or a
+// few slots per group (extended as needed, 4 bytes a slot), else the hash
+// table, which the dense array turns into once keys spread out.
+func (o *aggOp) fitIntKeys(kv *vector.Vec, n int) {
+	f := o.st.flat
+	if f.ints != nil {
+		return
+	}
+	lo, hi, seen := int64(0), int64(0), false
+	nulls := kv.HasNulls()
+	for row, k := range kv.Ints[:n] {
+		if nulls && kv.IsNull(row) {
+			continue
+		}
+		if !seen {
+			lo, hi, seen = k, k, true
+			continue
+		}
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	if !seen {
+		return
+	}
+	if f.dense != nil {
+		lo, hi = min(lo, f.denseMin), max(hi, f.denseMin+int64(len(f.dense))-1)
+	}
+	span := uint64(hi - lo)
+	if hi-lo >= 0 && span < uint64(max(1<<18, 4*(o.st.n+n))) {
+		if f.dense != nil && lo == f.denseMin && int(span) < len(f.dense) {
+			return
+		}
+		dense := make([]int32, span+1)
+		for i := range dense {
+			dense[i] = -1
+		}
+		if f.dense != nil {
+			copy(dense[f.denseMin-lo:], f.dense)
+		}
+		f.dense, f.denseMin = dense, lo
+		return
+	}
+	f.ints = newIntTableFor(o.st.n)
+	if f.dense != nil {
+		for d, id := range f.dense {
+			if id >= 0 {
+				f.ints.put(f.denseMin+int64(d), id)
+			}
+		}
+		f.dense = nil
+	}
 }

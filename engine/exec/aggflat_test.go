@@ -142,3 +142,37 @@ func TestFlatAggregateSpills(t *testing.T) {
 		sameLines(t, plan.Format(agg), got, want)
 	}
 }
+
+// TestFlatIntegerKeyTables groups integer keys that stay in a small range
+// (the dense array), that start small and then spread (the dense array
+// turned into the hash table), and that are spread from the start,
+// against the per-group path.
+func TestFlatIntegerKeyTables(t *testing.T) {
+	inputs := map[string]func(i int) any{
+		"dense":  func(i int) any { return int32(i%300 - 100) },
+		"spread": func(i int) any { return int32((i % 300) * 1_000_003) },
+		"dense then spread": func(i int) any {
+			if i < 2500 {
+				return int32(i % 50)
+			}
+			return int32((i % 300) * 1_000_003)
+		},
+		"growing": func(i int) any { return int32(i / 3) },
+	}
+	for name, key := range inputs {
+		var rows [][]any
+		for i := range 5000 {
+			k := key(i)
+			if i%211 == 0 {
+				k = nil
+			}
+			rows = append(rows, []any{k, "s" + strconv.Itoa(i%7)})
+		}
+		v := values(rows...)
+		s := v.Schema()
+		agg := &plan.Aggregate{Input: v, Group: []plan.Expr{col(s, 0)}, GroupNames: []string{"k"}, Aggs: flatAggs(s)}
+		got, _ := runAgg(t, agg, Options{}, true)
+		want, _ := runAgg(t, agg, Options{}, false)
+		sameLines(t, name, got, want)
+	}
+}

@@ -134,38 +134,11 @@ func (o *scanOp) Next(ctx context.Context) (*vector.Batch, error) {
 			}
 		}
 	}
+	proj := o.n.Projection
 	if o.pushed {
-		return o.nextPushed(ctx)
+		proj = o.out
 	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		bt, err := o.r.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if bt == nil {
-			o.done = true
-			return nil, o.Close()
-		}
-		if o.cond != nil {
-			if bt, err = filterBatch(ctx, o.cond, bt); err != nil {
-				return nil, err
-			}
-		}
-		if bt.N == 0 {
-			continue
-		}
-		if o.n.Projection != nil {
-			cols := make([]*vector.Vec, len(o.n.Projection))
-			for i, p := range o.n.Projection {
-				cols[i] = bt.Cols[p]
-			}
-			bt = &vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}
-		}
-		return bt, nil
-	}
+	return o.nextRows(ctx, proj)
 }
 
 func (o *scanOp) Close() error {

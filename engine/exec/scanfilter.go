@@ -203,9 +203,10 @@ func (o *scanOp) openPushdown(pd connectors.Pushdown) error {
 	return nil
 }
 
-// nextPushed returns the next batch of a reader that took the scan's
-// columns.
-func (o *scanOp) nextPushed(ctx context.Context) (*vector.Batch, error) {
+// nextRows returns the next batch of the scan's reader that has rows
+// left after the filter, with the columns proj (all when proj is nil or
+// names every column in order).
+func (o *scanOp) nextRows(ctx context.Context, proj []int) (*vector.Batch, error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -219,28 +220,18 @@ func (o *scanOp) nextPushed(ctx context.Context) (*vector.Batch, error) {
 			return nil, o.Close()
 		}
 		if o.cond != nil {
-			c, err := o.cond(ctx, bt)
-			if err != nil {
+			if bt, err = filterBatch(ctx, o.cond, bt); err != nil {
 				return nil, err
-			}
-			sel := make([]int, 0, bt.N)
-			for i := range bt.N {
-				if c.Bools[i] && !c.IsNull(i) {
-					sel = append(sel, i)
-				}
-			}
-			if len(sel) < bt.N {
-				bt = bt.Gather(sel)
 			}
 		}
 		if bt.N == 0 {
 			continue
 		}
-		if len(o.out) == len(bt.Cols) && isIdentity(o.out) {
+		if proj == nil || len(proj) == len(bt.Cols) && isIdentity(proj) {
 			return bt, nil
 		}
-		cols := make([]*vector.Vec, len(o.out))
-		for i, p := range o.out {
+		cols := make([]*vector.Vec, len(proj))
+		for i, p := range proj {
 			cols[i] = bt.Cols[p]
 		}
 		return &vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}, nil

@@ -118,35 +118,67 @@ type windowRankOp struct {
 	wm                        int64
 	inTypes, outTypes         []*types.Type
 	windows                   map[[2]int64]*vector.Batch
-	out                       []*vector.Batch
-	done                      bool
+	firing
 }
 
 func (o *windowRankOp) Next(ctx context.Context) (*vector.Batch, error) {
-	for len(o.out) == 0 {
-		if o.done {
+	return o.next(ctx, o.in, o.consume, o.fire, maxWatermark)
+}
+
+// firing is the output side of an operator that buffers rows by window
+// and emits a window's result when the watermark passes its end.
+type firing struct {
+	out  []*vector.Batch
+	done bool
+}
+
+// dueWindows returns the [start, end) keys of the windows whose end is at
+// or before wm+1, in order of end, then start.
+func dueWindows(windows map[[2]int64]*vector.Batch, wm int64) [][2]int64 {
+	var due [][2]int64
+	for k := range windows {
+		if k[1]-1 <= wm {
+			due = append(due, k)
+		}
+	}
+	sort.Slice(due, func(i, j int) bool {
+		if due[i][1] != due[j][1] {
+			return due[i][1] < due[j][1]
+		}
+		return due[i][0] < due[j][0]
+	})
+	return due
+}
+
+// next returns the next fired batch: it feeds the input's batches to
+// consume, which fires the windows the watermark closes, until a batch is
+// out; at the input's end it fires everything up to end.
+func (f *firing) next(ctx context.Context, in Operator, consume func(context.Context, *vector.Batch) error,
+	fire func(context.Context, int64) error, end int64) (*vector.Batch, error) {
+	for len(f.out) == 0 {
+		if f.done {
 			return nil, nil
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		bt, err := o.in.Next(ctx)
+		bt, err := in.Next(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if bt == nil {
-			o.done = true
-			if err := o.fire(ctx, maxWatermark); err != nil {
+			f.done = true
+			if err := fire(ctx, end); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if err := o.consume(ctx, bt); err != nil {
+		if err := consume(ctx, bt); err != nil {
 			return nil, err
 		}
 	}
-	b := o.out[0]
-	o.out = o.out[1:]
+	b := f.out[0]
+	f.out = f.out[1:]
 	return b, nil
 }
 
@@ -196,19 +228,7 @@ func (o *windowRankOp) consume(ctx context.Context, bt *vector.Batch) error {
 // fire ranks and emits every window whose end is at or before wm+1, in
 // order of window end.
 func (o *windowRankOp) fire(ctx context.Context, wm int64) error {
-	var due [][2]int64
-	for k := range o.windows {
-		if k[1]-1 <= wm {
-			due = append(due, k)
-		}
-	}
-	sort.Slice(due, func(i, j int) bool {
-		if due[i][1] != due[j][1] {
-			return due[i][1] < due[j][1]
-		}
-		return due[i][0] < due[j][0]
-	})
-	for _, k := range due {
+	for _, k := range dueWindows(o.windows, wm) {
 		rows := o.windows[k]
 		delete(o.windows, k)
 		out, err := o.rank(ctx, rows)
@@ -232,22 +252,7 @@ func (o *windowRankOp) rank(ctx context.Context, rows *vector.Batch) (*vector.Ba
 	if err != nil {
 		return nil, err
 	}
-	index := map[string]int{}
-	var groups [][]int
-	var buf []byte
-	for i := range rows.N {
-		buf = buf[:0]
-		for _, p := range parts {
-			buf = vector.AppendKey(buf, p, i)
-		}
-		g, ok := index[string(buf)]
-		if !ok {
-			g = len(groups)
-			index[string(buf)] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], i)
-	}
+	groups := partitionRows(parts, rows.N)
 	keyOf := func(i int) []any {
 		k := make([]any, len(keys))
 		for c, v := range keys {

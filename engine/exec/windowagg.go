@@ -89,75 +89,45 @@ type windowAggOp struct {
 	wm                        int64
 	windows                   map[[2]int64]*vector.Batch
 	inTypes                   []*types.Type
-	out                       []*vector.Batch
-	done                      bool
+	firing
 }
 
 func millis(t time.Time) int64 { return t.UnixMilli() }
 
 func (o *windowAggOp) Next(ctx context.Context) (*vector.Batch, error) {
-	for len(o.out) == 0 {
-		if o.done {
-			return nil, nil
+	return o.next(ctx, o.in, o.consume, o.fire, int64(1<<62))
+}
+
+// consume buffers a batch's rows by window and fires the windows the
+// watermark passes.
+func (o *windowAggOp) consume(ctx context.Context, bt *vector.Batch) error {
+	starts, ends, times := bt.Cols[o.startCol], bt.Cols[o.endCol], bt.Cols[o.timeCol]
+	maxTs := o.wm
+	for i := range bt.N {
+		key := [2]int64{millis(starts.Times[i]), millis(ends.Times[i])}
+		if o.hasWM && key[1]-1 <= o.wm {
+			continue // late: its window has fired
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		wb := o.windows[key]
+		if wb == nil {
+			wb = vector.NewBatch(o.inTypes, 16)
+			o.windows[key] = wb
 		}
-		bt, err := o.in.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if bt == nil {
-			o.done = true
-			if err := o.fire(ctx, int64(1<<62)); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		starts, ends, times := bt.Cols[o.startCol], bt.Cols[o.endCol], bt.Cols[o.timeCol]
-		maxTs := o.wm
-		for i := range bt.N {
-			key := [2]int64{millis(starts.Times[i]), millis(ends.Times[i])}
-			if o.hasWM && key[1]-1 <= o.wm {
-				continue // late: its window has fired
-			}
-			wb := o.windows[key]
-			if wb == nil {
-				wb = vector.NewBatch(o.inTypes, 16)
-				o.windows[key] = wb
-			}
-			wb.AppendFrom(bt, i, bt.Kind(i))
-			if !times.IsNull(i) {
-				maxTs = max(maxTs, millis(times.Times[i])-o.delay)
-			}
-		}
-		if o.hasWM && maxTs > o.wm {
-			o.wm = maxTs
-			if err := o.fire(ctx, o.wm); err != nil {
-				return nil, err
-			}
+		wb.AppendFrom(bt, i, bt.Kind(i))
+		if !times.IsNull(i) {
+			maxTs = max(maxTs, millis(times.Times[i])-o.delay)
 		}
 	}
-	b := o.out[0]
-	o.out = o.out[1:]
-	return b, nil
+	if o.hasWM && maxTs > o.wm {
+		o.wm = maxTs
+		return o.fire(ctx, o.wm)
+	}
+	return nil
 }
 
 // fire emits every window whose end is at or before watermark+1.
 func (o *windowAggOp) fire(ctx context.Context, wm int64) error {
-	var due [][2]int64
-	for k := range o.windows {
-		if k[1]-1 <= wm {
-			due = append(due, k)
-		}
-	}
-	sort.Slice(due, func(i, j int) bool {
-		if due[i][1] != due[j][1] {
-			return due[i][1] < due[j][1]
-		}
-		return due[i][0] < due[j][0]
-	})
-	for _, k := range due {
+	for _, k := range dueWindows(o.windows, wm) {
 		agg, err := o.b.newAggOp(o.n, &sliceOp{b: o.windows[k]}, false)
 		if err != nil {
 			return err

@@ -57,11 +57,11 @@ func jsonKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 	case "IS_JSON":
 		return isJSONKernel(ret)
 	case "JSON_EXISTS":
-		return jsonExistsKernel(ret)
+		return jsonPathKernel(ret, jsonExistsRow)
 	case "JSON_VALUE":
-		return jsonValueKernel(ret)
+		return jsonPathKernel(ret, jsonValueRow)
 	case "JSON_QUERY":
-		return jsonQueryKernel(ret)
+		return jsonPathKernel(ret, jsonQueryRow)
 	case "JSON_STRING":
 		return strict(ret, func(_ *Env, a []any) (any, error) {
 			return marshalJSON(jsonable(a[0], args[0]))
@@ -121,35 +121,27 @@ func isJSONKernel(ret *types.Type) ScalarKernel {
 	})
 }
 
-func jsonExistsKernel(ret *types.Type) ScalarKernel {
-	return func(env *Env, args []*vector.Vec, n int) (*vector.Vec, error) {
-		out := vector.New(ret, n)
-		for i := range n {
-			if args[0].IsNull(i) || args[1].IsNull(i) {
-				out.AppendNull()
-				continue
-			}
-			r := evalJSONPath(asString(args[0].Get(i)), asString(args[1].Get(i)))
-			if r.err == nil {
-				out.Append(r.found && r.val != nil)
-				continue
-			}
-			switch onError := asString(args[2].Get(i)); onError {
-			case "TRUE":
-				out.Append(true)
-			case "UNKNOWN":
-				out.AppendNull()
-			case "ERROR":
-				return nil, r.err
-			default:
-				out.Append(false)
-			}
-		}
-		return out, nil
+// jsonExistsRow computes one row of JSON_EXISTS: whether the path finds a
+// non-null value, or the ON ERROR behaviour when the path fails.
+func jsonExistsRow(args []*vector.Vec, i int, _ *types.Type) (any, error) {
+	r := evalJSONPath(asString(args[0].Get(i)), asString(args[1].Get(i)))
+	if r.err == nil {
+		return r.found && r.val != nil, nil
 	}
+	switch asString(args[2].Get(i)) {
+	case "TRUE":
+		return true, nil
+	case "UNKNOWN":
+		return nil, nil
+	case "ERROR":
+		return nil, r.err
+	}
+	return false, nil
 }
 
-func jsonValueKernel(ret *types.Type) ScalarKernel {
+// jsonPathKernel runs a JSON path function row by row: NULL when the
+// document or the path is NULL, else what row computes for row i.
+func jsonPathKernel(ret *types.Type, row func(args []*vector.Vec, i int, ret *types.Type) (any, error)) ScalarKernel {
 	return func(env *Env, args []*vector.Vec, n int) (*vector.Vec, error) {
 		out := vector.New(ret, n)
 		for i := range n {
@@ -157,7 +149,7 @@ func jsonValueKernel(ret *types.Type) ScalarKernel {
 				out.AppendNull()
 				continue
 			}
-			v, err := jsonValueRow(args, i, ret)
+			v, err := row(args, i, ret)
 			if err != nil {
 				return nil, err
 			}
@@ -270,24 +262,6 @@ func jsonScalarText(v any) string {
 		return strconv.FormatBool(x)
 	}
 	return fmt.Sprint(v)
-}
-
-func jsonQueryKernel(ret *types.Type) ScalarKernel {
-	return func(env *Env, args []*vector.Vec, n int) (*vector.Vec, error) {
-		out := vector.New(ret, n)
-		for i := range n {
-			if args[0].IsNull(i) || args[1].IsNull(i) {
-				out.AppendNull()
-				continue
-			}
-			v, err := jsonQueryRow(args, i, ret)
-			if err != nil {
-				return nil, err
-			}
-			out.Append(v)
-		}
-		return out, nil
-	}
 }
 
 // jsonQueryRow computes one row of JSON_QUERY (SqlJsonUtils.jsonQuery).

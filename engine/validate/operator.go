@@ -290,21 +290,9 @@ func (v *Validator) in(scope *Scope, e *ast.InExpr) (*Typed, error) {
 	if e.Query != nil {
 		return nil, errorf(e.Pos, ErrNotSupported, "IN sub-queries are not supported in this context")
 	}
-	x, err := v.expr(scope, e.X)
+	x, list, listTypes, err := v.inOperands(scope, e.X, e.List)
 	if err != nil {
 		return nil, err
-	}
-	list, err := v.exprs(scope, e.List)
-	if err != nil {
-		return nil, err
-	}
-	// An untyped NULL of the list takes x's type (Calcite's FIRST_KNOWN
-	// inference), so 'b IN (NULL, 1)' with a string b has no common type.
-	listTypes := typesOf(list)
-	for i, t := range listTypes {
-		if t.Kind == types.Null && x.Type.Kind != types.Null {
-			listTypes[i] = x.Type.WithNullable(true)
-		}
 	}
 	lt, ok := functions.CommonType(listTypes...)
 	if !ok {

@@ -273,17 +273,9 @@ func (env *exprEnv) prepare(e ast.Expr) (ast.Expr, bool, error) {
 		if e.Query == nil {
 			return e, false, nil
 		}
-		preX, err := mapExpr(e.X, env.prepare)
+		x, left, err := env.subqueryLeft(e.X)
 		if err != nil {
 			return nil, true, err
-		}
-		x, err := env.typePre(preX)
-		if err != nil {
-			return nil, true, err
-		}
-		left, err := env.toPlan(preX)
-		if err != nil {
-			env.s.noPlan(err)
 		}
 		an, sq, err := env.subquery(e.Query, plan.SubIn)
 		if err != nil {

@@ -32,23 +32,15 @@ func (v *Validator) quantified(scope *Scope, e *ast.QuantifiedExpr) (*Typed, err
 	if e.Query != nil {
 		return nil, errorf(e.Pos, ErrNotSupported, "%s sub-queries are not supported in this context", e.Quantifier)
 	}
-	x, err := v.expr(scope, e.X)
-	if err != nil {
-		return nil, err
-	}
-	list, err := v.exprs(scope, e.List)
+	x, list, listTypes, err := v.inOperands(scope, e.X, e.List)
 	if err != nil {
 		return nil, err
 	}
 	// Calcite treats the list as IN's: each value must compare with x, then
 	// the values need a common type; each value is then cast to x's type
 	// (so a string x compares with SOME (1, 20) as strings).
-	listTypes := typesOf(list)
-	for i, t := range listTypes {
-		if t.Kind == types.Null && x.Type.Kind != types.Null {
-			listTypes[i] = x.Type.WithNullable(true)
-		}
-		if !functions.CanCompare(x.Type, listTypes[i]) {
+	for _, t := range listTypes {
+		if !functions.CanCompare(x.Type, t) {
 			return nil, errorf(e.Pos, ErrIncompatible, quantifiedIncompatible)
 		}
 	}
@@ -61,23 +53,52 @@ func (v *Validator) quantified(scope *Scope, e *ast.QuantifiedExpr) (*Typed, err
 	return &Typed{Expr: out, Type: boolean(nullable)}, nil
 }
 
+// inOperands types x and the list of x IN (list) or x op SOME | ALL
+// (list). listTypes are the list's types, where an untyped NULL takes x's
+// type (Calcite's FIRST_KNOWN inference), so 'b IN (NULL, 1)' with a
+// string b has no common type.
+func (v *Validator) inOperands(scope *Scope, xe ast.Expr, le []ast.Expr) (x *Typed, list []*Typed, listTypes []*types.Type, err error) {
+	if x, err = v.expr(scope, xe); err != nil {
+		return nil, nil, nil, err
+	}
+	if list, err = v.exprs(scope, le); err != nil {
+		return nil, nil, nil, err
+	}
+	listTypes = typesOf(list)
+	for i, t := range listTypes {
+		if t.Kind == types.Null && x.Type.Kind != types.Null {
+			listTypes[i] = x.Type.WithNullable(true)
+		}
+	}
+	return x, list, listTypes, nil
+}
+
+// subqueryLeft prepares and types x of x IN | op SOME | ALL (query) and
+// plans it; left is nil when x has no plan (noPlan keeps the reason).
+func (env *exprEnv) subqueryLeft(xe ast.Expr) (x *Typed, left plan.Expr, err error) {
+	preX, err := mapExpr(xe, env.prepare)
+	if err != nil {
+		return nil, nil, err
+	}
+	if x, err = env.typePre(preX); err != nil {
+		return nil, nil, err
+	}
+	left, err = env.toPlan(preX)
+	if err != nil {
+		env.s.noPlan(err)
+	}
+	return x, left, nil
+}
+
 // prepareQuantified replaces x op SOME | ALL (query) by a placeholder for
 // a SOME or ALL sub-query of the plan.
 func (env *exprEnv) prepareQuantified(e *ast.QuantifiedExpr) (ast.Expr, bool, error) {
 	if e.Query == nil {
 		return e, false, nil
 	}
-	preX, err := mapExpr(e.X, env.prepare)
+	x, left, err := env.subqueryLeft(e.X)
 	if err != nil {
 		return nil, true, err
-	}
-	x, err := env.typePre(preX)
-	if err != nil {
-		return nil, true, err
-	}
-	left, err := env.toPlan(preX)
-	if err != nil {
-		env.s.noPlan(err)
 	}
 	kind := plan.SubSome
 	if e.Quantifier == "ALL" {

@@ -53,6 +53,57 @@ func tableRows(t *testing.T, db *sql.DB, table string, cols int) []string {
 	return out
 }
 
+// startPiped starts eddy with args and pipes on its stdin and stdout.
+func startPiped(t *testing.T, vars []string, args ...string) (*exec.Cmd, io.WriteCloser, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = vars
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, in, out
+}
+
+// countAnswers reads out to its end and returns how many INSERT answers
+// it holds; at the answer numbered at it calls signal.
+func countAnswers(out io.Reader, at int, signal func()) int {
+	acked := 0
+	r := bufio.NewReader(out)
+	for {
+		line, err := r.ReadString('\n')
+		if strings.TrimSpace(line) == ackLine {
+			acked++
+			if acked == at {
+				signal()
+			}
+		}
+		if err != nil {
+			return acked
+		}
+	}
+}
+
+// endedBySignal says what is wrong when err, from cmd.Wait, is not the
+// end of eddy by sig.
+func endedBySignal(err error, sig syscall.Signal) error {
+	ee, ok := err.(*exec.ExitError)
+	if !ok {
+		return fmt.Errorf("eddy was not ended by the signal: %v", err)
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != sig {
+		return fmt.Errorf("exit status %v, want the end by %v", ee, sig)
+	}
+	return nil
+}
+
 // TestGroupCommitKilled kills eddy with SIGKILL while a pipe feeds it
 // three-row INSERTs, at the moment it has printed some hundreds of
 // answers. Every acknowledged statement's rows must be in the store, and
@@ -61,19 +112,7 @@ func TestGroupCommitKilled(t *testing.T) {
 	for round := range 4 {
 		vars, _ := env(t)
 		st := store(t)
-		cmd := exec.Command(binary, "--store", st, "-D", "table.dml-sync=true")
-		cmd.Env = vars
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd, in, out := startPiped(t, vars, "--store", st, "-D", "table.dml-sync=true")
 		const statements = 20000
 		go func() {
 			w := bufio.NewWriterSize(in, 64<<10)
@@ -88,20 +127,7 @@ func TestGroupCommitKilled(t *testing.T) {
 			in.Close()
 		}()
 		killAt := 300 + round*900
-		acked := 0
-		r := bufio.NewReader(out)
-		for {
-			line, err := r.ReadString('\n')
-			if strings.TrimSpace(line) == ackLine {
-				acked++
-				if acked == killAt {
-					_ = cmd.Process.Signal(syscall.SIGKILL)
-				}
-			}
-			if err != nil {
-				break
-			}
-		}
+		acked := countAnswers(out, killAt, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
 		_ = cmd.Wait()
 		if acked < killAt {
 			t.Fatalf("round %d: eddy answered %d statements before it ended, want at least %d", round, acked, killAt)
@@ -141,31 +167,12 @@ INSERT INTO f VALUES (3, 'c'), (CAST('x' AS INT), 'bad');
 INSERT INTO f VALUES (4, 'd');
 `
 
-// mergedOutput runs eddy with stdout and stderr in one stream, so that the
-// order of answers and errors shows.
-func mergedOutput(t *testing.T, vars []string, input string, args ...string) (string, int) {
-	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Env = vars
-	cmd.Stdin = strings.NewReader(input)
-	var b strings.Builder
-	cmd.Stdout, cmd.Stderr = &b, &b
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return b.String(), code
-}
-
 func TestGroupCommitFailingStatement(t *testing.T) {
 	vars, _ := env(t)
 	errLine := "[ERROR] Could not execute SQL statement. Reason:"
 
 	st := store(t)
-	out, code := mergedOutput(t, vars, failingScript, "--store", st, "-D", "table.dml-sync=true", "--keep-going")
+	out, code := combined(t, vars, failingScript, "--store", st, "-D", "table.dml-sync=true", "--keep-going")
 	if code != 1 {
 		t.Errorf("--keep-going: exit %d, want 1\n%s", code, out)
 	}
@@ -188,7 +195,7 @@ func TestGroupCommitFailingStatement(t *testing.T) {
 	db.Close()
 
 	st = store(t)
-	out, code = mergedOutput(t, vars, failingScript, "--store", st, "-D", "table.dml-sync=true")
+	out, code = combined(t, vars, failingScript, "--store", st, "-D", "table.dml-sync=true")
 	if code != 1 {
 		t.Errorf("exit %d, want 1\n%s", code, out)
 	}
@@ -257,19 +264,7 @@ func TestGroupCommitConcurrentWriter(t *testing.T) {
 func TestGroupCommitPipeAnswersAtOnce(t *testing.T) {
 	vars, _ := env(t)
 	st := store(t)
-	cmd := exec.Command(binary, "--store", st, "-D", "table.dml-sync=true")
-	cmd.Env = vars
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, in, out := startPiped(t, vars, "--store", st, "-D", "table.dml-sync=true")
 	defer func() {
 		in.Close()
 		cmd.Wait()
@@ -325,19 +320,7 @@ func TestGroupCommitPipeAnswersAtOnce(t *testing.T) {
 func TestGroupCommitTerminated(t *testing.T) {
 	vars, _ := env(t)
 	st := store(t)
-	cmd := exec.Command(binary, "--store", st, "-D", "table.dml-sync=true")
-	cmd.Env = vars
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, in, out := startPiped(t, vars, "--store", st, "-D", "table.dml-sync=true")
 	const statements = 50000
 	go func() {
 		w := bufio.NewWriterSize(in, 64<<10)
@@ -348,27 +331,9 @@ func TestGroupCommitTerminated(t *testing.T) {
 		w.Flush()
 		in.Close()
 	}()
-	acked := 0
-	r := bufio.NewReader(out)
-	for {
-		line, err := r.ReadString('\n')
-		if strings.TrimSpace(line) == ackLine {
-			acked++
-			if acked == 1500 {
-				_ = cmd.Process.Signal(syscall.SIGTERM)
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
-	err = cmd.Wait()
-	ee, ok := err.(*exec.ExitError)
-	if !ok {
-		t.Fatalf("eddy was not ended by the signal: %v (%d answers)", err, acked)
-	}
-	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
-		t.Fatalf("exit status %v, want the end by SIGTERM", ee)
+	acked := countAnswers(out, 1500, func() { _ = cmd.Process.Signal(syscall.SIGTERM) })
+	if err := endedBySignal(cmd.Wait(), syscall.SIGTERM); err != nil {
+		t.Fatalf("%v (%d answers)", err, acked)
 	}
 	db := integrity(t, st)
 	defer db.Close()
@@ -387,20 +352,8 @@ func TestGroupCommitTerminated(t *testing.T) {
 func TestGroupCommitSignalWhileNothingHeld(t *testing.T) {
 	vars, _ := env(t)
 	st := store(t)
-	cmd := exec.Command(binary, "--store", st, "-D", "table.dml-sync=true", "-D", "execution.runtime-mode=streaming",
+	cmd, in, out := startPiped(t, vars, "--store", st, "-D", "table.dml-sync=true", "-D", "execution.runtime-mode=streaming",
 		"-D", "sql-client.execution.result-mode=tableau")
-	cmd.Env = vars
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
 	defer in.Close()
 	io.WriteString(in, "CREATE TABLE p (i INT);\nINSERT INTO p VALUES (1);\nINSERT INTO p VALUES (2);\n"+
 		"CREATE TABLE d (x INT) WITH ('connector' = 'datagen', 'rows-per-second' = '5');\nSELECT * FROM d;\n")
@@ -421,16 +374,12 @@ func TestGroupCommitSignalWhileNothingHeld(t *testing.T) {
 	start := time.Now()
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	go io.Copy(io.Discard, r)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("eddy took %s to end after SIGTERM", d)
 	}
-	ee, ok := err.(*exec.ExitError)
-	if !ok {
-		t.Fatalf("eddy was not ended by the signal: %v", err)
-	}
-	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGTERM {
-		t.Errorf("exit status %v, want the end by SIGTERM", ee)
+	if err := endedBySignal(err, syscall.SIGTERM); err != nil {
+		t.Error(err)
 	}
 	db := integrity(t, st)
 	defer db.Close()
