@@ -354,18 +354,10 @@ func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
 	data := make([]any, len(r.lay.data))
 	row := make([]any, len(ts))
 	for out.N < vector.BatchSize {
-		if err := ctx.Err(); err != nil {
+		if more, err := r.ready(ctx, out.N, r.dec != nil); err != nil {
 			return nil, err
-		}
-		if r.dec == nil {
-			more, err := r.openNext(ctx, out.N)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				break
-			}
-			continue
+		} else if !more {
+			break
 		}
 		ok, err := r.dec.next(data)
 		if err != nil {
@@ -388,6 +380,18 @@ func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// ready checks ctx and, when no file is open (open is false), opens the
+// next one. It returns false when there is none to read now.
+func (r *fileReader) ready(ctx context.Context, batched int, open bool) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	if open {
+		return true, nil
+	}
+	return r.openNext(ctx, batched)
 }
 
 // openNext opens the next file (waiting for one when monitoring and the
@@ -446,18 +450,10 @@ func (r *fileReader) nextCSV(ctx context.Context) (*vector.Batch, error) {
 		dataCols[j] = out.Cols[ci]
 	}
 	for out.N < vector.BatchSize {
-		if err := ctx.Err(); err != nil {
+		if more, err := r.ready(ctx, out.N, r.csv != nil); err != nil {
 			return nil, err
-		}
-		if r.csv == nil {
-			more, err := r.openNext(ctx, out.N)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				break
-			}
-			continue
+		} else if !more {
+			break
 		}
 		n, eof, err := r.csv.fill(dataCols, vector.BatchSize-out.N)
 		if err != nil {

@@ -176,3 +176,19 @@ func TestFlatIntegerKeyTables(t *testing.T) {
 		sameLines(t, name, got, want)
 	}
 }
+
+// TestFlatOneGroupingSet runs GROUPING SETS ((s)) over the group columns
+// s, id: id is NULL in every row and GROUPING tells it is not grouped.
+func TestFlatOneGroupingSet(t *testing.T) {
+	v := flatInput()
+	s := v.Schema()
+	agg := &plan.Aggregate{Input: v, Group: []plan.Expr{col(s, 1), col(s, 0)}, GroupNames: []string{"s", "id"},
+		GroupingSets: [][]int{{0}},
+		Aggs:         append(flatAggs(s), aggCall("GROUPING", intT, false, col(s, 1), col(s, 0)), aggCall("GROUP_ID", intT, false))}
+	got, _ := runAgg(t, agg, Options{}, true)
+	want, _ := runAgg(t, agg, Options{}, false)
+	sameLines(t, "one grouping set", got, want)
+	if len(got) != 151 || !strings.HasSuffix(got[0], "|1|0") || strings.Split(got[0], "|")[1] != "NULL" {
+		t.Fatalf("%d rows, first %s", len(got), got[0])
+	}
+}

@@ -73,6 +73,17 @@ type rankOp struct {
 	done    bool
 }
 
+// eval computes the partition and sort key columns of bt.
+func (spec *rankSpec) eval(ctx context.Context, bt *vector.Batch) (parts, keys []*vector.Vec, err error) {
+	if parts, err = evalAll(ctx, spec.part, bt); err != nil {
+		return nil, nil, err
+	}
+	if keys, err = evalAll(ctx, spec.order, bt); err != nil {
+		return nil, nil, err
+	}
+	return parts, keys, nil
+}
+
 func newRankOp(spec rankSpec, in Operator, inTypes []*types.Type, rankType *types.Type) *rankOp {
 	out := append([]*types.Type(nil), inTypes...)
 	if spec.withRankCol {
@@ -108,11 +119,7 @@ func (o *rankOp) Next(ctx context.Context) (*vector.Batch, error) {
 func (o *rankOp) Close() error { return o.in.Close() }
 
 func (o *rankOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, error) {
-	parts, err := evalAll(ctx, o.spec.part, bt)
-	if err != nil {
-		return nil, err
-	}
-	keys, err := evalAll(ctx, o.spec.order, bt)
+	parts, keys, err := o.spec.eval(ctx, bt)
 	if err != nil {
 		return nil, err
 	}

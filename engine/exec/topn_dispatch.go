@@ -322,18 +322,8 @@ func (e *streamRankError) Class() string { return "TableException" }
 func updating(n plan.Node) bool {
 	switch n := n.(type) {
 	case *plan.Aggregate:
-		if w, ok := n.Input.(*plan.WindowTVF); ok && n.GroupingSets == nil {
-			in0 := len(w.Input.Schema())
-			hasStart, hasEnd := false, false
-			for _, g := range n.Group {
-				if r, ok := g.(*plan.ColumnRef); ok {
-					hasStart = hasStart || r.Index == in0
-					hasEnd = hasEnd || r.Index == in0+1
-				}
-			}
-			if hasStart && hasEnd {
-				return updating(w.Input)
-			}
+		if w, ok := n.Input.(*plan.WindowTVF); ok && n.GroupingSets == nil && groupsByWindow(n, w) {
+			return updating(w.Input)
 		}
 		return true
 	case *plan.Join:

@@ -244,11 +244,7 @@ func (o *windowRankOp) fire(ctx context.Context, wm int64) error {
 
 // rank emits the ranks start..end of each partition of one window.
 func (o *windowRankOp) rank(ctx context.Context, rows *vector.Batch) (*vector.Batch, error) {
-	parts, err := evalAll(ctx, o.spec.part, rows)
-	if err != nil {
-		return nil, err
-	}
-	keys, err := evalAll(ctx, o.spec.order, rows)
+	parts, keys, err := o.spec.eval(ctx, rows)
 	if err != nil {
 		return nil, err
 	}

@@ -2,13 +2,26 @@ package exec
 
 import (
 	"context"
-	"sort"
 	"time"
 
 	"eddy/engine/plan"
 	"eddy/engine/types"
 	"eddy/engine/vector"
 )
+
+// groupsByWindow says whether the aggregate n over the window table
+// function w groups by both window_start and window_end.
+func groupsByWindow(n *plan.Aggregate, w *plan.WindowTVF) bool {
+	in0 := len(w.Input.Schema())
+	hasStart, hasEnd := false, false
+	for _, g := range n.Group {
+		if r, ok := g.(*plan.ColumnRef); ok {
+			hasStart = hasStart || r.Index == in0
+			hasEnd = hasEnd || r.Index == in0+1
+		}
+	}
+	return hasStart && hasEnd
+}
 
 // windowAggregate is a streaming aggregation grouped by window_start and
 // window_end of a window table function: as in Flink's window aggregate,
@@ -23,17 +36,10 @@ import (
 // ok is false when n is not grouped by both window columns; the caller
 // then runs a plain aggregation.
 func (b *Builder) windowAggregate(n *plan.Aggregate, w *plan.WindowTVF) (Operator, bool, error) {
-	in0 := len(w.Input.Schema())
-	hasStart, hasEnd := false, false
-	for _, g := range n.Group {
-		if r, ok := g.(*plan.ColumnRef); ok {
-			hasStart = hasStart || r.Index == in0
-			hasEnd = hasEnd || r.Index == in0+1
-		}
-	}
-	if !hasStart || !hasEnd || n.GroupingSets != nil {
+	if n.GroupingSets != nil || !groupsByWindow(n, w) {
 		return nil, false, nil
 	}
+	in0 := len(w.Input.Schema())
 	delay, hasWM := watermarkDelay(w.Input)
 	in, err := b.Build(w)
 	if err != nil {

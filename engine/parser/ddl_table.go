@@ -140,7 +140,8 @@ func (p *Parser) parseEnforcement() ast.Enforcement {
 // (alter set) a FIRST or AFTER col position may follow.
 func (p *Parser) parseColumn(alter bool) *ast.ColumnDef {
 	t := p.tok()
-	c := &ast.ColumnDef{Pos: t.Pos, Name: p.simpleIdent()}
+	c := p.nodes.columns.get()
+	c.Pos, c.Name = t.Pos, p.simpleIdent()
 	if p.acceptKeyword("AS") {
 		c.Kind = ast.ComputedColumn
 		c.Expr = p.parseExpr()

@@ -57,7 +57,7 @@ func (p *Parser) parseExprPrec(min int) ast.Expr {
 			left = p.parseQuantified(left, op)
 			continue
 		}
-		left = &ast.BinaryExpr{Pos: left.Position(), Op: op, L: left, R: p.parseExprPrec(prec + 1)}
+		left = p.newBinary(left.Position(), op, left, p.parseExprPrec(prec+1))
 	}
 }
 
@@ -696,12 +696,13 @@ func (p *Parser) parseNameOrCall() ast.Expr {
 		parts = append(parts, p.parseIdentOrFuncWord())
 	}
 	if p.isOp("(") {
-		return p.parseFuncCall(&ast.ObjectName{Parts: parts})
+		return p.parseFuncCall(parts)
 	}
 	a.id.Parts = parts
 	return &a.id
 }
 
+// identAlloc is an Identifier with room for three parts.
 type identAlloc struct {
 	id    ast.Identifier
 	parts [3]*ast.Ident
@@ -709,18 +710,7 @@ type identAlloc struct {
 
 // newIdentAlloc hands out an identAlloc from a slab (see newIdent).
 func (p *Parser) newIdentAlloc() *identAlloc {
-	if len(p.nameSlab) == 0 {
-		n := 2 * cap(p.nameSlab)
-		if n < 4 {
-			n = 4
-		} else if n > 32 {
-			n = 32
-		}
-		p.nameSlab = make([]identAlloc, n)
-	}
-	a := &p.nameSlab[0]
-	p.nameSlab = p.nameSlab[1:]
-	return a
+	return p.nodes.names.get()
 }
 
 // parseAnyWord reads the first word of a name, which may be a function
@@ -744,7 +734,9 @@ func (p *Parser) parseIdentOrFuncWord() *ast.Ident {
 }
 
 // parseFuncCall reads (args) and what may follow a call.
-func (p *Parser) parseFuncCall(name *ast.ObjectName) ast.Expr {
+func (p *Parser) parseFuncCall(parts []*ast.Ident) ast.Expr {
+	e, spare := p.newFuncCall(parts)
+	name := e.Name
 	p.enter()
 	defer p.leave()
 	if len(name.Parts) == 1 && !name.Parts[0].Quoted {
@@ -752,11 +744,11 @@ func (p *Parser) parseFuncCall(name *ast.ObjectName) ast.Expr {
 		// is kept upper-case, as Calcite prints it.
 		name.Parts[0].Name = strings.ToUpper(name.Parts[0].Name)
 	}
-	e := &ast.FuncCall{Pos: name.Position(), Name: name}
+	e.Pos = name.Position()
 	p.expectOp("(")
 	if u, ok := p.timestampUnit(name); ok {
 		t := p.next()
-		e.Args = append(make([]ast.Expr, 0, 3), &ast.TimeUnitArg{Pos: t.Pos, Unit: u})
+		e.Args = append(spare, &ast.TimeUnitArg{Pos: t.Pos, Unit: u})
 		for p.acceptOp(",") {
 			e.Args = append(e.Args, p.parseArg())
 		}
@@ -773,7 +765,7 @@ func (p *Parser) parseFuncCall(name *ast.ObjectName) ast.Expr {
 		t := p.next()
 		e.Args = []ast.Expr{&ast.Star{Pos: t.Pos}}
 	} else if !p.isOp(")") {
-		e.Args = make([]ast.Expr, 0, 4)
+		e.Args = spare
 		for {
 			e.Args = append(e.Args, p.parseArg())
 			if !p.acceptOp(",") {

@@ -75,28 +75,14 @@ type objectNameAlloc struct {
 // newObjectName hands out, from a slab (see newIdent), an ObjectName with
 // one part (to be set) and room for two more.
 func (p *Parser) newObjectName() *ast.ObjectName {
-	if len(p.objSlab) == 0 {
-		p.objSlab = make([]objectNameAlloc, 16)
-	}
-	a := &p.objSlab[0]
-	p.objSlab = p.objSlab[1:]
+	a := p.nodes.objects.get()
 	a.name.Parts = a.parts[:1]
 	return &a.name
 }
 
 // newLiteral hands out a Literal from a slab (see newIdent).
 func (p *Parser) newLiteral(pos ast.Pos, kind ast.LitKind, value string) *ast.Literal {
-	if len(p.litSlab) == 0 {
-		n := 2 * cap(p.litSlab)
-		if n < 4 {
-			n = 4
-		} else if n > 32 {
-			n = 32
-		}
-		p.litSlab = make([]ast.Literal, n)
-	}
-	l := &p.litSlab[0]
-	p.litSlab = p.litSlab[1:]
+	l := p.nodes.lits.get()
 	l.Pos, l.Kind, l.Value = pos, kind, value // field by field, see newIdentAt
 	return l
 }

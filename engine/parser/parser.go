@@ -37,9 +37,7 @@ type Parser struct {
 	// only for tokens from tokenize).
 	noComments bool
 	identSlab  []ast.Ident
-	litSlab    []ast.Literal
-	nameSlab   []identAlloc
-	objSlab    []objectNameAlloc
+	nodes      nodeSlabs
 
 	// expected collects what was tried at the furthest token reached, for
 	// the "Was expecting one of:" part of an error.
@@ -75,7 +73,7 @@ func (p *Parser) release() {
 	if p.pooled {
 		if cap(p.toks) <= 1<<16 {
 			*p = Parser{toks: p.toks[:0], expected: p.expected[:0], pooled: true,
-				identSlab: p.identSlab, litSlab: p.litSlab, nameSlab: p.nameSlab, objSlab: p.objSlab}
+				identSlab: p.identSlab, nodes: p.nodes}
 			parsers.Put(p)
 		}
 		return

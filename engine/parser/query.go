@@ -203,7 +203,7 @@ func (p *Parser) parseValues() ast.Query {
 // parseSelect reads one SELECT block.
 func (p *Parser) parseSelect() ast.Query {
 	t := p.next()
-	s := &ast.Select{Pos: t.Pos}
+	s := p.newSelect(t.Pos)
 	for p.tok().Kind == Hint {
 		s.Hints = append(s.Hints, p.parseHints()...)
 	}
@@ -213,7 +213,6 @@ func (p *Parser) parseSelect() ast.Query {
 	case p.acceptKeyword("ALL"):
 		s.Quantifier = "ALL"
 	}
-	s.Items = make([]*ast.SelectItem, 0, 8)
 	for {
 		s.Items = append(s.Items, p.parseSelectItem())
 		if !p.acceptOp(",") {
@@ -252,7 +251,9 @@ func (p *Parser) parseSelectItem() *ast.SelectItem {
 		t := p.next()
 		return &ast.SelectItem{Expr: &ast.Star{Pos: t.Pos}}
 	}
-	it := &ast.SelectItem{Expr: p.parseExpr()}
+	e := p.parseExpr()
+	it := p.nodes.items.get()
+	it.Expr = e
 	if _, star := it.Expr.(*ast.Star); star {
 		return it
 	}
