@@ -303,8 +303,12 @@ func (p *Parser) parsePrimary() ast.Expr {
 			return p.parseParen()
 		}
 	case Ident:
-		if e := p.parseKeywordPrimary(t); e != nil {
-			return e
+		// Only reserved words and three others start a keyword primary;
+		// skipping the test for other words spares a switch and a lookup.
+		if t.Reserved || t.Upper == "MAP" || t.Upper == "DESCRIPTOR" || t.Upper == "TRY_CAST" {
+			if e := p.parseKeywordPrimary(t); e != nil {
+				return e
+			}
 		}
 		if !t.Reserved || functionKeywords[t.Upper] && p.peek(1).IsOp("(") {
 			return p.parseNameOrCall()
@@ -344,7 +348,9 @@ func (p *Parser) parseUnicodeString() string {
 }
 
 // parseKeywordPrimary handles primaries introduced by a keyword; it returns
-// nil when the word does not start one.
+// nil when the word does not start one. parsePrimary calls it only for
+// reserved words and the non-reserved words it names: a case for another
+// non-reserved word must be named there too.
 func (p *Parser) parseKeywordPrimary(t Token) ast.Expr {
 	next := p.peek(1)
 	switch t.Upper {
@@ -353,10 +359,10 @@ func (p *Parser) parseKeywordPrimary(t Token) ast.Expr {
 		return p.newLiteral(t.Pos, ast.LitBool, t.Upper)
 	case "NULL":
 		p.next()
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitNull}
+		return p.newLiteral(t.Pos, ast.LitNull, "")
 	case "UNKNOWN":
 		p.next()
-		return &ast.Literal{Pos: t.Pos, Kind: ast.LitUnknown}
+		return p.newLiteral(t.Pos, ast.LitUnknown, "")
 	case "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ":
 		if next.Kind == String {
 			p.next()

@@ -60,37 +60,47 @@ func (p *typeParser) skipSpace() {
 	}
 }
 
-// peekWord returns the upper-cased identifier at the current position without consuming it.
-func (p *typeParser) peekWord() (string, int) {
+// rawWord returns the word (ASCII letters, digits and '_') at the current
+// position as written, and the offset past it, without consuming it.
+func (p *typeParser) rawWord() (string, int) {
 	p.skipSpace()
 	i := p.pos
 	for i < len(p.src) {
-		r := rune(p.src[i])
-		if r == '_' || r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+		c := p.src[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
 			i++
 			continue
 		}
 		break
 	}
-	return strings.ToUpper(p.src[p.pos:i]), i
+	return p.src[p.pos:i], i
 }
 
+// acceptWord consumes the word w (given upper-case) in any case.
 func (p *typeParser) acceptWord(w string) bool {
-	got, end := p.peekWord()
-	if got == w {
-		p.pos, p.end = end, end
-		return true
+	got, end := p.rawWord()
+	if len(got) != len(w) {
+		return false
 	}
-	return false
+	for i := 0; i < len(w); i++ {
+		// got holds only letters, digits and '_': setting bit 5 folds
+		// the case of letters and leaves the others apart.
+		if got[i]|0x20 != w[i]|0x20 {
+			return false
+		}
+	}
+	p.pos, p.end = end, end
+	return true
 }
 
+// word consumes a word and returns it upper-cased.
 func (p *typeParser) word() (string, error) {
-	w, end := p.peekWord()
+	w, end := p.rawWord()
 	if w == "" {
 		return "", p.errorf("expected a type name")
 	}
 	p.pos, p.end = end, end
-	return w, nil
+	return strings.ToUpper(w), nil
 }
 
 func (p *typeParser) acceptByte(c byte) bool {
