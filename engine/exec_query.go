@@ -65,6 +65,8 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 						"Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.",
 						x.Table.Catalog+"."+x.Table.Database+"."+x.Table.Object)
 				}
+			case *plan.WindowTVF:
+				resolveErr = windowTimeAttr(x, st.streaming)
 			case *plan.Sink:
 				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
 				if resolveErr == nil {
@@ -83,6 +85,21 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	b := exec.NewBuilder(exec.Options{Streaming: st.streaming, Loc: loc, Tables: st,
 		Catalog: s.cat.CurrentCatalog(), Database: s.cat.CurrentDatabase(), MemoryBudget: budget})
 	return b, st, nil
+}
+
+// windowTimeAttr rejects, in streaming mode, a window table function whose
+// time column is a plain timestamp rather than a time attribute (batch
+// mode windows any timestamp column), as Flink's planner does.
+func windowTimeAttr(x *plan.WindowTVF, streaming bool) error {
+	if !streaming || x.TimeCol < 0 || x.TimeCol >= len(x.Cols) {
+		return nil
+	}
+	t := x.Cols[x.TimeCol].Type
+	if t.TimeAttr != types.Regular {
+		return nil
+	}
+	return Errorf("ValidationException",
+		"The window function requires the timecol is a time attribute type, but is %s.", t.WithNullable(true))
 }
 
 // scanBounded reports whether a scan's source ends (connectors.Bounded:

@@ -158,7 +158,7 @@ func filterBatch(ctx context.Context, cond evaluator, bt *vector.Batch) (*vector
 	}
 	sel := make([]int, 0, bt.N)
 	for i := range bt.N {
-		if c.Bools[i] && !c.IsNull(i) {
+		if !c.IsNull(i) && c.Bools[i] {
 			sel = append(sel, i)
 		}
 	}

@@ -38,6 +38,9 @@ type nodeSlabs struct {
 	names   slab[identAlloc]
 	objects slab[objectNameAlloc]
 	lits    slab[ast.Literal]
+	props   slab[ast.Property]
+	tables  slab[ast.TableName]
+	orders  slab[ast.OrderItem]
 }
 
 // funcAlloc is a FuncCall with its name and room for up to four

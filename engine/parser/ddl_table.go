@@ -63,6 +63,9 @@ func (p *Parser) parseTableElement(s *ast.CreateTable) {
 	case p.isTableConstraint():
 		s.Constraints = append(s.Constraints, p.parseTableConstraint())
 	default:
+		if s.Columns == nil {
+			s.Columns = make([]*ast.ColumnDef, 0, 8)
+		}
 		s.Columns = append(s.Columns, p.parseColumn(false))
 	}
 }

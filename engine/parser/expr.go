@@ -202,7 +202,7 @@ func (p *Parser) parseLikeFamily(left ast.Expr) ast.Expr {
 
 // parseExprList reads expr, expr, ... (at least one).
 func (p *Parser) parseExprList() []ast.Expr {
-	list := []ast.Expr{p.parseExpr()}
+	list := append(make([]ast.Expr, 0, 4), p.parseExpr())
 	for p.acceptOp(",") {
 		list = append(list, p.parseExpr())
 	}
@@ -911,7 +911,8 @@ func (p *Parser) parseOrderItems() []*ast.OrderItem {
 	var items []*ast.OrderItem
 	for {
 		e := p.parseExpr()
-		o := &ast.OrderItem{Pos: e.Position(), Expr: e}
+		o := p.nodes.orders.get()
+		o.Pos, o.Expr = e.Position(), e // field by field, see newIdentAt
 		if p.acceptKeyword("DESC") {
 			o.Desc = true
 		} else {

@@ -267,7 +267,7 @@ func (p *Parser) parseSelectItem() *ast.SelectItem {
 
 // parseGroupItems reads GROUP BY items.
 func (p *Parser) parseGroupItems() []ast.Expr {
-	items := []ast.Expr{p.parseGroupItem()}
+	items := append(make([]ast.Expr, 0, 2), p.parseGroupItem())
 	for p.acceptOp(",") {
 		items = append(items, p.parseGroupItem())
 	}
@@ -307,51 +307,47 @@ func (p *Parser) parseFrom() ast.TableExpr {
 	defer p.leave()
 	left := p.parseTableRef()
 	for {
+		// The Join is made only once a join follows: most FROM clauses
+		// name one table.
 		t := p.tok()
-		j := &ast.Join{Pos: left.Position(), Left: left}
 		switch {
 		case t.IsOp(","):
 			p.next()
-			j.Kind = ast.JoinComma
-			j.Right = p.parseTableRef()
-			left = j
+			left = &ast.Join{Pos: left.Position(), Kind: ast.JoinComma, Left: left, Right: p.parseTableRef()}
 			continue
 		case t.Is("CROSS"):
 			p.next()
 			p.expectKeyword("JOIN")
-			j.Kind = ast.JoinCross
-			j.Right = p.parseTableRef()
-			left = j
+			left = &ast.Join{Pos: left.Position(), Kind: ast.JoinCross, Left: left, Right: p.parseTableRef()}
 			continue
 		}
-		if p.acceptKeyword("NATURAL") {
-			j.Natural = true
-		}
+		natural := p.acceptKeyword("NATURAL")
+		var kind ast.JoinKind
 		switch {
 		case p.acceptKeyword("JOIN"):
-			j.Kind = ast.JoinInner
+			kind = ast.JoinInner
 		case p.acceptKeyword("INNER"):
 			p.expectKeyword("JOIN")
-			j.Kind = ast.JoinInner
+			kind = ast.JoinInner
 		case p.acceptKeyword("LEFT"):
-			j.Kind = ast.JoinLeft
+			kind = ast.JoinLeft
 			p.acceptKeyword("OUTER")
 			p.expectKeyword("JOIN")
 		case p.acceptKeyword("RIGHT"):
-			j.Kind = ast.JoinRight
+			kind = ast.JoinRight
 			p.acceptKeyword("OUTER")
 			p.expectKeyword("JOIN")
 		case p.acceptKeyword("FULL"):
-			j.Kind = ast.JoinFull
+			kind = ast.JoinFull
 			p.acceptKeyword("OUTER")
 			p.expectKeyword("JOIN")
 		default:
-			if j.Natural {
+			if natural {
 				p.fail()
 			}
 			return left
 		}
-		j.Right = p.parseTableRef()
+		j := &ast.Join{Pos: left.Position(), Kind: kind, Natural: natural, Left: left, Right: p.parseTableRef()}
 		if p.acceptKeyword("ON") {
 			j.On = p.parseExpr()
 		} else if p.acceptKeyword("USING") {
@@ -418,7 +414,8 @@ func (p *Parser) parseTableRef() ast.TableExpr {
 		p.expectOp(")")
 		return &ast.ParenTable{Pos: t.Pos, Table: inner, Alias: p.parseAlias()}
 	}
-	tn := &ast.TableName{Name: p.parseObjectName()}
+	tn := p.nodes.tables.get()
+	tn.Name = p.parseObjectName()
 	for p.tok().Kind == Hint {
 		tn.Hints = append(tn.Hints, p.parseHints()...)
 	}
@@ -469,7 +466,13 @@ func (p *Parser) parseHints() []*ast.Hint {
 	buf := tokenBuffers.Get().(*[]Token)
 	toks, err := tokenizeInto((*buf)[:0], t.Text)
 	sub := &Parser{src: t.Text, toks: toks, expectedAt: -1, depth: p.depth, track: p.track, buf: buf}
-	defer sub.release()
+	// The hint's nodes come from this parser's slabs, which take back
+	// what the hint leaves over.
+	sub.identSlab, sub.nodes = p.identSlab, p.nodes
+	defer func() {
+		p.identSlab, p.nodes = sub.identSlab, sub.nodes
+		sub.release()
+	}()
 	if err != nil {
 		p.errorf(t.Pos, "%s", err.Error())
 	}

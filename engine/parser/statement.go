@@ -189,7 +189,9 @@ func (p *Parser) parseProperties() []*ast.Property {
 		k := p.stringLiteral()
 		p.expectOp("=")
 		v := p.stringLiteral()
-		props = append(props, &ast.Property{Pos: t.Pos, Key: k, Value: v})
+		pr := p.nodes.props.get()
+		pr.Pos, pr.Key, pr.Value = t.Pos, k, v // field by field, see newIdentAt
+		props = append(props, pr)
 		if p.acceptOp(")") {
 			return props
 		}

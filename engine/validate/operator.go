@@ -70,6 +70,10 @@ func (v *Validator) unary(scope *Scope, e *ast.UnaryExpr) (*Typed, error) {
 	out := &ast.UnaryExpr{Pos: e.Pos, Op: e.Op, X: x.Expr}
 	t := x.Type
 	if e.Op == "NOT" {
+		if t.Kind == types.Null {
+			// NOT types no operand: an untyped NULL is illegal here.
+			return nil, errorf(e.X.Position(), ErrNullIllegal, "Illegal use of 'NULL'")
+		}
 		if !isBool(t) {
 			return nil, cannotApply(e.Pos, "NOT", "NOT<"+functions.CalciteTypeString(t)+">", supportedForms["NOT"])
 		}
@@ -101,6 +105,14 @@ func (v *Validator) binary(scope *Scope, e *ast.BinaryExpr) (*Typed, error) {
 	}
 	switch e.Op {
 	case "AND", "OR":
+		if lt.Kind == types.Null || rt.Kind == types.Null {
+			// AND and OR type no operand: an untyped NULL is illegal here.
+			at := e.L.Position()
+			if lt.Kind != types.Null {
+				at = e.R.Position()
+			}
+			return nil, errorf(at, ErrNullIllegal, "Illegal use of 'NULL'")
+		}
 		if !isBool(lt) || !isBool(rt) {
 			return fail(supportedForms[e.Op])
 		}
@@ -318,6 +330,9 @@ func (v *Validator) like(scope *Scope, e *ast.LikeExpr) (*Typed, error) {
 	if e.Not {
 		name = "NOT " + name
 	}
+	if err := likeNull(e.Pos, name, ts); err != nil {
+		return nil, err
+	}
 	for _, t := range ts {
 		if !functions.Character.Accepts(t.Type) {
 			call := "<" + functions.CalciteTypeString(ts[0].Type) + "> " + name + " <" + functions.CalciteTypeString(ts[1].Type) + ">"
@@ -333,6 +348,33 @@ func (v *Validator) like(scope *Scope, e *ast.LikeExpr) (*Typed, error) {
 		out.Escape = ts[2].Expr
 	}
 	return &Typed{Expr: out, Type: boolean(functions.AnyNullable(typesOf(ts)...))}, nil
+}
+
+// likeNull rejects an untyped NULL operand of LIKE or SIMILAR TO as
+// Flink does: the NULL takes the first operand's type, then fails the
+// operand check, reported in the function form
+// 'LIKE(<NULL>, <CHAR(1)>)'.
+func likeNull(pos ast.Pos, name string, ts []*Typed) error {
+	null := false
+	for _, t := range ts {
+		null = null || t.Type.Kind == types.Null
+	}
+	if !null {
+		return nil
+	}
+	args := make([]string, len(ts))
+	forms := make([]string, 3)
+	for i, t := range ts {
+		tt := t.Type
+		if tt.Kind == types.Null {
+			tt = ts[0].Type
+		}
+		args[i] = "<" + functions.CalciteTypeString(tt) + ">"
+	}
+	for i := range forms {
+		forms[i] = "<STRING>"
+	}
+	return cannotApply(pos, name, name+"("+strings.Join(args, ", ")+")", []string{name + "(" + strings.Join(forms, ", ") + ")"})
 }
 
 // cast types CAST(x AS t): t, nullable when x is (Calcite derives the
@@ -429,7 +471,8 @@ func (v *Validator) array(scope *Scope, e *ast.ArrayCtor) (*Typed, error) {
 		return nil, errorf(e.Pos, ErrIncompatible, "Parameters must be of the same type")
 	}
 	if t.Kind == types.Null {
-		return nil, errorf(e.Pos, ErrNullIllegal, "Illegal use of 'NULL'")
+		// Flink 2.2: ARRAY[NULL] finds no element type.
+		return nil, errorf(e.Pos, ErrIncompatible, "Parameters must be of the same type")
 	}
 	return &Typed{Expr: &ast.ArrayCtor{Pos: e.Pos, Elems: exprsOf(elems)}, Type: types.NewArray(t).WithNullable(false)}, nil
 }
@@ -456,7 +499,11 @@ func (v *Validator) mapCtor(scope *Scope, e *ast.MapCtor) (*Typed, error) {
 	if !ok1 || !ok2 {
 		return nil, errorf(e.Pos, ErrIncompatible, "Parameters must be of the same type")
 	}
-	if k.Kind == types.Null || val.Kind == types.Null {
+	if k.Kind == types.Null {
+		// Flink 2.2: MAP[NULL, 1] finds no key type.
+		return nil, errorf(e.Pos, ErrIncompatible, "Parameters must be of the same type")
+	}
+	if val.Kind == types.Null {
 		return nil, errorf(e.Pos, ErrNullIllegal, "Illegal use of 'NULL'")
 	}
 	return &Typed{Expr: &ast.MapCtor{Pos: e.Pos, Elems: exprsOf(elems)}, Type: types.NewMap(k, val).WithNullable(false)}, nil

@@ -117,7 +117,7 @@ type Read struct {
 
 // Query validates q.
 func (a *Analyzer) Query(ctx context.Context, q ast.Query) (*Analyzed, error) {
-	s := &state{a: a, ctx: ctx}
+	s := &state{a: a, ctx: ctx, root: q}
 	return s.query(q, nil)
 }
 
@@ -134,6 +134,9 @@ type state struct {
 	a        *Analyzer
 	ctx      context.Context
 	defining *catalogs.Identifier // the view being defined, or nil
+	// root is the statement's top query: a VALUES there may be the source
+	// of an INSERT, whose target types its NULLs.
+	root     ast.Query
 	views    []catalogs.Identifier
 	ctes     []map[string]*Analyzed
 	nextID   int // Calcite's counter for derived aliases (EXPR$n)
@@ -282,6 +285,11 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		row := &ast.RowCtor{Pos: r.Pos, Explicit: true}
 		var prow []plan.Expr
 		for i, e := range r.Elems {
+			if ast.Query(v) != s.root {
+				if err := checkUntypedNull(e, false); err != nil {
+					return nil, err
+				}
+			}
 			t, env, err := s.typeExprEnv(qs, e, clauseValues)
 			if err != nil {
 				return nil, err

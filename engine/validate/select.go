@@ -26,6 +26,9 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 		out.From, node = f, p
 	}
 	if sel.Where != nil {
+		if err := checkUntypedNull(sel.Where, true); err != nil {
+			return nil, nil, err
+		}
 		w, env, err := s.typeExprEnv(qs, sel.Where, clauseWhere)
 		if err != nil {
 			return nil, nil, err
@@ -133,6 +136,9 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 				alias = &ast.Ident{Name: naturalName(it.Expr, 0), Quoted: true}
 			}
 		}
+		if err := checkUntypedNull(it.Expr, false); err != nil {
+			return nil, nil, err
+		}
 		t, env, err := s.typeExprEnv(qs, expr, clauseSelect)
 		if err != nil {
 			return nil, nil, err
@@ -143,6 +149,9 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 	}
 	var having plan.Expr
 	if sel.Having != nil {
+		if err := checkUntypedNull(sel.Having, true); err != nil {
+			return nil, nil, err
+		}
 		h, env, err := s.typeExprEnv(qs, sel.Having, clauseHaving)
 		if err != nil {
 			return nil, nil, err

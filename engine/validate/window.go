@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"eddy/engine/ast"
+	"eddy/engine/functions"
 	"eddy/engine/plan"
 	"eddy/engine/types"
 )
@@ -96,9 +97,11 @@ func (s *state) tableFunc(t *ast.TableFunc, qs *qscope) (ast.TableExpr, plan.Nod
 		return nil, nil, errorf(tc.Pos, ErrColumnNotFound, "Unknown identifier '%s'", tc.Name)
 	}
 	timeType := rel.cols[i].Type
-	if timeType.TimeAttr == types.Regular {
-		return nil, nil, errorf(tc.Pos, ErrCannotApply,
-			"The window function %s requires the timecol to be a time attribute type, but is %s.", spec.usage, timeType)
+	if timeType.Kind != types.Timestamp && timeType.Kind != types.TimestampLTZ {
+		// Flink 2.2's text (a ValidationException).
+		return nil, nil, errorf(tc.Pos, ErrInvalidCall,
+			"The window function %s requires the timecol to be TIMESTAMP or TIMESTAMP_LTZ, but is %s.\n"+
+				"Besides, the timecol must be a time attribute type in streaming mode.", spec.usage, functions.CalciteTypeString(timeType))
 	}
 	args := []ast.Expr{outArg, &ast.Descriptor{Pos: desc.Pos, Cols: []*ast.Ident{quoted(tc)}}}
 	millis := map[string]int64{}
@@ -127,6 +130,10 @@ func (s *state) tableFunc(t *ast.TableFunc, qs *qscope) (ast.TableExpr, plan.Nod
 	bound3 := types.NewTimestamp(3).WithNullable(false)
 	wt := types.NewTimestamp(3).WithNullable(false).WithTimeAttr(types.Rowtime)
 	switch {
+	case timeType.TimeAttr == types.Regular:
+		// A plain timestamp column (legal in batch mode only, checked when
+		// the session plans the query): window_time keeps its type.
+		wt = timeType
 	case timeType.TimeAttr == types.Proctime:
 		wt = types.NewTimestampLTZ(3).WithNullable(false).WithTimeAttr(types.Proctime)
 	case timeType.Kind == types.TimestampLTZ:
