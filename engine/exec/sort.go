@@ -27,10 +27,12 @@ func (b *Builder) sort(n *plan.Sort, keep int64) (Operator, error) {
 		in.Close()
 		return nil, err
 	}
-	// Sorting gathers the buffer into a sorted copy: half the budget for
-	// the buffer leaves room for the copy.
+	// Sorting gathers the buffer into a sorted copy, and the batches
+	// arriving from the input and leaving for the output live next to
+	// both: a third of the budget for the buffer keeps the whole sort
+	// within it.
 	return &sortOp{in: in, keys: n.Keys, evs: evs, keep: keep, types: schemaTypes(n.Schema()),
-		budget: b.opts.SortBudget, memBudget: b.memoryBudget() / 2}, nil
+		budget: b.opts.SortBudget, memBudget: b.memoryBudget() / 3}, nil
 }
 
 type sortOp struct {

@@ -392,6 +392,9 @@ func (s *state) join(j *ast.Join, qs *qscope) (ast.TableExpr, plan.Node, error) 
 	}
 	var cond plan.Expr
 	if j.On != nil {
+		if err := checkUntypedNull(j.On, true); err != nil {
+			return nil, nil, err
+		}
 		c, env, err := s.typeExprEnv(qs, j.On, clauseOn)
 		if err != nil {
 			return nil, nil, err

@@ -85,7 +85,18 @@ func checkUntypedNull(e ast.Expr, known bool) error {
 		if e.Name == nil || len(e.Name.Parts) != 1 {
 			return nil
 		}
-		return all(inferringFunctions[strings.ToUpper(e.Name.Parts[0].Name)], e.Args...)
+		name := strings.ToUpper(e.Name.Parts[0].Name)
+		if name == "NULLIF" && len(e.Args) == 2 && isNullLit(e.Args[0]) {
+			// NULLIF(a, b) is CASE WHEN a = b THEN NULL ELSE a END: with a
+			// NULL, no branch has a type.
+			return errorf(e.Pos, ErrNullIllegal, "ELSE clause or at least one THEN clause must be non-NULL")
+		}
+		return all(inferringFunctions[name], e.Args...)
 	}
 	return nil
+}
+
+func isNullLit(e ast.Expr) bool {
+	l, ok := e.(*ast.Literal)
+	return ok && l.Kind == ast.LitNull
 }
