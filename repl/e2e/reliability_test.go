@@ -369,19 +369,12 @@ func TestTerminalHistoryIsPrivateAndMasked(t *testing.T) {
 	vars, home := env(t)
 	vars = append(vars, "TERM=xterm-256color")
 	term := newTerminal(t, vars, "--store", filepath.Join(home, "store.db"))
-	prompt := func(s string) bool { return strings.HasSuffix(lastLine(s), "default_database>") }
-	term.waitFor("the prompt", prompt)
-	for _, stmt := range []string{
+	term.atPrompt(
 		"CREATE TABLE s (a INT) WITH ('connector' = 'blackhole', 'password' = 'hunter2', 'Api.Token' = 'tok-123');",
 		"SET 'my.secret' = 's3cr3t';",
 		"SET 'sql-client.execution.result-mode' = 'tableau';",
 		"SHOW CREATE TABLE s;",
-	} {
-		term.keys(stmt, "Enter")
-		term.waitFor("the answer to "+stmt, func(s string) bool {
-			return strings.Contains(s, stmt) && prompt(s) && !strings.HasSuffix(lastLine(s), stmt)
-		})
-	}
+	)
 	s := term.screen()
 	if !strings.Contains(s, "'password' = '****'") || strings.Contains(s, "'password' = 'hunter2'\n") {
 		t.Errorf("SHOW CREATE TABLE does not mask the password:\n%s", s)
@@ -422,19 +415,12 @@ func TestTableModeKeepsTheLastRows(t *testing.T) {
 	vars, home := env(t)
 	vars = append(vars, "TERM=xterm-256color")
 	term := newTerminal(t, vars, "--store", filepath.Join(home, "store.db"))
-	prompt := func(s string) bool { return strings.HasSuffix(lastLine(s), "default_database>") }
-	term.waitFor("the prompt", prompt)
-	for _, stmt := range []string{
+	term.atPrompt(
 		"SET 'sql-client.execution.max-table-result.rows' = '3';",
 		"SET 'sql-client.execution.result-mode' = 'table';",
 		"SET 'execution.runtime-mode' = 'batch';",
 		"SELECT a * 7 AS n FROM (VALUES (1), (2), (3), (4), (5), (6), (7), (8), (9), (10)) AS v(a);",
-	} {
-		term.keys(stmt, "Enter")
-		term.waitFor("the answer to "+stmt, func(s string) bool {
-			return strings.Contains(s, stmt) && prompt(s) && !strings.HasSuffix(lastLine(s), stmt)
-		})
-	}
+	)
 	s := term.screen()
 	var shown []string
 	for _, l := range strings.Split(s, "\n") {

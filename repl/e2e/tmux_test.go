@@ -72,6 +72,19 @@ func (term *terminal) screen() string {
 }
 
 // waitFor polls the screen until ok accepts it, or fails after a deadline.
+// atPrompt waits for the default prompt, then types each statement and
+// waits for its answer and the next prompt.
+func (term *terminal) atPrompt(stmts ...string) {
+	prompt := func(s string) bool { return strings.HasSuffix(lastLine(s), "default_database>") }
+	term.waitFor("the prompt", prompt)
+	for _, stmt := range stmts {
+		term.keys(stmt, "Enter")
+		term.waitFor("the answer to "+stmt, func(s string) bool {
+			return strings.Contains(s, stmt) && prompt(s) && !strings.HasSuffix(lastLine(s), stmt)
+		})
+	}
+}
+
 func (term *terminal) waitFor(what string, ok func(screen string) bool) string {
 	term.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
