@@ -227,25 +227,8 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 			return nil, nil
 		}
 	}
-	for !o.done {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		bt, err := o.in.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if bt == nil {
-			o.done = true
-			break
-		}
-		changes, err := o.consume(ctx, bt)
-		if err != nil {
-			return nil, err
-		}
-		if changes != nil && changes.N > 0 {
-			return changes, nil
-		}
+	if changes, err := pullChanges(ctx, o.in, &o.done, o.consume); changes != nil || err != nil {
+		return changes, err
 	}
 	if o.streaming {
 		return nil, nil

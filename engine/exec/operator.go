@@ -202,3 +202,32 @@ func (s *sliceOp) Next(ctx context.Context) (*vector.Batch, error) {
 }
 
 func (s *sliceOp) Close() error { return nil }
+
+// pullChanges feeds the batches of in to consume until consume returns a
+// non-empty batch, which it returns; at the input's end it sets *done and
+// returns nil. It is the loop of operators that answer each input batch
+// with the changes it causes (streaming aggregates, Top-N).
+func pullChanges(ctx context.Context, in Operator, done *bool,
+	consume func(context.Context, *vector.Batch) (*vector.Batch, error)) (*vector.Batch, error) {
+	for !*done {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		bt, err := in.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if bt == nil {
+			*done = true
+			break
+		}
+		out, err := consume(ctx, bt)
+		if err != nil {
+			return nil, err
+		}
+		if out != nil && out.N > 0 {
+			return out, nil
+		}
+	}
+	return nil, nil
+}

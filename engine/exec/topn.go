@@ -93,27 +93,7 @@ func newRankOp(spec rankSpec, in Operator, inTypes []*types.Type, rankType *type
 }
 
 func (o *rankOp) Next(ctx context.Context) (*vector.Batch, error) {
-	for !o.done {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		bt, err := o.in.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if bt == nil {
-			o.done = true
-			break
-		}
-		out, err := o.consume(ctx, bt)
-		if err != nil {
-			return nil, err
-		}
-		if out.N > 0 {
-			return out, nil
-		}
-	}
-	return nil, nil
+	return pullChanges(ctx, o.in, &o.done, o.consume)
 }
 
 func (o *rankOp) Close() error { return o.in.Close() }
