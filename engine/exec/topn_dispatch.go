@@ -108,7 +108,7 @@ func (m *rankMatch) bound(c plan.Expr) bool {
 		return false
 	}
 	op := call.Name
-	a, b := stripCast(call.Args[0]), stripCast(call.Args[1])
+	a, b := call.Args[0], call.Args[1]
 	if _, ok := a.(*plan.Literal); ok {
 		a, b = b, a
 		switch op {
@@ -150,18 +150,6 @@ func (m *rankMatch) bound(c plan.Expr) bool {
 		return false
 	}
 	return true
-}
-
-// stripCast removes casts between numeric types (the validator casts a
-// literal compared with the BIGINT rank to BIGINT).
-func stripCast(e plan.Expr) plan.Expr {
-	for {
-		c, ok := e.(*plan.Cast)
-		if !ok || !c.T.Kind.IsNumeric() || !c.X.Type().Kind.IsNumeric() {
-			return e
-		}
-		e = c.X
-	}
 }
 
 func minBound(cur, v int64) int64 {
