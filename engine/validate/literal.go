@@ -4,6 +4,7 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"eddy/engine/ast"
@@ -16,10 +17,15 @@ import (
 // precision), 1e3 is DOUBLE NOT NULL, NULL has the NULL type, and datetime
 // literals take their precision from the fraction digits written.
 
+// The literal formats are compiled on first use: most statements have no
+// datetime or interval literal, and a process that runs one statement
+// should not pay for them at start-up.
 var (
-	dateRe      = regexp.MustCompile(`^\d{1,4}-\d{1,2}-\d{1,2}$`)
-	timeRe      = regexp.MustCompile(`^\d{1,2}:\d{1,2}(:\d{1,2}(\.(\d*))?)?$`)
-	timestampRe = regexp.MustCompile(`^\d{1,4}-\d{1,2}-\d{1,2} \d{1,2}:\d{1,2}(:\d{1,2}(\.(\d*))?)?$`)
+	dateRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{1,4}-\d{1,2}-\d{1,2}$`) })
+	timeRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{1,2}:\d{1,2}(:\d{1,2}(\.(\d*))?)?$`) })
+	timestampRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\d{1,4}-\d{1,2}-\d{1,2} \d{1,2}:\d{1,2}(:\d{1,2}(\.(\d*))?)?$`)
+	})
 )
 
 func (v *Validator) literal(l *ast.Literal, negative bool) (*Typed, error) {
@@ -62,18 +68,18 @@ func (v *Validator) literal(l *ast.Literal, negative bool) (*Typed, error) {
 	case ast.LitUnknown:
 		return &Typed{Expr: l, Type: types.New(types.Boolean)}, nil
 	case ast.LitDate:
-		if !dateRe.MatchString(l.Value) {
+		if !dateRe().MatchString(l.Value) {
 			return nil, illegalLiteral(l, "DATE", "yyyy-MM-dd")
 		}
 		return nn(types.New(types.Date))
 	case ast.LitTime:
-		m := timeRe.FindStringSubmatch(l.Value)
+		m := timeRe().FindStringSubmatch(l.Value)
 		if m == nil {
 			return nil, illegalLiteral(l, "TIME", "HH:mm:ss")
 		}
 		return nn(types.NewTime(fractionPrecision(m[3])))
 	case ast.LitTimestamp, ast.LitTimestampLTZ:
-		m := timestampRe.FindStringSubmatch(l.Value)
+		m := timestampRe().FindStringSubmatch(l.Value)
 		if m == nil {
 			return nil, illegalLiteral(l, "TIMESTAMP", "yyyy-MM-dd HH:mm:ss")
 		}
@@ -151,21 +157,23 @@ var intervalUnitOrder = map[ast.TimeUnit]int{"YEAR": 1, "MONTH": 2, "DAY": 3, "H
 
 // intervalFormats are the value formats of each qualifier (Calcite's
 // SqlIntervalQualifier): digits per field, the separators between them.
-var intervalFormats = map[string]*regexp.Regexp{
-	"YEAR":             regexp.MustCompile(`^[+-]?\d+$`),
-	"MONTH":            regexp.MustCompile(`^[+-]?\d+$`),
-	"DAY":              regexp.MustCompile(`^[+-]?\d+$`),
-	"HOUR":             regexp.MustCompile(`^[+-]?\d+$`),
-	"MINUTE":           regexp.MustCompile(`^[+-]?\d+$`),
-	"SECOND":           regexp.MustCompile(`^[+-]?\d+(\.\d*)?$`),
-	"YEAR TO MONTH":    regexp.MustCompile(`^[+-]?\d+-\d+$`),
-	"DAY TO HOUR":      regexp.MustCompile(`^[+-]?\d+ \d+$`),
-	"DAY TO MINUTE":    regexp.MustCompile(`^[+-]?\d+ \d+:\d+$`),
-	"DAY TO SECOND":    regexp.MustCompile(`^[+-]?\d+ \d+:\d+:\d+(\.\d*)?$`),
-	"HOUR TO MINUTE":   regexp.MustCompile(`^[+-]?\d+:\d+$`),
-	"HOUR TO SECOND":   regexp.MustCompile(`^[+-]?\d+:\d+:\d+(\.\d*)?$`),
-	"MINUTE TO SECOND": regexp.MustCompile(`^[+-]?\d+:\d+(\.\d*)?$`),
-}
+var intervalFormats = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		"YEAR":             regexp.MustCompile(`^[+-]?\d+$`),
+		"MONTH":            regexp.MustCompile(`^[+-]?\d+$`),
+		"DAY":              regexp.MustCompile(`^[+-]?\d+$`),
+		"HOUR":             regexp.MustCompile(`^[+-]?\d+$`),
+		"MINUTE":           regexp.MustCompile(`^[+-]?\d+$`),
+		"SECOND":           regexp.MustCompile(`^[+-]?\d+(\.\d*)?$`),
+		"YEAR TO MONTH":    regexp.MustCompile(`^[+-]?\d+-\d+$`),
+		"DAY TO HOUR":      regexp.MustCompile(`^[+-]?\d+ \d+$`),
+		"DAY TO MINUTE":    regexp.MustCompile(`^[+-]?\d+ \d+:\d+$`),
+		"DAY TO SECOND":    regexp.MustCompile(`^[+-]?\d+ \d+:\d+:\d+(\.\d*)?$`),
+		"HOUR TO MINUTE":   regexp.MustCompile(`^[+-]?\d+:\d+$`),
+		"HOUR TO SECOND":   regexp.MustCompile(`^[+-]?\d+:\d+:\d+(\.\d*)?$`),
+		"MINUTE TO SECOND": regexp.MustCompile(`^[+-]?\d+:\d+(\.\d*)?$`),
+	}
+})
 
 // interval types an INTERVAL literal. Flink's planner keeps two interval
 // types: year-month intervals are INTERVAL MONTH, day-time intervals
@@ -176,7 +184,7 @@ func (v *Validator) interval(l *ast.IntervalLit) (*Typed, error) {
 	if q.End != "" {
 		key += " TO " + string(q.End)
 	}
-	re := intervalFormats[key]
+	re := intervalFormats()[key]
 	if re == nil || !re.MatchString(strings.TrimSpace(l.Value)) {
 		return nil, errorf(l.Pos, ErrLiteral, "Illegal interval literal format '%s' for INTERVAL %s", l.Value, key)
 	}
