@@ -14,7 +14,7 @@ import (
 	"eddy/engine/logictest"
 )
 
-var rewrite = flag.Bool("rewrite", false, "write the actual answers back into testdata/*.test")
+var rewrite = flag.Bool("rewrite", false, "write the actual answers back into the files under testdata")
 
 // TestLogic runs the engine behaviour files under testdata, each in a
 // session whose current catalog `lake` lives in a fresh SQLite store;

@@ -30,20 +30,26 @@ type Config struct {
 	Rewrite bool
 }
 
-// RunDir runs every *.test file of dir as a subtest named after it.
+// RunDir runs every file of dir (names starting with '.' aside) as a
+// subtest named after it.
 func RunDir(t *testing.T, dir string, cfg Config) {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(dir, "*.test"))
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) == 0 {
-		t.Fatalf("no *.test files in %s", dir)
-	}
-	for _, p := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(p), ".test"), func(t *testing.T) {
-			RunFile(t, p, cfg)
+	var n int
+	for _, e := range entries {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		n++
+		t.Run(e.Name(), func(t *testing.T) {
+			RunFile(t, filepath.Join(dir, e.Name()), cfg)
 		})
+	}
+	if n == 0 {
+		t.Fatalf("no test files in %s", dir)
 	}
 }
 
