@@ -104,6 +104,7 @@ func (r *runner) run(rec *record) {
 	r.t.Helper()
 	switch {
 	case rec.fields[0] == "statement" && len(rec.fields) == 2 && rec.fields[1] == "ok":
+		r.noExpected(rec)
 		if a := r.exec(rec, false); a.err != nil {
 			r.t.Fatalf("%s: %s\nfailed: %s", r.pos(rec), r.sql(rec), r.errText(a.err))
 		}
@@ -112,6 +113,7 @@ func (r *runner) run(rec *record) {
 	case rec.fields[0] == "query" && len(rec.fields) >= 2:
 		r.runQuery(rec)
 	case rec.fields[0] == "file" && len(rec.fields) == 2:
+		r.noExpected(rec)
 		p := filepath.Join(r.dir, rec.fields[1])
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			r.t.Fatal(err)
@@ -145,6 +147,7 @@ func (r *runner) runError(rec *record) {
 		r.check(rec, got+"\n")
 		return
 	}
+	r.noExpected(rec)
 	if strings.Contains(got, pattern) {
 		return
 	}
@@ -188,6 +191,15 @@ func (r *runner) runQuery(rec *record) {
 		out.WriteString(l + "\n")
 	}
 	r.check(rec, out.String())
+}
+
+// noExpected fails on a record that has an expected output it cannot
+// have, which would otherwise be ignored.
+func (r *runner) noExpected(rec *record) {
+	r.t.Helper()
+	if rec.hasExpected {
+		r.t.Fatalf("%s: %s takes no %q section", r.pos(rec), rec.header, separator)
+	}
 }
 
 // check compares a record's output with the expected one, or records it
