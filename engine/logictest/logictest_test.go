@@ -3,6 +3,7 @@ package logictest_test
 import (
 	"context"
 	"flag"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -48,4 +49,64 @@ func openSession(t *testing.T) *engine.Session {
 	}
 	t.Cleanup(func() { s.Close(); mgr.Close(); store.Close() })
 	return s
+}
+
+// TestRewrite rewrites a file whose answers are wrong or missing: rows,
+// exact error texts and column types are replaced; "any" and an error's
+// regexp stay as written.
+func TestRewrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	src := `statement ok
+SET 'execution.runtime-mode' = 'batch'
+
+query TT
+SELECT 1, 'a'
+----
+9 | z
+
+query any
+SELECT 1
+
+statement error nope.*found
+SELECT nope
+
+query error
+SELECT nope
+----
+wrong
+`
+	want := `statement ok
+SET 'execution.runtime-mode' = 'batch'
+
+query IT
+SELECT 1, 'a'
+----
+1 | a
+
+query any
+SELECT 1
+----
+1
+
+statement error nope.*found
+SELECT nope
+
+query error
+SELECT nope
+----
+SqlValidatorException: Column 'nope' not found in any table
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logictest.RunFile(t, path, logictest.Config{Open: openSession, Rewrite: true})
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("rewritten:\n%s\nwant:\n%s", got, want)
+	}
+	// The rewritten file passes as it is.
+	logictest.RunFile(t, path, logictest.Config{Open: openSession})
 }
