@@ -92,6 +92,9 @@ func TestSeedExamplesLargeOrders(t *testing.T) {
 	mustExec(t, s, "ALTER VIEW large_orders RENAME TO very_large_orders;")
 }
 
+// A seeded datagen table honours its field options and gives the same
+// rows on every scan (sequence bounds and bad options are in logictest's
+// connectors file).
 func TestDatagenOptions(t *testing.T) {
 	s := openQuerySession(t)
 	s.SetDatagenSeed(42)
@@ -290,7 +293,7 @@ func mustExecB(b *testing.B, s *Session, sql string) {
 }
 
 // Over an unbounded source, window aggregates fire while it runs, each
-// window once, as +I (the bounded case is in logictest's connectors.test).
+// window once, as +I (the bounded case is in logictest's connectors file).
 func TestWindowAggregateFiresOnWatermark(t *testing.T) {
 	s := openQuerySession(t)
 	mustExec(t, s, `CREATE TABLE g (v INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts - INTERVAL '0' SECOND)
@@ -309,7 +312,8 @@ WITH ('connector' = 'datagen', 'rows-per-second' = '200', 'fields.v.min' = '1', 
 }
 
 // A filesystem table with 'source.monitor-interval' is unbounded: it reads
-// the files present, then each new file once, until cancelled.
+// the files present, then each new file once, until cancelled (batch mode
+// refuses it: logictest's connectors file).
 func TestFilesystemMonitorInterval(t *testing.T) {
 	s := openQuerySession(t)
 	dir := t.TempDir()

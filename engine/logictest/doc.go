@@ -3,7 +3,11 @@
 // sqllogictest and CockroachDB's logic tests. Each file runs, top to
 // bottom, in one fresh engine.Session that the caller opens (over a real
 // store); the runner drives it through Session.Execute only, the
-// library contract.
+// library contract. The package imports engine and engine/types and no
+// catalog implementation: choosing the store is the caller's business.
+// The files of this package's testdata directory hold the statement
+// behaviour tests of package engine; run them with
+// "go test ./engine/logictest" and regenerate them with -rewrite.
 //
 // A file is a list of records separated by blank lines. A line starting
 // with '#' outside a record is a comment. The records are:
