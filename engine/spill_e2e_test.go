@@ -10,7 +10,8 @@ import (
 // TestMemoryBudgetSpillsGiveSameRows runs a sort, an aggregation and every
 // join kind under eddy.exec.memory-budget = 16kb (which makes each of
 // them spill: sorted runs, aggregation partitions, a grace hash join) and
-// under the default budget: the rows are the same.
+// under the default budget: the rows are the same. (logictest's
+// connectors.test has the refusal of a bad budget.)
 func TestMemoryBudgetSpillsGiveSameRows(t *testing.T) {
 	s := openQuerySession(t)
 	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
@@ -50,13 +51,11 @@ func TestMemoryBudgetSpillsGiveSameRows(t *testing.T) {
 	results := func() []string {
 		var out []string
 		for _, q := range queries {
-			got := rowsOf(t, s, q.sql)
+			lines := collect(t, s, q.sql)
 			if !q.ordered {
-				lines := strings.Split(got, "\n")
 				sort.Strings(lines)
-				got = strings.Join(lines, "\n")
 			}
-			out = append(out, got)
+			out = append(out, strings.Join(lines, "\n"))
 		}
 		return out
 	}
@@ -70,11 +69,6 @@ func TestMemoryBudgetSpillsGiveSameRows(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("%s: rows under a 16kb budget differ from the default budget's", q.sql)
 		}
-	}
-	mustExec(t, s, "SET 'eddy.exec.memory-budget' = 'lots'")
-	if _, err := s.Execute(t.Context(), "SELECT k FROM a"); err == nil ||
-		!strings.Contains(err.Error(), "Could not parse value 'lots' for key 'eddy.exec.memory-budget'") {
-		t.Fatalf("a bad budget gave %v", err)
 	}
 }
 

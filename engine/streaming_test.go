@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,51 +16,7 @@ import (
 	"eddy/catalogs/examples"
 	"eddy/catalogs/memory"
 	"eddy/catalogs/sqlite"
-	"eddy/engine/types"
 )
-
-// collect runs a query and returns its rows as "kind v1 v2 ..." lines.
-func collect(t *testing.T, s *Session, sql string) []string {
-	t.Helper()
-	ctx := context.Background()
-	res, err := s.Execute(ctx, sql)
-	if err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	defer res.Close()
-	var lines []string
-	for {
-		row, ok, err := res.Rows.Next(ctx)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		if !ok {
-			return lines
-		}
-		cells := []string{row.Kind.String()}
-		for i, v := range row.Values {
-			cells = append(cells, types.ValueString(v, res.Columns[i].Type))
-		}
-		lines = append(lines, strings.Join(cells, " "))
-	}
-}
-
-func execErr(t *testing.T, s *Session, sql string) string {
-	t.Helper()
-	res, err := s.Execute(context.Background(), sql)
-	if err == nil {
-		// Some errors surface while rows are read.
-		for err == nil {
-			var ok bool
-			_, ok, err = res.Rows.Next(context.Background())
-			if !ok && err == nil {
-				t.Fatalf("%s: no error", sql)
-			}
-		}
-		res.Close()
-	}
-	return AsError(err).Message
-}
 
 // The datagen -> view -> blackhole script of the user docs (seed 002),
 // as written.
@@ -137,45 +92,9 @@ func TestSeedExamplesLargeOrders(t *testing.T) {
 	mustExec(t, s, "ALTER VIEW large_orders RENAME TO very_large_orders;")
 }
 
-func TestExamplesCatalogIsReadOnly(t *testing.T) {
-	s := openExamplesSession(t)
-	got := collect(t, s, "SHOW TABLES FROM examples.marketplace")
-	if strings.Join(got, ",") != "+I clicks,+I customers,+I orders,+I products" {
-		t.Fatalf("SHOW TABLES: %v", got)
-	}
-	res, err := s.Execute(context.Background(), "SHOW CREATE TABLE examples.marketplace.orders")
-	if err != nil {
-		t.Fatal(err)
-	}
-	row, _, _ := res.Rows.Next(context.Background())
-	ddl := fmt.Sprint(row.Values[0])
-	for _, want := range []string{"`order_id` VARCHAR(2147483647) NOT NULL", "`price` DOUBLE NOT NULL",
-		"WATERMARK FOR `event_time` AS `event_time` - INTERVAL '5' SECOND", "'connector' = 'datagen'"} {
-		if !strings.Contains(ddl, want) {
-			t.Errorf("SHOW CREATE TABLE lacks %q:\n%s", want, ddl)
-		}
-	}
-	if msg := execErr(t, s, "CREATE VIEW examples.marketplace.v AS SELECT 1"); msg != "View DDL is not supported on examples catalog 'examples'" {
-		t.Errorf("CREATE VIEW: %s", msg)
-	}
-	for _, st := range []string{
-		"CREATE TABLE examples.marketplace.t (a INT)",
-		"DROP TABLE examples.marketplace.orders",
-		"CREATE DATABASE examples.other",
-	} {
-		if _, err := s.Execute(context.Background(), st); err == nil {
-			t.Errorf("%s succeeded", st)
-		}
-	}
-	if msg := execErr(t, s, "INSERT INTO examples.marketplace.clicks SELECT * FROM examples.marketplace.clicks"); !strings.Contains(msg, "can only be used as a source") {
-		t.Errorf("INSERT: %s", msg)
-	}
-	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
-	if msg := execErr(t, s, "SELECT * FROM examples.marketplace.orders"); msg != "Querying an unbounded table 'examples.marketplace.orders' in batch mode is not allowed. The table source is unbounded." {
-		t.Errorf("batch SELECT: %s", msg)
-	}
-}
-
+// A seeded datagen table honours its field options and gives the same
+// rows on every scan (sequence bounds and bad options are in logictest's
+// connectors file).
 func TestDatagenOptions(t *testing.T) {
 	s := openQuerySession(t)
 	s.SetDatagenSeed(42)
@@ -202,40 +121,6 @@ WITH ('connector' = 'datagen', 'number-of-rows' = '50', 'rows-per-second' = '100
 	}
 	if c := collect(t, s, "SELECT s FROM g"); c[0] != "+I "+strings.Fields(a[0])[2] {
 		t.Fatalf("a seeded datagen differs between scans: %q vs %q", c[0], a[0])
-	}
-	// A sequence column bounds the table by itself.
-	mustExec(t, s, `CREATE TABLE seq (id BIGINT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '5', 'fields.id.end' = '7')`)
-	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
-	if got := strings.Join(collect(t, s, "SELECT id FROM seq"), ","); got != "+I 5,+I 6,+I 7" {
-		t.Fatalf("sequence: %s", got)
-	}
-	mustExec(t, s, `CREATE TABLE bad (f0 INT) WITH ('connector' = 'datagen', 'fields.f0.kind' = 'sequence', 'fields.f0.end' = '3')`)
-	if msg := execErr(t, s, "SELECT * FROM bad"); msg != "Could not find required property 'fields.f0.start' for sequence generator." {
-		t.Errorf("sequence without start: %s", msg)
-	}
-	mustExec(t, s, `CREATE TABLE nope (f0 INT) WITH ('connector' = 'nope')`)
-	if msg := execErr(t, s, "SELECT * FROM nope"); !strings.HasPrefix(msg, "Could not find any factory for identifier 'nope' that implements 'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\nAvailable factory identifiers are:\n\nblackhole\ndatagen\nfilesystem\nprint") {
-		t.Errorf("unknown connector: %s", msg)
-	}
-	mustExec(t, s, `CREATE TABLE fsbad (f0 INT) WITH ('connector' = 'filesystem', 'format' = 'csv')`)
-	if msg := execErr(t, s, "SELECT * FROM fsbad"); msg != "Missing required options are:\n\npath" {
-		t.Errorf("missing path: %s", msg)
-	}
-}
-
-func TestPrintSink(t *testing.T) {
-	s := openQuerySession(t)
-	var out, errOut bytes.Buffer
-	s.SetPrintOutput(&out, &errOut)
-	mustExec(t, s, "CREATE TABLE p (a INT, b STRING) WITH ('connector' = 'print', 'print-identifier' = 'sink')")
-	mustExec(t, s, "CREATE TABLE e (a INT, b STRING) WITH ('connector' = 'print', 'standard-error' = 'true')")
-	mustExec(t, s, "INSERT INTO p VALUES (1, 'x'), (2, CAST(NULL AS STRING))")
-	mustExec(t, s, "INSERT INTO e VALUES (3, 'y')")
-	if out.String() != "sink> +I[1, x]\nsink> +I[2, null]\n" || errOut.String() != "+I[3, y]\n" {
-		t.Fatalf("stdout %q, stderr %q", out.String(), errOut.String())
-	}
-	if msg := execErr(t, s, "SELECT * FROM p"); msg != "Connector 'print' can only be used as a sink. It cannot be used as a source." {
-		t.Fatalf("print as a source: %s", msg)
 	}
 }
 
@@ -288,33 +173,6 @@ WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = '%s')`, dir, format)
 				t.Fatalf("read back: %v", got)
 			}
 		})
-	}
-}
-
-func TestFilesystemParseErrors(t *testing.T) {
-	s := openQuerySession(t)
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "part-1"), []byte("1,a\n2,b\nx,c\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "part-2"), []byte("{\"a\": 1}\n"), 0o644)
-	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
-	mustExec(t, s, fmt.Sprintf(`CREATE TABLE c (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'csv.field-delimiter' = ',')`, filepath.Join(dir, "part-1")))
-	msg := execErr(t, s, "SELECT * FROM c")
-	if !strings.Contains(msg, "part-1' (line 3)") {
-		t.Fatalf("csv error names no file and line: %s", msg)
-	}
-	mustExec(t, s, fmt.Sprintf(`CREATE TABLE ci (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', 'csv.ignore-parse-errors' = 'true')`, filepath.Join(dir, "part-1")))
-	if got := strings.Join(collect(t, s, "SELECT * FROM ci"), ","); got != "+I 1 a,+I 2 b,+I NULL c" {
-		t.Fatalf("ignore-parse-errors: %s", got)
-	}
-	os.WriteFile(filepath.Join(dir, "j"), []byte("{\"a\": 1, \"b\": \"x\", \"extra\": true}\n[{\"a\": 2}, {\"b\": \"y\"}]\n{\"a\": \"zz\"}\n"), 0o644)
-	mustExec(t, s, fmt.Sprintf(`CREATE TABLE j (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'json')`, filepath.Join(dir, "j")))
-	msg = execErr(t, s, "SELECT * FROM j")
-	if !strings.Contains(msg, "j' (line 3)") {
-		t.Fatalf("json error names no file and line: %s", msg)
-	}
-	mustExec(t, s, fmt.Sprintf(`CREATE TABLE ji (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'json', 'json.ignore-parse-errors' = 'true')`, filepath.Join(dir, "j")))
-	if got := strings.Join(collect(t, s, "SELECT * FROM ji"), ","); got != "+I 1 x,+I 2 NULL,+I NULL y,+I NULL NULL" {
-		t.Fatalf("json rows: %s", got)
 	}
 }
 
@@ -434,24 +292,14 @@ func mustExecB(b *testing.B, s *Session, sql string) {
 	}
 }
 
-// In streaming mode a window aggregate emits each window once, as +I, when
-// the watermark passes its end (Flink's window aggregate), not a changelog
-// of updates.
+// Over an unbounded source, window aggregates fire while it runs, each
+// window once, as +I (the bounded case is in logictest's connectors file).
 func TestWindowAggregateFiresOnWatermark(t *testing.T) {
 	s := openQuerySession(t)
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "p"), []byte("2024-01-01 00:00:01,1\n2024-01-01 00:00:02,2\n2024-01-01 00:00:07,3\n2024-01-01 00:00:03,4\n2024-01-01 00:00:12,5\n"), 0o644)
-	mustExec(t, s, fmt.Sprintf(`CREATE TABLE w (ts TIMESTAMP(3), v INT, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector'='filesystem','path'='%s','format'='csv')`, dir))
-	got := collect(t, s, "SELECT window_start, window_end, SUM(v) FROM TABLE(TUMBLE(TABLE w, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end")
-	want := "+I 2024-01-01 00:00:00.000 2024-01-01 00:00:05.000 7|+I 2024-01-01 00:00:05.000 2024-01-01 00:00:10.000 3|+I 2024-01-01 00:00:10.000 2024-01-01 00:00:15.000 5"
-	if strings.Join(got, "|") != want {
-		t.Fatalf("bounded windows:\n got %v\nwant %s", got, want)
-	}
-	// Over an unbounded source, windows fire while it runs.
 	mustExec(t, s, `CREATE TABLE g (v INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts - INTERVAL '0' SECOND)
 WITH ('connector' = 'datagen', 'rows-per-second' = '200', 'fields.v.min' = '1', 'fields.v.max' = '1')`)
 	start := time.Now()
-	got = collect(t, s, "SELECT window_start, window_end, COUNT(*), SUM(v) FROM TABLE(TUMBLE(TABLE g, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end LIMIT 2")
+	got := collect(t, s, "SELECT window_start, window_end, COUNT(*), SUM(v) FROM TABLE(TUMBLE(TABLE g, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end LIMIT 2")
 	if len(got) != 2 || time.Since(start) > 5*time.Second {
 		t.Fatalf("unbounded windows after %v: %v", time.Since(start), got)
 	}
@@ -464,7 +312,8 @@ WITH ('connector' = 'datagen', 'rows-per-second' = '200', 'fields.v.min' = '1', 
 }
 
 // A filesystem table with 'source.monitor-interval' is unbounded: it reads
-// the files present, then each new file once, until cancelled.
+// the files present, then each new file once, until cancelled (batch mode
+// refuses it: logictest's connectors file).
 func TestFilesystemMonitorInterval(t *testing.T) {
 	s := openQuerySession(t)
 	dir := t.TempDir()
@@ -500,8 +349,22 @@ func TestFilesystemMonitorInterval(t *testing.T) {
 	if _, _, err := res.Rows.Next(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("after cancel: %v", err)
 	}
-	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
-	if msg := execErr(t, s, "SELECT a FROM m"); !strings.HasPrefix(msg, "Querying an unbounded table") {
-		t.Fatalf("batch mode: %s", msg)
+}
+
+// Over an unbounded source, window Top-N rows come as windows complete.
+func TestStreamingWindowTopNUnbounded(t *testing.T) {
+	s := openQuerySession(t)
+	mustExec(t, s, `CREATE TABLE g (v INT, ts TIMESTAMP_LTZ(3), WATERMARK FOR ts AS ts - INTERVAL '0' SECOND)
+WITH ('connector' = 'datagen', 'rows-per-second' = '200', 'fields.v.min' = '1', 'fields.v.max' = '1000')`)
+	start := time.Now()
+	got := collect(t, s, "SELECT window_start, v, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY v DESC) AS rn FROM TABLE(TUMBLE(TABLE g, DESCRIPTOR(ts), INTERVAL '1' SECOND))) WHERE rn <= 2 LIMIT 4")
+	if len(got) != 4 || time.Since(start) > 6*time.Second {
+		t.Fatalf("after %v: %v", time.Since(start), got)
+	}
+	for i, r := range got {
+		f := strings.Fields(r)
+		if f[0] != "+I" || f[len(f)-1] != fmt.Sprint(i%2+1) {
+			t.Fatalf("row %d %q: want +I with rank %d", i, r, i%2+1)
+		}
 	}
 }
