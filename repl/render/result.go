@@ -76,7 +76,9 @@ func HelpAnswer(w io.Writer) Tag {
 	return TagOK
 }
 
-func clientError(msg string) error { return &sqlerr.Error{Class: sqlerr.SqlExecutionException, Message: msg} }
+func clientError(msg string) error {
+	return &sqlerr.Error{Class: sqlerr.SqlExecutionException, Message: msg}
+}
 
 // cells turns a row into printed cells. nullText is what NULL prints as.
 func cells(cols []result.Column, r result.Row, nullText string, opt Options) []string {
