@@ -7,6 +7,7 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/ddl"
 	"eddy/engine/parser"
 )
 
@@ -56,10 +57,9 @@ func (s *Session) createFromDescriptor(ctx context.Context, path string, d Table
 		t.Options["connector"] = d.Connector
 	}
 	if pk := t.Schema.PrimaryKey; pk != nil && pk.Name == "" {
-		pk.Name = defaultPKName(pk.Columns)
+		pk.Name = ddl.DefaultPKName(pk.Columns)
 	}
-	b := &schemaBuilder{s: s}
-	if err := b.check(t); err != nil {
+	if err := s.ddl.CheckTable(t); err != nil {
 		return false, AsError(err)
 	}
 	exists, err := s.objectExists(ctx, id, temporary)

@@ -6,6 +6,7 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/ddl"
 	"eddy/engine/parser"
 	"eddy/engine/validate"
 )
@@ -74,7 +75,7 @@ func (s *Session) createViewFromTable(ctx context.Context, path string, t *Table
 	if err != nil {
 		return false, AsError(err)
 	}
-	v, err := viewOf(t.analyzed, t.sql, nil)
+	v, err := ddl.ViewOf(t.analyzed, t.sql, nil)
 	if err != nil {
 		return false, AsError(err)
 	}
