@@ -9,6 +9,7 @@ import (
 	"eddy/engine/ast"
 	"eddy/engine/ddl"
 	"eddy/engine/parser"
+	"eddy/engine/sqlerr"
 )
 
 // TableDescriptor describes a table for the Go API, as Flink's
@@ -98,7 +99,7 @@ func (s *Session) qualifyPath(path string) (catalogs.Identifier, error) {
 	}
 	id, ok := e.(*ast.Identifier)
 	if !ok {
-		return catalogs.Identifier{}, Errorf("ValidationException", "Invalid object path '%s'.", path)
+		return catalogs.Identifier{}, Errorf(sqlerr.ValidationException, "Invalid object path '%s'.", path)
 	}
 	names := make([]string, len(id.Parts))
 	for i, p := range id.Parts {
