@@ -7,7 +7,9 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/ddl"
 	"eddy/engine/parser"
+	"eddy/engine/sqlerr"
 )
 
 // TableDescriptor describes a table for the Go API, as Flink's
@@ -56,10 +58,9 @@ func (s *Session) createFromDescriptor(ctx context.Context, path string, d Table
 		t.Options["connector"] = d.Connector
 	}
 	if pk := t.Schema.PrimaryKey; pk != nil && pk.Name == "" {
-		pk.Name = defaultPKName(pk.Columns)
+		pk.Name = ddl.DefaultPKName(pk.Columns)
 	}
-	b := &schemaBuilder{s: s}
-	if err := b.check(t); err != nil {
+	if err := s.ddl.CheckTable(t); err != nil {
 		return false, AsError(err)
 	}
 	exists, err := s.objectExists(ctx, id, temporary)
@@ -98,7 +99,7 @@ func (s *Session) qualifyPath(path string) (catalogs.Identifier, error) {
 	}
 	id, ok := e.(*ast.Identifier)
 	if !ok {
-		return catalogs.Identifier{}, Errorf("ValidationException", "Invalid object path '%s'.", path)
+		return catalogs.Identifier{}, Errorf(sqlerr.ValidationException, "Invalid object path '%s'.", path)
 	}
 	names := make([]string, len(id.Parts))
 	for i, p := range id.Parts {

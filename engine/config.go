@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"eddy/conf"
+	"eddy/engine/sqlerr"
 )
 
 // config is a session's option state in two layers, as in the Flink SQL
@@ -106,7 +107,7 @@ func (c *config) memoryBudget() (int64, error) {
 	v := c.get(conf.SpillMemory)
 	n, err := parseMemorySize(v)
 	if err != nil {
-		return 0, Errorf("IllegalArgumentException", "Could not parse value '%s' for key '%s'.", v, conf.SpillMemory)
+		return 0, Errorf(sqlerr.IllegalArgumentException, "Could not parse value '%s' for key '%s'.", v, conf.SpillMemory)
 	}
 	return n, nil
 }

@@ -3,6 +3,17 @@
 // and returns a Result — an acknowledgement, an info message, a table of
 // rows or a changelog stream — or an *Error carrying Flink's exception class.
 //
+// Result, Error and their companions are aliases of the contract packages
+// engine/result and engine/sqlerr, which the renderer and the gateway client
+// import without this package.
+//
+// The session parses a statement and dispatches it (exec.go): SET and RESET
+// it runs itself (exec_config.go); DDL and metadata statements (CREATE,
+// ALTER, DROP, USE, SHOW, DESCRIBE, modules, jars) go to engine/ddl;
+// queries, INSERT, CREATE TABLE ... AS, statement sets, EXPLAIN and
+// compiled plans are validated (engine/validate, with table schemas
+// resolved by engine/schema), planned and run here.
+//
 // With table.dml-sync = false an INSERT over an unbounded source is a
 // background job (jobs.go): a goroutine the Session owns, listed by SHOW
 // JOBS, ended by STOP JOB or by Close, which leaves no job running.

@@ -1,111 +1,39 @@
 package engine
 
-import (
-	"context"
+import "eddy/engine/result"
 
-	"eddy/engine/types"
+// The answer types live in package engine/result, where the renderer and
+// the gateway client import them without the local engine; these aliases
+// keep their engine names.
+type (
+	// ResultKind says how a statement's answer is shown.
+	ResultKind = result.Kind
+	// Column is one column of a result's schema.
+	Column = result.Column
+	// Row is one result row.
+	Row = result.Row
+	// RowIterator yields a result's rows in order.
+	RowIterator = result.RowIterator
+	// Result is the answer to one statement.
+	Result = result.Result
 )
 
-// ResultKind says how a statement's answer is shown.
-type ResultKind uint8
-
+// The kinds of answer (see result.Kind).
 const (
-	// ResultSuccess is an acknowledgement without rows:
-	// "[INFO] Execute statement succeeded."
-	ResultSuccess ResultKind = iota
-	// ResultInfo is another info line, held in Result.Message, such as
-	// "Complete execution of the SQL update statement."
-	ResultInfo
-	// ResultRows is a table of rows (a query, SHOW, DESCRIBE, SET;).
-	ResultRows
+	ResultSuccess = result.KindSuccess
+	ResultInfo    = result.KindInfo
+	ResultRows    = result.KindRows
 )
-
-// Column is one column of a result's schema.
-type Column struct {
-	Name string
-	Type *types.Type
-}
-
-// Row is one result row. Values hold the Go representation of each column's
-// type (see package types); nil is SQL NULL.
-type Row struct {
-	Kind   types.RowKind
-	Values []any
-}
-
-// RowIterator yields a result's rows in order. Next returns false when the
-// rows are exhausted; it returns ctx.Err() when the context is cancelled.
-// Close releases what the iterator holds and may be called at any time.
-type RowIterator interface {
-	Next(ctx context.Context) (Row, bool, error)
-	Close() error
-}
-
-// Result is the answer to one statement.
-type Result struct {
-	Kind    ResultKind
-	Message string // ResultInfo only
-
-	Columns []Column
-	Rows    RowIterator // ResultRows only
-
-	// IsQuery is true for rows produced by a query (SELECT, VALUES...):
-	// NULL prints as <NULL>. For SHOW, DESCRIBE and SET listings NULL
-	// prints as an empty cell, as the Flink SQL client does.
-	IsQuery bool
-	// Changelog is true for a query run in streaming mode: the rows carry
-	// row kinds and the tableau view adds the op column.
-	Changelog bool
-	// Bounded is false for a query over an unbounded source.
-	Bounded bool
-}
-
-// Close releases the result's rows, if any.
-func (r *Result) Close() error {
-	if r == nil || r.Rows == nil {
-		return nil
-	}
-	return r.Rows.Close()
-}
 
 // SliceRows returns an iterator over materialised rows.
-func SliceRows(rows []Row) RowIterator { return &sliceRows{rows: rows} }
-
-type sliceRows struct {
-	rows []Row
-	i    int
-}
-
-func (s *sliceRows) Next(ctx context.Context) (Row, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return Row{}, false, err
-	}
-	if s.i >= len(s.rows) {
-		return Row{}, false, nil
-	}
-	r := s.rows[s.i]
-	s.i++
-	return r, true, nil
-}
-
-func (s *sliceRows) Close() error { return nil }
+func SliceRows(rows []Row) RowIterator { return result.SliceRows(rows) }
 
 // Success is the plain acknowledgement result.
-func Success() *Result { return &Result{Kind: ResultSuccess} }
+func Success() *Result { return result.Success() }
 
 // Info returns an info-line result.
-func Info(msg string) *Result { return &Result{Kind: ResultInfo, Message: msg} }
+func Info(msg string) *Result { return result.Info(msg) }
 
 // StringTable returns a result of string columns (SHOW and DESCRIBE
-// answers). A nil *string-free design: an empty cell is "", a NULL is nil.
-func StringTable(names []string, rows [][]any) *Result {
-	cols := make([]Column, len(names))
-	for i, n := range names {
-		cols[i] = Column{Name: n, Type: types.NewString()}
-	}
-	rs := make([]Row, len(rows))
-	for i, r := range rows {
-		rs[i] = Row{Values: r}
-	}
-	return &Result{Kind: ResultRows, Columns: cols, Rows: SliceRows(rs), Bounded: true}
-}
+// answers): an empty cell is "", a NULL is nil.
+func StringTable(names []string, rows [][]any) *Result { return result.StringTable(names, rows) }

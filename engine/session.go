@@ -10,8 +10,10 @@ import (
 	"eddy/conf"
 	"eddy/engine/ast"
 	"eddy/engine/connectors"
+	"eddy/engine/ddl"
 	"eddy/engine/functions"
 	"eddy/engine/parser"
+	"eddy/engine/sqlerr"
 )
 
 // SessionConfig is what a Session is built from.
@@ -34,8 +36,9 @@ type Session struct {
 	cat  *catalogs.Manager
 	conf *config
 
-	modules *modules
-	jars    []string
+	// ddl runs DDL and metadata statements; it holds the module list
+	// and the registered jars.
+	ddl *ddl.Executor
 
 	// stmtSet collects INSERTs between BEGIN STATEMENT SET and END.
 	stmtSet *statementSet
@@ -74,8 +77,9 @@ func NewSession(cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{cat: cfg.Catalogs, conf: c, modules: newModules(), funcs: functions.NewRegistry(),
-		conns: connectors.New()}, nil
+	s := &Session{cat: cfg.Catalogs, conf: c, funcs: functions.NewRegistry(), conns: connectors.New()}
+	s.ddl = ddl.New(ddl.Config{Catalogs: s.cat, Funcs: s.funcs, Analyzer: s.analyzer})
+	return s, nil
 }
 
 // Catalogs returns the session's catalog manager.
@@ -103,7 +107,7 @@ func (s *Session) Execute(ctx context.Context, sql string) (res *Result, err err
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
-			err = &Error{Class: "InternalError", Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
+			err = &Error{Class: sqlerr.InternalError, Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
 		}
 	}()
 	if err := s.commitGroup(ctx); err != nil {
@@ -129,7 +133,7 @@ func (s *Session) ExecuteStatement(ctx context.Context, stmt ast.Statement) (res
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
-			err = &Error{Class: "InternalError", Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
+			err = &Error{Class: sqlerr.InternalError, Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
 		}
 	}()
 	if err := s.commitGroup(ctx); err != nil {

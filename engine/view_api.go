@@ -6,7 +6,9 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/ddl"
 	"eddy/engine/parser"
+	"eddy/engine/sqlerr"
 	"eddy/engine/validate"
 )
 
@@ -42,7 +44,7 @@ func (s *Session) SQLQuery(ctx context.Context, sql string) (*Table, error) {
 	}
 	qs, ok := stmt.(*ast.QueryStatement)
 	if !ok {
-		return nil, Errorf("ValidationException", "Unsupported SQL query! sqlQuery() only accepts a single SQL query.")
+		return nil, Errorf(sqlerr.ValidationException, "Unsupported SQL query! sqlQuery() only accepts a single SQL query.")
 	}
 	an, err := s.analyzer(sql).Query(ctx, qs.Query)
 	if err != nil {
@@ -66,7 +68,7 @@ func (s *Session) CreateTemporaryView(ctx context.Context, path string, t *Table
 
 func (s *Session) createViewFromTable(ctx context.Context, path string, t *Table, ignoreIfExists, temporary bool) (bool, error) {
 	if t == nil {
-		return false, Errorf("ValidationException", "A view needs a query.")
+		return false, Errorf(sqlerr.ValidationException, "A view needs a query.")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -74,7 +76,7 @@ func (s *Session) createViewFromTable(ctx context.Context, path string, t *Table
 	if err != nil {
 		return false, AsError(err)
 	}
-	v, err := viewOf(t.analyzed, t.sql, nil)
+	v, err := ddl.ViewOf(t.analyzed, t.sql, nil)
 	if err != nil {
 		return false, AsError(err)
 	}

@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"eddy/engine"
+	"eddy/engine/result"
+	"eddy/engine/sqlerr"
 )
 
 // fakeGateway answers the REST calls of a session the way Flink 2.2 does,
@@ -238,7 +239,7 @@ func TestPagingAndKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Kind != engine.ResultRows || !res.IsQuery || res.Changelog || !res.Bounded {
+	if res.Kind != result.KindRows || !res.IsQuery || res.Changelog || !res.Bounded {
 		t.Errorf("batch query result %+v", res)
 	}
 	var got []any
@@ -258,11 +259,11 @@ func TestPagingAndKinds(t *testing.T) {
 	res.Close()
 
 	res, err = s.Execute(ctx, "CREATE VIEW v AS SELECT 1")
-	if err != nil || res.Kind != engine.ResultSuccess {
+	if err != nil || res.Kind != result.KindSuccess {
 		t.Errorf("DDL: %+v %v", res, err)
 	}
 	res, err = s.Execute(ctx, "INSERT INTO t VALUES (1)")
-	if err != nil || res.Kind != engine.ResultInfo || !strings.Contains(res.Message, "Job ID: abc") {
+	if err != nil || res.Kind != result.KindInfo || !strings.Contains(res.Message, "Job ID: abc") {
 		t.Errorf("INSERT: %+v %v", res, err)
 	}
 	f.mu.Lock()
@@ -312,7 +313,7 @@ func TestStatementError(t *testing.T) {
 	f.pages["SELECT * FROM t"] = []string{page("NOT_READY", false, "", "", ""), string(b)}
 	s := openFake(t, f)
 	_, err := s.Execute(context.Background(), "SELECT * FROM t")
-	var ee *engine.Error
+	var ee *sqlerr.Error
 	if !errors.As(err, &ee) || ee.Class != "ValidationException" || ee.Message != "Table `t` not found" {
 		t.Errorf("got %v", err)
 	}

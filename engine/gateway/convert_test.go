@@ -9,7 +9,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 
-	"eddy/engine"
+	"eddy/engine/result"
 	"eddy/engine/types"
 )
 
@@ -27,7 +27,7 @@ func recorded(t *testing.T, name string) *fetchBody {
 	return &body
 }
 
-func recordedRows(t *testing.T, name string) ([]engine.Column, []engine.Row) {
+func recordedRows(t *testing.T, name string) ([]result.Column, []result.Row) {
 	t.Helper()
 	body := recorded(t, name)
 	if body.Results == nil {

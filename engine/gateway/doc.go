@@ -5,8 +5,8 @@
 // nextResultUri through NOT_READY, PAYLOAD and EOS pages with
 // rowFormat=JSON, converts Flink's column types and JSON rows to eddy's
 // types and values (see package types for the Go value of each type), and
-// answers with the same engine.Result the local engine gives, so one
-// renderer shows both. Failures become *engine.Error carrying the root
+// answers with the same result.Result the local engine gives, so one
+// renderer shows both. Failures become *sqlerr.Error carrying the root
 // cause of the server's Java stack trace, as the Flink SQL client prints
 // it. A cancelled context cancels and closes the operation on the gateway.
 //
@@ -21,8 +21,9 @@
 // types eddy has no kind for (VARIANT, structured types) and TIMESTAMP
 // WITH TIME ZONE are kept as the text the gateway sent.
 //
-// The package imports only engine and engine/types; nothing below the shell
-// imports it but main and tests.
+// The package imports only the contracts engine/result and engine/sqlerr
+// and engine/types, not the local engine; nothing below the shell imports
+// it but main and tests.
 //
 // # Tests against a real gateway
 //

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"eddy/engine"
+	"eddy/engine/sqlerr"
 )
 
 // HTTPError is a response with a failing HTTP status. Errors holds the
@@ -46,29 +46,29 @@ func newHTTPError(method, path string, status int, body []byte) *HTTPError {
 // its own gateway calls (SqlExecutionException).
 const classSQLExecution = "SqlExecutionException"
 
-// statementError turns a failed gateway call into the *engine.Error the
+// statementError turns a failed gateway call into the *sqlerr.Error the
 // shell prints: the root cause of the server's stack trace — the last
 // "Caused by:" with a non-empty message, as the Flink SQL client's
 // CliStrings.messageError walks the cause chain — with its short class
 // name. A failure without a Java trace (the gateway unreachable, a bad
 // answer) is an SqlExecutionException.
-func statementError(err error) *engine.Error {
+func statementError(err error) *sqlerr.Error {
 	var he *HTTPError
 	if errors.As(err, &he) {
 		for i := len(he.Errors) - 1; i >= 0; i-- {
 			if class, msg, ok := rootCause(he.Errors[i]); ok {
-				return &engine.Error{Class: class, Message: msg, Cause: err}
+				return &sqlerr.Error{Class: class, Message: msg, Cause: err}
 			}
 		}
 		if len(he.Errors) > 0 {
-			return &engine.Error{Class: classSQLExecution, Message: firstLine(he.Errors[len(he.Errors)-1]), Cause: err}
+			return &sqlerr.Error{Class: classSQLExecution, Message: firstLine(he.Errors[len(he.Errors)-1]), Cause: err}
 		}
 	}
-	var ee *engine.Error
+	var ee *sqlerr.Error
 	if errors.As(err, &ee) {
 		return ee
 	}
-	return &engine.Error{Class: classSQLExecution, Message: err.Error(), Cause: err}
+	return &sqlerr.Error{Class: classSQLExecution, Message: err.Error(), Cause: err}
 }
 
 // rootCause reads a Java stack trace as the gateway sends it and returns

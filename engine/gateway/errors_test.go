@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"eddy/engine"
+	"eddy/engine/sqlerr"
 )
 
 func recordedError(t *testing.T, name string) *HTTPError {
@@ -72,8 +72,8 @@ func TestStatementErrorWithoutTrace(t *testing.T) {
 	if e.Class != classSQLExecution || e.Message != "dial tcp: connection refused" {
 		t.Errorf("got %s: %s", e.Class, e.Message)
 	}
-	orig := &engine.Error{Class: "ValidationException", Message: "m"}
+	orig := &sqlerr.Error{Class: "ValidationException", Message: "m"}
 	if got := statementError(fmt.Errorf("wrapped: %w", orig)); got != orig {
-		t.Errorf("an engine.Error is kept: got %v", got)
+		t.Errorf("an sqlerr.Error is kept: got %v", got)
 	}
 }

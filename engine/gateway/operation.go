@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"eddy/engine"
+	"eddy/engine/result"
 )
 
 // Operation statuses (Flink's OperationStatus) as the status call names
@@ -67,21 +67,21 @@ type resultInfo struct {
 }
 
 // columns converts the result schema.
-func (ri *resultInfo) columns() ([]engine.Column, error) {
-	cols := make([]engine.Column, len(ri.Columns))
+func (ri *resultInfo) columns() ([]result.Column, error) {
+	cols := make([]result.Column, len(ri.Columns))
 	for i, c := range ri.Columns {
 		t, err := c.LogicalType.toType()
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", c.Name, err)
 		}
-		cols[i] = engine.Column{Name: c.Name, Type: t}
+		cols[i] = result.Column{Name: c.Name, Type: t}
 	}
 	return cols, nil
 }
 
 // rows converts the page's rows to eddy's values.
-func (ri *resultInfo) rows(cols []engine.Column) ([]engine.Row, error) {
-	out := make([]engine.Row, 0, len(ri.Data))
+func (ri *resultInfo) rows(cols []result.Column) ([]result.Row, error) {
+	out := make([]result.Row, 0, len(ri.Data))
 	for _, d := range ri.Data {
 		kind, ok := rowKindOf(d.Kind)
 		if !ok {
@@ -102,7 +102,7 @@ func (ri *resultInfo) rows(cols []engine.Column) ([]engine.Row, error) {
 			}
 			vals[i] = v
 		}
-		out = append(out, engine.Row{Kind: kind, Values: vals})
+		out = append(out, result.Row{Kind: kind, Values: vals})
 	}
 	return out, nil
 }
@@ -185,7 +185,7 @@ func (op *operation) fetch(ctx context.Context, uri string) (*fetchBody, error) 
 
 // run submits a statement and waits for its first answer: the kind of
 // result and, for rows, the first page.
-func (s *Session) run(ctx context.Context, stmt string) (*engine.Result, error) {
+func (s *Session) run(ctx context.Context, stmt string) (*result.Result, error) {
 	var resp struct {
 		OperationHandle string `json:"operationHandle"`
 	}
@@ -229,10 +229,10 @@ func (s *Session) run(ctx context.Context, stmt string) (*engine.Result, error) 
 // result builds the engine result from the first answered page. An
 // acknowledgement (resultKind SUCCESS) and a submitted job are closed at
 // once; rows stream through an iterator that owns the operation.
-func (op *operation) result(first *fetchBody) (*engine.Result, error) {
+func (op *operation) result(first *fetchBody) (*result.Result, error) {
 	if first.Results == nil {
 		op.close()
-		return engine.Success(), nil
+		return result.Success(), nil
 	}
 	cols, err := first.Results.columns()
 	if err != nil {
@@ -241,10 +241,10 @@ func (op *operation) result(first *fetchBody) (*engine.Result, error) {
 	switch {
 	case first.ResultKind == "SUCCESS":
 		op.close()
-		return engine.Success(), nil
+		return result.Success(), nil
 	case !first.IsQueryResult && first.JobID != "":
 		op.close()
-		return engine.Info(op.s.jobMessage(first.JobID)), nil
+		return result.Info(op.s.jobMessage(first.JobID)), nil
 	}
 	rows, err := first.Results.rows(cols)
 	if err != nil {
@@ -255,8 +255,8 @@ func (op *operation) result(first *fetchBody) (*engine.Result, error) {
 	if first.ResultType == resultEOS {
 		it.next = ""
 	}
-	return &engine.Result{
-		Kind:      engine.ResultRows,
+	return &result.Result{
+		Kind:      result.KindRows,
 		Columns:   cols,
 		Rows:      it,
 		IsQuery:   first.IsQueryResult,
@@ -281,26 +281,26 @@ func (s *Session) jobMessage(jobID string) string {
 type rowIter struct {
 	op    *operation
 	jobID string // the query's job, if it runs one
-	buf   []engine.Row
+	buf   []result.Row
 	next  string // the next page's URI; "" after EOS
-	cols  []engine.Column
+	cols  []result.Column
 	p     poller
 	err   error
 }
 
-var _ engine.RowIterator = (*rowIter)(nil)
+var _ result.RowIterator = (*rowIter)(nil)
 
 // Next returns the next row, fetching pages as needed. When ctx is
 // cancelled it stops the operation on the gateway (see stop) and returns
 // ctx.Err().
-func (it *rowIter) Next(ctx context.Context) (engine.Row, bool, error) {
+func (it *rowIter) Next(ctx context.Context) (result.Row, bool, error) {
 	for {
 		if it.err != nil {
-			return engine.Row{}, false, it.err
+			return result.Row{}, false, it.err
 		}
 		if err := ctx.Err(); err != nil {
 			it.stop()
-			return engine.Row{}, false, err
+			return result.Row{}, false, err
 		}
 		if len(it.buf) > 0 {
 			r := it.buf[0]
@@ -308,16 +308,16 @@ func (it *rowIter) Next(ctx context.Context) (engine.Row, bool, error) {
 			return r, true, nil
 		}
 		if it.next == "" {
-			return engine.Row{}, false, it.op.close()
+			return result.Row{}, false, it.op.close()
 		}
 		body, err := it.op.fetch(ctx, it.next)
 		if err != nil {
 			if ctx.Err() != nil {
 				it.stop()
-				return engine.Row{}, false, ctx.Err()
+				return result.Row{}, false, ctx.Err()
 			}
 			it.err = statementError(err)
-			return engine.Row{}, false, it.err
+			return result.Row{}, false, it.err
 		}
 		switch body.ResultType {
 		case resultEOS:
@@ -331,13 +331,13 @@ func (it *rowIter) Next(ctx context.Context) (engine.Row, bool, error) {
 			if it.cols == nil {
 				if it.cols, err = body.Results.columns(); err != nil {
 					it.err = statementError(err)
-					return engine.Row{}, false, it.err
+					return result.Row{}, false, it.err
 				}
 			}
 			rows, err := body.Results.rows(it.cols)
 			if err != nil {
 				it.err = statementError(err)
-				return engine.Row{}, false, it.err
+				return result.Row{}, false, it.err
 			}
 			it.buf = rows
 			it.p.reset()
@@ -346,7 +346,7 @@ func (it *rowIter) Next(ctx context.Context) (engine.Row, bool, error) {
 		if it.next != "" {
 			if err := it.p.sleep(ctx); err != nil {
 				it.stop()
-				return engine.Row{}, false, err
+				return result.Row{}, false, err
 			}
 		}
 	}
@@ -377,7 +377,7 @@ func (it *rowIter) Close() error {
 
 // OperationHandle returns the gateway's operation handle behind a result's
 // rows, or "" when res does not stream rows from a gateway.
-func OperationHandle(res *engine.Result) string {
+func OperationHandle(res *result.Result) string {
 	if res == nil {
 		return ""
 	}
@@ -388,7 +388,7 @@ func OperationHandle(res *engine.Result) string {
 }
 
 // JobID returns the Flink job behind a query result from a gateway, or "".
-func JobID(res *engine.Result) string {
+func JobID(res *result.Result) string {
 	if res == nil {
 		return ""
 	}

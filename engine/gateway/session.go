@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"eddy/engine"
+	"eddy/engine/result"
 )
 
 // DefaultHeartbeat is how often an open session tells the gateway it is
@@ -31,7 +31,7 @@ type Config struct {
 }
 
 // Session is one gateway session: statements run remotely and their answers
-// come back as the same engine.Result the local engine gives. It has the
+// come back as the same result.Result the local engine gives. It has the
 // methods the shell needs (Execute, Prompt, Option). Its methods may be
 // called from several goroutines; statements run one at a time.
 type Session struct {
@@ -229,11 +229,11 @@ func (s *Session) scalar(ctx context.Context, stmt string) (string, error) {
 }
 
 // Execute runs one statement on the gateway (a trailing ';' is allowed).
-// A failure is an *engine.Error with the root cause's class and message.
+// A failure is an *sqlerr.Error with the root cause's class and message.
 // Cancelling ctx while the statement runs cancels and closes the operation
 // on the gateway; for a query, cancelling the context passed to the rows'
 // Next does the same.
-func (s *Session) Execute(ctx context.Context, sql string) (*engine.Result, error) {
+func (s *Session) Execute(ctx context.Context, sql string) (*result.Result, error) {
 	s.exec.Lock()
 	defer s.exec.Unlock()
 	stmt := strings.TrimSpace(sql)

@@ -8,6 +8,8 @@
 // go-pretty) and vertical.
 //
 // render knows nothing of the loop that reads statements: it writes to an
-// io.Writer. It may import engine and engine/types only (and go-pretty); it
-// must not import repl, conf, catalogs or any concrete engine package.
+// io.Writer. It may import engine/result, engine/sqlerr
+// and engine/types only (and go-pretty); it must not import repl, conf,
+// catalogs, the engine root or any package of the local engine (a test
+// checks the last).
 package render

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"eddy/engine"
+	"eddy/engine/sqlerr"
 )
 
 // Error writes a failed statement's answer and returns TagError:
@@ -14,11 +14,11 @@ import (
 //	[ERROR] Could not execute SQL statement. Reason:
 //	<Class>: <message>
 //
-// Class is Flink's short exception class name (engine.AsError finds it).
+// Class is Flink's short exception class name (sqlerr.As finds it).
 // With opt.Verbose the chain of underlying errors follows, one
 // "Caused by: ..." line each, where Flink would print a stack trace.
 func Error(w io.Writer, err error, opt Options) Tag {
-	e := engine.AsError(err)
+	e := sqlerr.As(err)
 	var b strings.Builder
 	b.WriteString(errorPrefix + msgExecutionError + msgReason + "\n")
 	if e.Class != "" {
@@ -38,7 +38,7 @@ func Error(w io.Writer, err error, opt Options) Tag {
 // panic recovered at the session boundary. stack, when given, shows in
 // verbose mode.
 func Internal(v any, stack []byte) error {
-	return &engine.Error{Class: classInternal, Message: fmt.Sprint(v), Cause: &panicError{stack: stack}}
+	return &sqlerr.Error{Class: sqlerr.InternalError, Message: fmt.Sprint(v), Cause: &panicError{stack: stack}}
 }
 
 type panicError struct{ stack []byte }

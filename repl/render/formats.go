@@ -12,7 +12,7 @@ import (
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
 
-	"eddy/engine"
+	"eddy/engine/result"
 	"eddy/engine/types"
 )
 
@@ -30,14 +30,14 @@ import (
 
 // rowWriter prints rows in one format.
 type rowWriter interface {
-	begin(cols []engine.Column)
+	begin(cols []result.Column)
 	row(cells []any) // the values, nil for NULL
 	// end finishes the output after n rows; cancelled means Ctrl-C stopped
 	// the query.
 	end(n int64, cancelled bool)
 }
 
-func newRowWriter(format string, w io.Writer, res *engine.Result, opt Options) rowWriter {
+func newRowWriter(format string, w io.Writer, res *result.Result, opt Options) rowWriter {
 	null := ""
 	if res.IsQuery {
 		null = nullValue
@@ -58,11 +58,11 @@ func newRowWriter(format string, w io.Writer, res *engine.Result, opt Options) r
 }
 
 // formatted writes a row result in opt's output format.
-func formatted(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
+func formatted(ctx context.Context, w io.Writer, res *result.Result, opt Options) error {
 	cols := res.Columns
 	withOp := res.Changelog && (opt.mode() == ModeChangelog || !res.Bounded)
 	if withOp {
-		cols = append([]engine.Column{{Name: opColumn, Type: types.NewString()}}, cols...)
+		cols = append([]result.Column{{Name: opColumn, Type: types.NewString()}}, cols...)
 	}
 	rw := newRowWriter(opt.format(), w, res, opt)
 	rw.begin(cols)
@@ -107,8 +107,8 @@ func formatted(ctx context.Context, w io.Writer, res *engine.Result, opt Options
 
 // applyChangelog returns the rows a changelog leaves: every -U or -D
 // removes the row it retracts.
-func applyChangelog(cols []engine.Column, rows []engine.Row, opt Options) []engine.Row {
-	var final []engine.Row
+func applyChangelog(cols []result.Column, rows []result.Row, opt Options) []result.Row {
+	var final []result.Row
 	var keys [][]string
 	for _, r := range rows {
 		c := cells(cols, r, nullValue, opt)
@@ -142,11 +142,11 @@ type delimitedWriter struct {
 	w    io.Writer
 	sep  byte
 	opt  Options
-	cols []engine.Column
+	cols []result.Column
 	b    strings.Builder
 }
 
-func (d *delimitedWriter) begin(cols []engine.Column) {
+func (d *delimitedWriter) begin(cols []result.Column) {
 	d.cols = cols
 	names := make([]any, len(cols))
 	for i, c := range cols {
@@ -202,13 +202,13 @@ type jsonWriter struct {
 	w     io.Writer
 	array bool
 	opt   Options
-	cols  []engine.Column
+	cols  []result.Column
 	keys  []string
 	n     int
 	b     strings.Builder
 }
 
-func (j *jsonWriter) begin(cols []engine.Column) {
+func (j *jsonWriter) begin(cols []result.Column) {
 	j.cols = cols
 	j.keys = make([]string, len(cols))
 	for i, c := range cols {
@@ -345,11 +345,11 @@ type markdownWriter struct {
 	w    io.Writer
 	null string
 	opt  Options
-	cols []engine.Column
+	cols []result.Column
 	tw   table.Writer
 }
 
-func (m *markdownWriter) begin(cols []engine.Column) {
+func (m *markdownWriter) begin(cols []result.Column) {
 	m.cols = cols
 	m.tw = table.NewWriter()
 	header := make(table.Row, len(cols))
@@ -401,13 +401,13 @@ type verticalWriter struct {
 	w     io.Writer
 	null  string
 	opt   Options
-	cols  []engine.Column
+	cols  []result.Column
 	names []string
 	n     int64
 	b     strings.Builder
 }
 
-func (v *verticalWriter) begin(cols []engine.Column) {
+func (v *verticalWriter) begin(cols []result.Column) {
 	v.cols = cols
 	width := 0
 	for _, c := range cols {

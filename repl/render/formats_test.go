@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"eddy/engine"
+	"eddy/engine/result"
 	"eddy/engine/types"
 )
 
@@ -22,13 +22,13 @@ var roundTripValues = []any{
 	"日本語 😀", `back\slash`, "<tag>&amp;", `"`, ",", nil, "'single'",
 }
 
-func roundTripResult() *engine.Result {
-	cols := []engine.Column{{Name: "id", Type: types.New(types.Int)}, {Name: "s, \"name\"", Type: types.NewString()}}
-	rows := make([]engine.Row, len(roundTripValues))
+func roundTripResult() *result.Result {
+	cols := []result.Column{{Name: "id", Type: types.New(types.Int)}, {Name: "s, \"name\"", Type: types.NewString()}}
+	rows := make([]result.Row, len(roundTripValues))
 	for i, v := range roundTripValues {
-		rows[i] = engine.Row{Values: []any{int32(i), v}}
+		rows[i] = result.Row{Values: []any{int32(i), v}}
 	}
-	return &engine.Result{Kind: engine.ResultRows, IsQuery: true, Bounded: true, Columns: cols, Rows: engine.SliceRows(rows)}
+	return &result.Result{Kind: result.KindRows, IsQuery: true, Bounded: true, Columns: cols, Rows: result.SliceRows(rows)}
 }
 
 func renderFormat(t *testing.T, format string) string {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"eddy/engine"
+	"eddy/engine/result"
 	"eddy/engine/types"
 )
 
@@ -15,14 +15,14 @@ import (
 // an unbounded query does.
 type slowRows struct{ n int32 }
 
-func (s *slowRows) Next(ctx context.Context) (engine.Row, bool, error) {
+func (s *slowRows) Next(ctx context.Context) (result.Row, bool, error) {
 	select {
 	case <-ctx.Done():
-		return engine.Row{}, false, ctx.Err()
+		return result.Row{}, false, ctx.Err()
 	case <-time.After(20 * time.Millisecond):
 	}
 	s.n++
-	return engine.Row{Kind: types.Insert, Values: []any{s.n}}, true, nil
+	return result.Row{Kind: types.Insert, Values: []any{s.n}}, true, nil
 }
 
 func (s *slowRows) Close() error { return nil }
@@ -30,8 +30,8 @@ func (s *slowRows) Close() error { return nil }
 // TestTableModeRefreshesUnbounded: at a terminal, table mode redraws an
 // unbounded query's table in place until the query is cancelled.
 func TestTableModeRefreshesUnbounded(t *testing.T) {
-	res := &engine.Result{Kind: engine.ResultRows, IsQuery: true, Bounded: false,
-		Columns: []engine.Column{{Name: "n", Type: types.New(types.Int)}}, Rows: &slowRows{}}
+	res := &result.Result{Kind: result.KindRows, IsQuery: true, Bounded: false,
+		Columns: []result.Column{{Name: "n", Type: types.New(types.Int)}}, Rows: &slowRows{}}
 	ctx, cancel := context.WithTimeout(context.Background(), 1300*time.Millisecond)
 	defer cancel()
 	var out bytes.Buffer
@@ -47,8 +47,8 @@ func TestTableModeRefreshesUnbounded(t *testing.T) {
 	}
 
 	// A bounded result is drawn once, with no cursor movement.
-	bounded := &engine.Result{Kind: engine.ResultRows, IsQuery: true, Bounded: true,
-		Columns: res.Columns, Rows: engine.SliceRows([]engine.Row{{Values: []any{int32(1)}}})}
+	bounded := &result.Result{Kind: result.KindRows, IsQuery: true, Bounded: true,
+		Columns: res.Columns, Rows: result.SliceRows([]result.Row{{Values: []any{int32(1)}}})}
 	out.Reset()
 	if _, err := Result(context.Background(), &out, bounded, Options{ResultMode: ModeTable, Interactive: true}); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"eddy/engine"
+	"eddy/engine/sqlerr"
 )
 
 // Every console string eddy prints lives in this file. Where the Flink SQL
@@ -47,11 +47,6 @@ const (
 		"sql-client.execution.result-mode when execute query. Please add " +
 		"'SET sql-client.execution.result-mode=TABLEAU;' in the sql file."
 	msgBatchChangelog = "Results of batch queries can only be served in table or tableau mode."
-
-	// classSQLExecution is the class of the client's own errors.
-	classSQLExecution = "SqlExecutionException"
-	// classInternal reports a failure inside eddy itself (a recovered panic).
-	classInternal = "InternalError"
 
 	nullValue     = "<NULL>"
 	truncatedMark = "..."
@@ -211,7 +206,7 @@ func Problem(w io.Writer, format string, args ...any) {
 //	[ERROR] Job <id> (<name>) failed. Reason:
 //	<Class>: <message>
 func JobFailed(w io.Writer, id, name string, err error, opt Options) {
-	e := engine.AsError(err)
+	e := sqlerr.As(err)
 	text := fmt.Sprintf("%sJob %s (%s) failed.%s\n", errorPrefix, id, name, msgReason)
 	if e.Class != "" {
 		text += e.Class + ": "

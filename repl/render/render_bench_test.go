@@ -6,28 +6,28 @@ import (
 	"io"
 	"testing"
 
-	"eddy/engine"
+	"eddy/engine/result"
 	"eddy/engine/types"
 )
 
 // benchResult is a bounded query result of n rows over an INT, a STRING,
 // a DOUBLE and a DECIMAL column, one value in ten NULL.
-func benchResult(n int) *engine.Result {
-	cols := []engine.Column{
+func benchResult(n int) *result.Result {
+	cols := []result.Column{
 		{Name: "id", Type: types.New(types.Int)},
 		{Name: "customer", Type: types.NewString()},
 		{Name: "score", Type: types.New(types.Double)},
 		{Name: "note", Type: types.NewString()},
 	}
-	rows := make([]engine.Row, n)
+	rows := make([]result.Row, n)
 	for i := range rows {
 		var note any = fmt.Sprintf("note with, a comma %d", i)
 		if i%10 == 0 {
 			note = nil
 		}
-		rows[i] = engine.Row{Values: []any{int32(i), fmt.Sprintf("customer-%d", i%977), float64(i) / 7, note}}
+		rows[i] = result.Row{Values: []any{int32(i), fmt.Sprintf("customer-%d", i%977), float64(i) / 7, note}}
 	}
-	return &engine.Result{Kind: engine.ResultRows, IsQuery: true, Bounded: true, Columns: cols, Rows: engine.SliceRows(rows)}
+	return &result.Result{Kind: result.KindRows, IsQuery: true, Bounded: true, Columns: cols, Rows: result.SliceRows(rows)}
 }
 
 // BenchmarkRender prints a 10,000-row result in each output format; the
@@ -63,7 +63,7 @@ func BenchmarkRenderNames(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		res := engine.StringTable([]string{"table name"}, names)
+		res := result.StringTable([]string{"table name"}, names)
 		if _, err := Result(context.Background(), io.Discard, res, Options{}); err != nil {
 			b.Fatal(err)
 		}

@@ -13,7 +13,8 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 
-	"eddy/engine"
+	"eddy/engine/result"
+	"eddy/engine/sqlerr"
 	"eddy/engine/types"
 )
 
@@ -50,7 +51,7 @@ func TestRender(t *testing.T) {
 
 func runRender(t *testing.T, d *datadriven.TestData) string {
 	opt := Options{ResultMode: ModeTableau, MaxColumnWidth: 30}
-	res := &engine.Result{Kind: engine.ResultRows, Bounded: true}
+	res := &result.Result{Kind: result.KindRows, Bounded: true}
 	cancelAfter, failAfter := -1, -1
 	for _, a := range d.CmdArgs {
 		val := ""
@@ -61,9 +62,9 @@ func runRender(t *testing.T, d *datadriven.TestData) string {
 		case "kind":
 			switch val {
 			case "success":
-				res.Kind = engine.ResultSuccess
+				res.Kind = result.KindSuccess
 			case "info":
-				res.Kind = engine.ResultInfo
+				res.Kind = result.KindInfo
 				res.Message = d.Input
 			case "rows":
 			default:
@@ -113,10 +114,10 @@ func runRender(t *testing.T, d *datadriven.TestData) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if res.Kind == engine.ResultRows {
+	if res.Kind == result.KindRows {
 		lines := strings.Split(d.Input, "\n")
 		res.Columns = parseColumns(t, lines[0])
-		var rows []engine.Row
+		var rows []result.Row
 		for _, l := range lines[1:] {
 			rows = append(rows, parseRow(t, res.Columns, l))
 		}
@@ -142,9 +143,9 @@ func runError(t *testing.T, d *datadriven.TestData) string {
 	for _, a := range d.CmdArgs {
 		switch a.Key {
 		case "class":
-			err = &engine.Error{Class: a.Vals[0], Message: d.Input}
+			err = &sqlerr.Error{Class: a.Vals[0], Message: d.Input}
 		case "wrapped":
-			err = &engine.Error{Class: a.Vals[0], Message: d.Input, Cause: fmt.Errorf("while planning: %w", errors.New("root cause"))}
+			err = &sqlerr.Error{Class: a.Vals[0], Message: d.Input, Cause: fmt.Errorf("while planning: %w", errors.New("root cause"))}
 		case "panic":
 			err = Internal(d.Input, []byte("goroutine 1 [running]:\nmain.main()\n"))
 		case "verbose":
@@ -168,8 +169,8 @@ func atoi(t *testing.T, s string) int {
 	return n
 }
 
-func parseColumns(t *testing.T, line string) []engine.Column {
-	var cols []engine.Column
+func parseColumns(t *testing.T, line string) []result.Column {
+	var cols []result.Column
 	for _, spec := range strings.Split(line, " | ") {
 		spec = strings.TrimSpace(spec)
 		name, typ, ok := strings.Cut(spec, " ")
@@ -185,13 +186,13 @@ func parseColumns(t *testing.T, line string) []engine.Column {
 		if err != nil {
 			t.Fatalf("column %q: %v", spec, err)
 		}
-		cols = append(cols, engine.Column{Name: name, Type: ty})
+		cols = append(cols, result.Column{Name: name, Type: ty})
 	}
 	return cols
 }
 
-func parseRow(t *testing.T, cols []engine.Column, line string) engine.Row {
-	var r engine.Row
+func parseRow(t *testing.T, cols []result.Column, line string) result.Row {
+	var r result.Row
 	for _, k := range []types.RowKind{types.Insert, types.UpdateBefore, types.UpdateAfter, types.Delete} {
 		if strings.HasPrefix(line, k.String()+" ") {
 			r.Kind, line = k, line[3:]
@@ -292,7 +293,7 @@ func parseValue(t *testing.T, ty *types.Type, s string) any {
 
 // scriptedRows yields rows, then optionally cancels the context or fails.
 type scriptedRows struct {
-	rows        []engine.Row
+	rows        []result.Row
 	i           int
 	cancelAfter int
 	failAfter   int
@@ -300,18 +301,18 @@ type scriptedRows struct {
 	closed      bool
 }
 
-func (s *scriptedRows) Next(ctx context.Context) (engine.Row, bool, error) {
+func (s *scriptedRows) Next(ctx context.Context) (result.Row, bool, error) {
 	if s.i == s.cancelAfter {
 		s.cancel()
 	}
 	if err := ctx.Err(); err != nil {
-		return engine.Row{}, false, err
+		return result.Row{}, false, err
 	}
 	if s.i == s.failAfter {
-		return engine.Row{}, false, &engine.Error{Class: "ArithmeticException", Message: "/ by zero"}
+		return result.Row{}, false, &sqlerr.Error{Class: "ArithmeticException", Message: "/ by zero"}
 	}
 	if s.i >= len(s.rows) {
-		return engine.Row{}, false, nil
+		return result.Row{}, false, nil
 	}
 	s.i++
 	return s.rows[s.i-1], true, nil

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"eddy/engine"
+	"eddy/engine/result"
+	"eddy/engine/sqlerr"
 )
 
 // Result writes a statement's answer to w as the Flink SQL client shows it
@@ -23,15 +24,15 @@ import (
 // computed, a result mode the terminal cannot show). Result has written
 // what came before it; the caller reports the error with Error, on the
 // stream it uses for errors. Result always closes res.
-func Result(ctx context.Context, w io.Writer, res *engine.Result, opt Options) (Tag, error) {
+func Result(ctx context.Context, w io.Writer, res *result.Result, opt Options) (Tag, error) {
 	if res == nil {
 		return Info(w, msgStatementSucceeded, opt), nil
 	}
 	defer res.Close()
 	switch res.Kind {
-	case engine.ResultSuccess:
+	case result.KindSuccess:
 		return Info(w, msgStatementSucceeded, opt), nil
-	case engine.ResultInfo:
+	case result.KindInfo:
 		return Info(w, res.Message, opt), nil
 	}
 	if opt.format() != FormatTableau {
@@ -75,10 +76,12 @@ func HelpAnswer(w io.Writer) Tag {
 	return TagOK
 }
 
-func clientError(msg string) error { return &engine.Error{Class: classSQLExecution, Message: msg} }
+func clientError(msg string) error {
+	return &sqlerr.Error{Class: sqlerr.SqlExecutionException, Message: msg}
+}
 
 // cells turns a row into printed cells. nullText is what NULL prints as.
-func cells(cols []engine.Column, r engine.Row, nullText string, opt Options) []string {
+func cells(cols []result.Column, r result.Row, nullText string, opt Options) []string {
 	return cellsInto(make([]string, len(cols)), cols, r, nullText, opt)
 }
 
@@ -86,7 +89,7 @@ func cells(cols []engine.Column, r engine.Row, nullText string, opt Options) []s
 // long answer (SHOW TABLES of a large catalog) is never copied into a
 // growing slice. n is the number of rows; cancelled reports a cancelled
 // ctx, which is not an error of the statement.
-func collectText(ctx context.Context, res *engine.Result, nullText string, opt Options) (chunks [][][]string, n int, cancelled bool, err error) {
+func collectText(ctx context.Context, res *result.Result, nullText string, opt Options) (chunks [][][]string, n int, cancelled bool, err error) {
 	if res.Rows == nil {
 		return nil, 0, false, nil
 	}
@@ -118,7 +121,7 @@ func collectText(ctx context.Context, res *engine.Result, nullText string, opt O
 }
 
 // cellsInto fills out (one cell per column) from a row.
-func cellsInto(out []string, cols []engine.Column, r engine.Row, nullText string, opt Options) []string {
+func cellsInto(out []string, cols []result.Column, r result.Row, nullText string, opt Options) []string {
 	for i := range cols {
 		var v any
 		if i < len(r.Values) {
@@ -135,7 +138,7 @@ func cellsInto(out []string, cols []engine.Column, r engine.Row, nullText string
 
 // collect reads every row. cancelled reports a cancelled ctx, which is not
 // an error of the statement.
-func collect(ctx context.Context, res *engine.Result) (rows []engine.Row, cancelled bool, err error) {
+func collect(ctx context.Context, res *result.Result) (rows []result.Row, cancelled bool, err error) {
 	if res.Rows == nil {
 		return nil, false, nil
 	}
@@ -157,7 +160,7 @@ func collect(ctx context.Context, res *engine.Result) (rows []engine.Row, cancel
 // metadataTable prints a SHOW / DESCRIBE / SET answer: widths from content,
 // never cut, NULL as an empty cell (CliClient prints these with
 // Integer.MAX_VALUE and printNullAsEmpty).
-func metadataTable(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
+func metadataTable(ctx context.Context, w io.Writer, res *result.Result, opt Options) error {
 	chunks, n, cancelled, err := collectText(ctx, res, "", opt)
 	if err != nil {
 		return err
@@ -173,7 +176,7 @@ func metadataTable(ctx context.Context, w io.Writer, res *engine.Result, opt Opt
 // batch prints a bounded query result in tableau mode: all rows first, then
 // a table sized by content and capped at the max column width
 // (CliTableauResultView.printBatchResults).
-func batch(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
+func batch(ctx context.Context, w io.Writer, res *result.Result, opt Options) error {
 	chunks, n, cancelled, err := collectText(ctx, res, nullValue, opt)
 	if err != nil {
 		return err
@@ -190,7 +193,7 @@ func batch(ctx context.Context, w io.Writer, res *engine.Result, opt Options) er
 // changelog is applied (a -U or -D removes the row it retracts) and the
 // remaining rows are shown like a batch result. It stands in for Flink's
 // full-screen table view.
-func materialized(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
+func materialized(ctx context.Context, w io.Writer, res *result.Result, opt Options) error {
 	// Rows are applied as they arrive, so memory holds the materialised
 	// table (at most MaxTableRows rows), not the whole changelog. At a
 	// terminal an unbounded query's table is redrawn in place as it changes,
@@ -264,7 +267,7 @@ func equalCells(a, b []string) bool {
 // streaming prints a changelog as it arrives: the header at once, sized by
 // the column types, then every row with its kind in the op column, then
 // "Received a total of N rows" (CliTableauResultView.printStreamingResults).
-func streaming(ctx context.Context, w io.Writer, res *engine.Result, opt Options) error {
+func streaming(ctx context.Context, w io.Writer, res *result.Result, opt Options) error {
 	names := append([]string{opColumn}, columnNames(res.Columns)...)
 	tb := &tableau{w: w, widths: widthsByType(res.Columns, opt.maxWidth())}
 	tb.border()

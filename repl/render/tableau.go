@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"eddy/engine"
+	"eddy/engine/result"
 	"eddy/engine/types"
 )
 
@@ -44,7 +44,7 @@ func widthsByContent(names []string, chunks [][][]string, limit int) []int {
 // before any row arrives (TableauStyle.columnWidthsByType): each column is
 // as wide as its header, its type's widest value and "<NULL>"; strings and
 // other unbounded types take limit. The leading op column is two wide.
-func widthsByType(cols []engine.Column, limit int) []int {
+func widthsByType(cols []result.Column, limit int) []int {
 	widths := make([]int, 0, len(cols)+1)
 	widths = append(widths, len(opColumn))
 	for _, c := range cols {
@@ -165,7 +165,7 @@ func writeChunks(w io.Writer, names []string, chunks [][][]string, n int, limit 
 // Flink passes Integer.MAX_VALUE, so nothing is ever cut.
 const unlimited = math.MaxInt32
 
-func columnNames(cols []engine.Column) []string {
+func columnNames(cols []result.Column) []string {
 	names := make([]string, len(cols))
 	for i, c := range cols {
 		names[i] = c.Name

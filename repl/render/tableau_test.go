@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"eddy/engine"
+	"eddy/engine/result"
 )
 
 // TestTableauPadding: cells are right-aligned however much padding they
@@ -42,7 +42,7 @@ func TestLongAnswer(t *testing.T) {
 		rows[i] = []any{fmt.Sprintf("t%d", i)}
 	}
 	var b strings.Builder
-	if _, err := Result(context.Background(), &b, engine.StringTable([]string{"table name"}, rows), Options{}); err != nil {
+	if _, err := Result(context.Background(), &b, result.StringTable([]string{"table name"}, rows), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")

@@ -1,4 +1,4 @@
-package engine
+package ddl
 
 import (
 	"context"
@@ -10,45 +10,36 @@ import (
 	"eddy/catalogs"
 	"eddy/engine/ast"
 	"eddy/engine/parser"
+	"eddy/engine/result"
+	"eddy/engine/schema"
+	"eddy/engine/sqlerr"
 )
 
 // alterPrefix starts every schema-change error, as Flink's AlterSchemaConverter does.
 const alterPrefix = "Failed to execute ALTER TABLE statement.\n"
 
-func (s *Session) execCreateTable(ctx context.Context, st *ast.CreateTable) (*Result, error) {
+func (ex *Executor) execCreateTable(ctx context.Context, st *ast.CreateTable, sql string) (*result.Result, error) {
 	if st.Replace {
 		return nil, unsupported(st)
 	}
-	id, err := s.cat.Qualify(st.Name.Names()...)
+	id, err := ex.cat.Qualify(st.Name.Names()...)
 	if err != nil {
 		return nil, err
 	}
-	if st.Query != nil {
-		// CREATE TABLE IF NOT EXISTS ... AS on an existing table does
-		// nothing: its rows are neither replaced nor added to.
-		if st.IfNotExists {
-			if ok, err := s.cat.TableExists(ctx, id); err != nil {
-				return nil, err
-			} else if ok {
-				return Success(), nil
-			}
-		}
-		return s.execCreateTableAs(ctx, st)
-	}
-	t, err := s.tableFromDDL(ctx, st)
+	t, err := ex.tableFromDDL(ctx, st, sql)
 	if err != nil {
 		return nil, err
 	}
 	if st.Temporary {
-		return success(s.cat.CreateTemporaryTable(ctx, id, t, st.IfNotExists))
+		return success(ex.cat.CreateTemporaryTable(ctx, id, t, st.IfNotExists))
 	}
-	return success(s.cat.CreateTable(ctx, id, t, st.IfNotExists))
+	return success(ex.cat.CreateTable(ctx, id, t, st.IfNotExists))
 }
 
 // tableFromDDL converts CREATE TABLE into a catalog table, merging a LIKE
 // source table as Flink's MergeTableLikeUtil does.
-func (s *Session) tableFromDDL(ctx context.Context, st *ast.CreateTable) (*catalogs.CatalogTable, error) {
-	b := &schemaBuilder{s: s, source: s.sql}
+func (ex *Executor) tableFromDDL(ctx context.Context, st *ast.CreateTable, sql string) (*catalogs.CatalogTable, error) {
+	b := &schemaBuilder{res: ex.schema(), source: sql}
 	t := &catalogs.CatalogTable{Options: properties(st.Options)}
 	if st.Comment != nil {
 		t.Comment = *st.Comment
@@ -56,7 +47,7 @@ func (s *Session) tableFromDDL(ctx context.Context, st *ast.CreateTable) (*catal
 	var like *likeMerge
 	if st.Like != nil {
 		var err error
-		if like, err = s.likeSource(ctx, st.Like); err != nil {
+		if like, err = ex.likeSource(ctx, st.Like); err != nil {
 			return nil, err
 		}
 		like.apply(b, t)
@@ -65,13 +56,13 @@ func (s *Session) tableFromDDL(ctx context.Context, st *ast.CreateTable) (*catal
 		if def.Kind != ast.ComputedColumn && def.Type == nil {
 			// Bare column names are CREATE TABLE ... AS's way to name the
 			// query's columns; a table of its own needs every type.
-			return nil, Errorf("ValidationException", "Column `%s` has no data type: every column of CREATE TABLE needs one unless the table is created AS a query.", def.Name.Name)
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "Column `%s` has no data type: every column of CREATE TABLE needs one unless the table is created AS a query.", def.Name.Name)
 		}
 		if b.index(def.Name.Name) >= 0 {
 			if like != nil {
-				return nil, Errorf("ValidationException", "A column named '%s' already exists in the base table.", def.Name.Name)
+				return nil, sqlerr.Errorf(sqlerr.ValidationException, "A column named '%s' already exists in the base table.", def.Name.Name)
 			}
-			return nil, Errorf("ValidationException", "A column with the same name `%s` has been defined at %s.", def.Name.Name, def.Pos)
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "A column with the same name `%s` has been defined at %s.", def.Name.Name, def.Pos)
 		}
 		c, err := b.column(def)
 		if err != nil {
@@ -89,22 +80,22 @@ func (s *Session) tableFromDDL(ctx context.Context, st *ast.CreateTable) (*catal
 	}
 	pkDefs = append(pkDefs, st.Constraints...)
 	if len(pkDefs) > 1 {
-		return nil, Errorf("SqlValidateException", "Duplicate primary key definition")
+		return nil, sqlerr.Errorf(sqlerr.SqlValidateException, "Duplicate primary key definition")
 	}
 	if len(pkDefs) == 1 {
 		if b.pk != nil {
-			return nil, Errorf("ValidationException", "The base table already has a primary key. You might want to specify EXCLUDING CONSTRAINTS.")
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "The base table already has a primary key. You might want to specify EXCLUDING CONSTRAINTS.")
 		}
 		if err := b.setPrimaryKey(pkDefs[0]); err != nil {
 			return nil, err
 		}
 	}
 	if len(st.Watermarks) > 1 {
-		return nil, Errorf("SqlValidateException", "Multiple WATERMARK statements is not supported yet.")
+		return nil, sqlerr.Errorf(sqlerr.SqlValidateException, "Multiple WATERMARK statements is not supported yet.")
 	}
 	for _, w := range st.Watermarks {
 		if len(b.wm) > 0 {
-			return nil, Errorf("ValidationException", "There already exists a watermark spec for column '%s' in the base table. You might want to specify EXCLUDING WATERMARKS or OVERWRITING WATERMARKS.", b.wm[0].RowtimeColumn)
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "There already exists a watermark spec for column '%s' in the base table. You might want to specify EXCLUDING WATERMARKS or OVERWRITING WATERMARKS.", b.wm[0].RowtimeColumn)
 		}
 		if err := b.setWatermark(w); err != nil {
 			return nil, err
@@ -112,7 +103,7 @@ func (s *Session) tableFromDDL(ctx context.Context, st *ast.CreateTable) (*catal
 	}
 	if st.PartitionBy != nil {
 		if len(t.PartitionKeys) > 0 {
-			return nil, Errorf("ValidationException", "The base table already has partitions defined. You might want to specify EXCLUDING PARTITIONS.")
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "The base table already has partitions defined. You might want to specify EXCLUDING PARTITIONS.")
 		}
 		t.PartitionKeys = nil
 		for _, p := range st.PartitionBy {
@@ -147,10 +138,19 @@ func distribution(d *ast.Distribution) (*catalogs.Distribution, error) {
 	return out, nil
 }
 
+// CheckTable resolves a table defined outside SQL (the Go API's table
+// descriptors) as CREATE TABLE resolves its own: computed columns and
+// watermarks are validated and typed, primary-key columns become NOT NULL,
+// partition and bucket keys must exist. t is changed in place.
+func (ex *Executor) CheckTable(t *catalogs.CatalogTable) error {
+	b := &schemaBuilder{res: ex.schema()}
+	return b.check(t)
+}
+
 // schemaBuilder accumulates a table schema, validating every expression
 // against the columns it may reference.
 type schemaBuilder struct {
-	s    *Session
+	res  schema.Resolver
 	cols []catalogs.Column
 	pk   *catalogs.PrimaryKey
 	wm   []catalogs.WatermarkSpec
@@ -200,10 +200,10 @@ func (b *schemaBuilder) column(def *ast.ColumnDef) (catalogs.Column, error) {
 
 func (b *schemaBuilder) setPrimaryKey(pk *ast.TableConstraint) error {
 	if pk.Unique {
-		return Errorf("SqlValidateException", "UNIQUE constraint is not supported yet")
+		return sqlerr.Errorf(sqlerr.SqlValidateException, "UNIQUE constraint is not supported yet")
 	}
 	if pk.Enforcement == ast.Enforced {
-		return Errorf("SqlValidateException", "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode")
+		return sqlerr.Errorf(sqlerr.SqlValidateException, "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode")
 	}
 	out := &catalogs.PrimaryKey{}
 	for _, c := range pk.Columns {
@@ -212,7 +212,7 @@ func (b *schemaBuilder) setPrimaryKey(pk *ast.TableConstraint) error {
 	if pk.Name != nil {
 		out.Name = pk.Name.Name
 	} else {
-		out.Name = defaultPKName(out.Columns)
+		out.Name = DefaultPKName(out.Columns)
 	}
 	b.pk = out
 	return nil
@@ -220,7 +220,7 @@ func (b *schemaBuilder) setPrimaryKey(pk *ast.TableConstraint) error {
 
 func (b *schemaBuilder) setWatermark(w *ast.Watermark) error {
 	if len(w.Column.Parts) != 1 {
-		return Errorf("ValidationException", "Watermark strategy on nested column is not supported yet.")
+		return sqlerr.Errorf(sqlerr.ValidationException, "Watermark strategy on nested column is not supported yet.")
 	}
 	b.wm = []catalogs.WatermarkSpec{{RowtimeColumn: w.Column.Parts[0].Name, Expr: ast.String(w.Expr)}}
 	b.wmExpr = w.Expr
@@ -238,11 +238,11 @@ func (b *schemaBuilder) check(t *catalogs.CatalogTable) error {
 		for _, name := range pk.Columns {
 			i := slices.IndexFunc(sch.Columns, func(c catalogs.Column) bool { return c.Name == name })
 			if i < 0 {
-				return Errorf("ValidationException", "Invalid primary key '%s'. Column '%s' does not exist.", pk.Name, name)
+				return sqlerr.Errorf(sqlerr.ValidationException, "Invalid primary key '%s'. Column '%s' does not exist.", pk.Name, name)
 			}
 			c := &sch.Columns[i]
 			if c.Kind != catalogs.Physical {
-				return Errorf("ValidationException", "Invalid primary key '%s'. Column '%s' is not a physical column.", pk.Name, name)
+				return sqlerr.Errorf(sqlerr.ValidationException, "Invalid primary key '%s'. Column '%s' is not a physical column.", pk.Name, name)
 			}
 			c.Type = c.Type.WithNullable(false)
 		}
@@ -260,7 +260,7 @@ func (b *schemaBuilder) check(t *catalogs.CatalogTable) error {
 			}
 			source = ""
 		}
-		text, typ, err := b.s.typeComputed(sch.Columns, e, source)
+		text, typ, err := b.res.Computed(sch.Columns, e, source)
 		if err != nil {
 			return err
 		}
@@ -275,7 +275,7 @@ func (b *schemaBuilder) check(t *catalogs.CatalogTable) error {
 			}
 			source = ""
 		}
-		text, err := b.s.typeWatermark(sch.Columns, w.RowtimeColumn, e, source)
+		text, err := b.res.Watermark(sch.Columns, w.RowtimeColumn, e, source)
 		if err != nil {
 			return err
 		}
@@ -283,13 +283,13 @@ func (b *schemaBuilder) check(t *catalogs.CatalogTable) error {
 	}
 	for _, k := range t.PartitionKeys {
 		if sch.Column(k) == nil {
-			return Errorf("ValidationException", "Partition column '%s' not defined in the table schema. Available columns: %s", k, columnNameList(sch.Columns))
+			return sqlerr.Errorf(sqlerr.ValidationException, "Partition column '%s' not defined in the table schema. Available columns: %s", k, columnNameList(sch.Columns))
 		}
 	}
 	if d := t.Distribution; d != nil {
 		for _, k := range d.Keys {
 			if sch.Column(k) == nil {
-				return Errorf("ValidationException", "Invalid bucket key '%s'. A bucket key for a distribution must reference a physical column in the schema. Available columns are: %s", k, columnNameList(sch.Columns))
+				return sqlerr.Errorf(sqlerr.ValidationException, "Invalid bucket key '%s'. A bucket key for a distribution must reference a physical column in the schema. Available columns are: %s", k, columnNameList(sch.Columns))
 			}
 		}
 	}
@@ -313,21 +313,21 @@ type likeMerge struct {
 
 // likeSource reads the LIKE source and the merge strategies. Defaults are
 // Flink's: INCLUDING ALL, OVERWRITING OPTIONS.
-func (s *Session) likeSource(ctx context.Context, like *ast.TableLike) (*likeMerge, error) {
-	id, err := s.cat.Qualify(like.Source.Names()...)
+func (ex *Executor) likeSource(ctx context.Context, like *ast.TableLike) (*likeMerge, error) {
+	id, err := ex.cat.Qualify(like.Source.Names()...)
 	if err != nil {
 		return nil, err
 	}
-	e, err := s.cat.GetTable(ctx, id)
+	e, err := ex.cat.GetTable(ctx, id)
 	if errors.Is(err, catalogs.ErrTableNotExist) {
-		return nil, Errorf("ValidationException", "Source table '%s' of the LIKE clause not found in the catalog, at %s", id.SummaryString(), like.Source.Position())
+		return nil, sqlerr.Errorf(sqlerr.ValidationException, "Source table '%s' of the LIKE clause not found in the catalog, at %s", id.SummaryString(), like.Source.Position())
 	}
 	if err != nil {
 		return nil, err
 	}
 	src, ok := e.Table.(*catalogs.CatalogTable)
 	if !ok {
-		return nil, Errorf("ValidationException", "Source table '%s' of the LIKE clause can not be a VIEW, at %s", id.SummaryString(), like.Source.Position())
+		return nil, sqlerr.Errorf(sqlerr.ValidationException, "Source table '%s' of the LIKE clause can not be a VIEW, at %s", id.SummaryString(), like.Source.Position())
 	}
 	m := &likeMerge{src: src, strategies: map[string]string{
 		"CONSTRAINTS": "INCLUDING", "DISTRIBUTION": "INCLUDING", "GENERATED": "INCLUDING", "METADATA": "INCLUDING",
@@ -381,42 +381,42 @@ func (m *likeMerge) apply(b *schemaBuilder, t *catalogs.CatalogTable) {
 	}
 }
 
-func (s *Session) execDropTable(ctx context.Context, st *ast.DropTable) (*Result, error) {
-	id, err := s.cat.Qualify(st.Name.Names()...)
+func (ex *Executor) execDropTable(ctx context.Context, st *ast.DropTable) (*result.Result, error) {
+	id, err := ex.cat.Qualify(st.Name.Names()...)
 	if err != nil {
 		return nil, err
 	}
 	if st.Temporary {
-		return success(s.cat.DropTemporaryTable(id, st.IfExists))
+		return success(ex.cat.DropTemporaryTable(id, st.IfExists))
 	}
-	return success(s.cat.DropTable(ctx, id, st.IfExists))
+	return success(ex.cat.DropTable(ctx, id, st.IfExists))
 }
 
-func (s *Session) execAlterTable(ctx context.Context, st *ast.AlterTable) (*Result, error) {
-	id, err := s.cat.Qualify(st.Name.Names()...)
+func (ex *Executor) execAlterTable(ctx context.Context, st *ast.AlterTable) (*result.Result, error) {
+	id, err := ex.cat.Qualify(st.Name.Names()...)
 	if err != nil {
 		return nil, err
 	}
 	if rn, ok := st.Action.(*ast.RenameTable); ok {
-		to, err := s.cat.Qualify(rn.NewName.Names()...)
+		to, err := ex.cat.Qualify(rn.NewName.Names()...)
 		if err != nil {
 			return nil, err
 		}
-		return success(s.cat.RenameTable(ctx, id, to, st.IfExists))
+		return success(ex.cat.RenameTable(ctx, id, to, st.IfExists))
 	}
-	e, err := s.cat.GetTable(ctx, id)
+	e, err := ex.cat.GetTable(ctx, id)
 	if err != nil || e.Temporary {
 		if st.IfExists && (err == nil || errors.Is(err, catalogs.ErrTableNotExist)) {
-			return Success(), nil
+			return result.Success(), nil
 		}
 		if err == nil || errors.Is(err, catalogs.ErrTableNotExist) {
-			return nil, Errorf("ValidationException", "Table %s doesn't exist or is a temporary table.", id)
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "Table %s doesn't exist or is a temporary table.", id)
 		}
 		return nil, err
 	}
 	old, ok := e.Table.(*catalogs.CatalogTable)
 	if !ok {
-		return nil, Errorf("ValidationException", "ALTER TABLE for a view is not allowed")
+		return nil, sqlerr.Errorf(sqlerr.ValidationException, "ALTER TABLE for a view is not allowed")
 	}
 	t := old.Copy()
 	switch a := st.Action.(type) {
@@ -429,42 +429,42 @@ func (s *Session) execAlterTable(ctx context.Context, st *ast.AlterTable) (*Resu
 		}
 	case *ast.ResetTableOptions:
 		if len(a.Keys) == 0 {
-			return nil, Errorf("ValidationException", "ALTER TABLE RESET does not support empty key")
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "ALTER TABLE RESET does not support empty key")
 		}
 		for _, k := range a.Keys {
 			if k == "connector" {
-				return nil, Errorf("ValidationException", "ALTER TABLE RESET does not support changing 'connector'")
+				return nil, sqlerr.Errorf(sqlerr.ValidationException, "ALTER TABLE RESET does not support changing 'connector'")
 			}
 			delete(t.Options, k)
 		}
 	case *ast.AlterSchema:
-		if err := s.alterSchema(t, a); err != nil {
+		if err := ex.alterSchema(t, a); err != nil {
 			return nil, err
 		}
 	case *ast.DropSchema:
-		if err := s.dropSchema(t, a); err != nil {
+		if err := ex.dropSchema(t, a); err != nil {
 			return nil, err
 		}
 	case *ast.RenameColumn:
-		if err := s.renameColumn(t, a); err != nil {
+		if err := ex.renameColumn(t, a); err != nil {
 			return nil, err
 		}
 	default:
 		return nil, unsupported(st)
 	}
-	return success(s.cat.AlterTable(ctx, id, t, false))
+	return success(ex.cat.AlterTable(ctx, id, t, false))
 }
 
 // alterSchema applies ALTER TABLE ADD|MODIFY (Flink's AlterSchemaConverter).
-func (s *Session) alterSchema(t *catalogs.CatalogTable, a *ast.AlterSchema) error {
-	b := &schemaBuilder{s: s, cols: slices.Clone(t.Schema.Columns), pk: t.Schema.PrimaryKey, wm: t.Schema.Watermarks}
+func (ex *Executor) alterSchema(t *catalogs.CatalogTable, a *ast.AlterSchema) error {
+	b := &schemaBuilder{res: ex.schema(), cols: slices.Clone(t.Schema.Columns), pk: t.Schema.PrimaryKey, wm: t.Schema.Watermarks}
 	seen := map[string]bool{}
 	for _, item := range a.Items {
 		switch it := item.(type) {
 		case *ast.ColumnDef:
 			name := it.Name.Name
 			if seen[name] {
-				return Errorf("ValidationException", "%sEncounter duplicate column `%s`.", alterPrefix, name)
+				return sqlerr.Errorf(sqlerr.ValidationException, "%sEncounter duplicate column `%s`.", alterPrefix, name)
 			}
 			seen[name] = true
 			c, err := b.column(it)
@@ -474,7 +474,7 @@ func (s *Session) alterSchema(t *catalogs.CatalogTable, a *ast.AlterSchema) erro
 			at := b.index(name)
 			if a.Modify {
 				if at < 0 {
-					return Errorf("ValidationException", "%sTry to modify a column `%s` which does not exist in the table.", alterPrefix, name)
+					return sqlerr.Errorf(sqlerr.ValidationException, "%sTry to modify a column `%s` which does not exist in the table.", alterPrefix, name)
 				}
 				if it.Comment == nil {
 					c.Comment = b.cols[at].Comment
@@ -482,7 +482,7 @@ func (s *Session) alterSchema(t *catalogs.CatalogTable, a *ast.AlterSchema) erro
 				b.cols[at] = c
 			} else {
 				if at >= 0 {
-					return Errorf("ValidationException", "%sColumn `%s` already exists in the table.", alterPrefix, name)
+					return sqlerr.Errorf(sqlerr.ValidationException, "%sColumn `%s` already exists in the table.", alterPrefix, name)
 				}
 				b.cols = append(b.cols, c)
 				at = len(b.cols) - 1
@@ -496,7 +496,7 @@ func (s *Session) alterSchema(t *catalogs.CatalogTable, a *ast.AlterSchema) erro
 				default:
 					ref := b.index(it.Placement.After.Name)
 					if ref < 0 {
-						return Errorf("ValidationException", "%sReferenced column `%s` by 'AFTER' does not exist in the table.", alterPrefix, it.Placement.After.Name)
+						return sqlerr.Errorf(sqlerr.ValidationException, "%sReferenced column `%s` by 'AFTER' does not exist in the table.", alterPrefix, it.Placement.After.Name)
 					}
 					b.cols = slices.Insert(b.cols, ref+1, col)
 				}
@@ -504,27 +504,27 @@ func (s *Session) alterSchema(t *catalogs.CatalogTable, a *ast.AlterSchema) erro
 			if it.PrimaryKey != nil {
 				pk := *it.PrimaryKey
 				pk.Columns = []*ast.Ident{it.Name}
-				if err := s.alterPrimaryKey(b, &pk, a.Modify); err != nil {
+				if err := ex.alterPrimaryKey(b, &pk, a.Modify); err != nil {
 					return err
 				}
 			}
 		case *ast.TableConstraint:
-			if err := s.alterPrimaryKey(b, it, a.Modify); err != nil {
+			if err := ex.alterPrimaryKey(b, it, a.Modify); err != nil {
 				return err
 			}
 		case *ast.Watermark:
 			if a.Modify && len(b.wm) == 0 {
-				return Errorf("ValidationException", "%sThe base table does not define any watermark. You might want to add a new one.", alterPrefix)
+				return sqlerr.Errorf(sqlerr.ValidationException, "%sThe base table does not define any watermark. You might want to add a new one.", alterPrefix)
 			}
 			if !a.Modify && len(b.wm) > 0 {
-				return Errorf("ValidationException", "%sThe base table has already defined the watermark strategy `%s` AS %s. You might want to drop it before adding a new one.", alterPrefix, b.wm[0].RowtimeColumn, b.wm[0].Expr)
+				return sqlerr.Errorf(sqlerr.ValidationException, "%sThe base table has already defined the watermark strategy `%s` AS %s. You might want to drop it before adding a new one.", alterPrefix, b.wm[0].RowtimeColumn, b.wm[0].Expr)
 			}
 			if err := b.setWatermark(it); err != nil {
 				return err
 			}
 		case *ast.Distribution:
 			if a.Modify && t.Distribution == nil {
-				return Errorf("ValidationException", "Table %s does not have a distribution to modify.", "")
+				return sqlerr.Errorf(sqlerr.ValidationException, "Table %s does not have a distribution to modify.", "")
 			}
 			d, err := distribution(it)
 			if err != nil {
@@ -532,18 +532,18 @@ func (s *Session) alterSchema(t *catalogs.CatalogTable, a *ast.AlterSchema) erro
 			}
 			t.Distribution = d
 		default:
-			return Errorf("ValidationException", "%sUnsupported schema change %T.", alterPrefix, item)
+			return sqlerr.Errorf(sqlerr.ValidationException, "%sUnsupported schema change %T.", alterPrefix, item)
 		}
 	}
 	return b.finish(t)
 }
 
-func (s *Session) alterPrimaryKey(b *schemaBuilder, pk *ast.TableConstraint, modify bool) error {
+func (ex *Executor) alterPrimaryKey(b *schemaBuilder, pk *ast.TableConstraint, modify bool) error {
 	if modify && b.pk == nil {
-		return Errorf("ValidationException", "%sThe base table does not define any primary key constraint. You might want to add a new one.", alterPrefix)
+		return sqlerr.Errorf(sqlerr.ValidationException, "%sThe base table does not define any primary key constraint. You might want to add a new one.", alterPrefix)
 	}
 	if !modify && b.pk != nil {
-		return Errorf("ValidationException", "%sThe base table has already defined the primary key constraint [`%s`]. You might want to drop it before adding a new one.", alterPrefix, strings.Join(b.pk.Columns, "`, `"))
+		return sqlerr.Errorf(sqlerr.ValidationException, "%sThe base table has already defined the primary key constraint [`%s`]. You might want to drop it before adding a new one.", alterPrefix, strings.Join(b.pk.Columns, "`, `"))
 	}
 	return b.setPrimaryKey(pk)
 }
@@ -553,9 +553,9 @@ func (s *Session) alterPrimaryKey(b *schemaBuilder, pk *ast.TableConstraint, mod
 func (b *schemaBuilder) finish(t *catalogs.CatalogTable) error {
 	t.Schema = catalogs.Schema{Columns: b.cols, PrimaryKey: b.pk, Watermarks: b.wm}
 	if err := b.check(t); err != nil {
-		var e *Error
+		var e *sqlerr.Error
 		if errors.As(err, &e) && !strings.HasPrefix(e.Message, alterPrefix) {
-			return Errorf(e.Class, "%s%s", alterPrefix, e.Message)
+			return sqlerr.Errorf(e.Class, "%s%s", alterPrefix, e.Message)
 		}
 		return err
 	}
@@ -597,7 +597,7 @@ func exprColumns(text string) []string {
 // another part of the schema depends on cannot be dropped or renamed.
 func checkReferences(t *catalogs.CatalogTable, name string, dropping map[string]bool) error {
 	if t.Schema.Column(name) == nil {
-		return Errorf("ValidationException", "%sThe column `%s` does not exist in the base table.", alterPrefix, name)
+		return sqlerr.Errorf(sqlerr.ValidationException, "%sThe column `%s` does not exist in the base table.", alterPrefix, name)
 	}
 	var users []string
 	for _, u := range references(t.Schema.Columns)[name] {
@@ -607,31 +607,31 @@ func checkReferences(t *catalogs.CatalogTable, name string, dropping map[string]
 	}
 	if len(users) > 0 {
 		slices.Sort(users)
-		return Errorf("ValidationException", "%sThe column %s is referenced by computed column %s.", alterPrefix, quoteIdent(name), strings.Join(users, ", "))
+		return sqlerr.Errorf(sqlerr.ValidationException, "%sThe column %s is referenced by computed column %s.", alterPrefix, quoteIdent(name), strings.Join(users, ", "))
 	}
 	if slices.Contains(t.PartitionKeys, name) {
-		return Errorf("ValidationException", "%sThe column `%s` is used as the partition keys.", alterPrefix, name)
+		return sqlerr.Errorf(sqlerr.ValidationException, "%sThe column `%s` is used as the partition keys.", alterPrefix, name)
 	}
 	for _, w := range t.Schema.Watermarks {
 		if w.RowtimeColumn == name || slices.Contains(exprColumns(w.Expr), name) {
-			return Errorf("ValidationException", "%sThe column `%s` is referenced by watermark expression.", alterPrefix, name)
+			return sqlerr.Errorf(sqlerr.ValidationException, "%sThe column `%s` is referenced by watermark expression.", alterPrefix, name)
 		}
 	}
 	return nil
 }
 
-func (s *Session) dropSchema(t *catalogs.CatalogTable, a *ast.DropSchema) error {
-	b := &schemaBuilder{s: s, cols: slices.Clone(t.Schema.Columns), pk: t.Schema.PrimaryKey, wm: t.Schema.Watermarks}
+func (ex *Executor) dropSchema(t *catalogs.CatalogTable, a *ast.DropSchema) error {
+	b := &schemaBuilder{res: ex.schema(), cols: slices.Clone(t.Schema.Columns), pk: t.Schema.PrimaryKey, wm: t.Schema.Watermarks}
 	switch a.Kind {
 	case ast.DropColumns:
 		dropping := map[string]bool{}
 		for _, c := range a.Columns {
 			if len(c.Parts) != 1 {
-				return Errorf("ValidationException", "%sAlter nested row type %s is not supported yet.", alterPrefix, ast.String(c))
+				return sqlerr.Errorf(sqlerr.ValidationException, "%sAlter nested row type %s is not supported yet.", alterPrefix, ast.String(c))
 			}
 			name := c.Parts[0].Name
 			if dropping[name] {
-				return Errorf("ValidationException", "%sDuplicate column `%s`.", alterPrefix, name)
+				return sqlerr.Errorf(sqlerr.ValidationException, "%sDuplicate column `%s`.", alterPrefix, name)
 			}
 			dropping[name] = true
 		}
@@ -641,46 +641,46 @@ func (s *Session) dropSchema(t *catalogs.CatalogTable, a *ast.DropSchema) error 
 				return err
 			}
 			if b.pk != nil && slices.Contains(b.pk.Columns, name) {
-				return Errorf("ValidationException", "%sThe column %s is used as the primary key.", alterPrefix, quoteIdent(name))
+				return sqlerr.Errorf(sqlerr.ValidationException, "%sThe column %s is used as the primary key.", alterPrefix, quoteIdent(name))
 			}
 		}
 		b.cols = slices.DeleteFunc(b.cols, func(c catalogs.Column) bool { return dropping[c.Name] })
 	case ast.DropPrimaryKey, ast.DropConstraint:
 		if b.pk == nil {
-			return Errorf("ValidationException", "%sThe base table does not define any primary key.", alterPrefix)
+			return sqlerr.Errorf(sqlerr.ValidationException, "%sThe base table does not define any primary key.", alterPrefix)
 		}
 		if a.Constraint != nil && a.Constraint.Name != b.pk.Name {
-			return Errorf("ValidationException", "%sThe base table does not define a primary key constraint named '%s'. Available constraint name: ['%s'].", alterPrefix, a.Constraint.Name, b.pk.Name)
+			return sqlerr.Errorf(sqlerr.ValidationException, "%sThe base table does not define a primary key constraint named '%s'. Available constraint name: ['%s'].", alterPrefix, a.Constraint.Name, b.pk.Name)
 		}
 		b.pk = nil
 	case ast.DropWatermark:
 		if len(b.wm) == 0 {
-			return Errorf("ValidationException", "%sThe base table does not define any watermark strategy.", alterPrefix)
+			return sqlerr.Errorf(sqlerr.ValidationException, "%sThe base table does not define any watermark strategy.", alterPrefix)
 		}
 		b.wm = nil
 	case ast.DropDistribution:
 		if t.Distribution == nil {
-			return Errorf("ValidationException", "Table does not have a distribution to drop.")
+			return sqlerr.Errorf(sqlerr.ValidationException, "Table does not have a distribution to drop.")
 		}
 		t.Distribution = nil
 	default:
-		return Errorf("ValidationException", "%sUnsupported drop.", alterPrefix)
+		return sqlerr.Errorf(sqlerr.ValidationException, "%sUnsupported drop.", alterPrefix)
 	}
 	return b.finish(t)
 }
 
-func (s *Session) renameColumn(t *catalogs.CatalogTable, a *ast.RenameColumn) error {
+func (ex *Executor) renameColumn(t *catalogs.CatalogTable, a *ast.RenameColumn) error {
 	if len(a.Column.Parts) != 1 {
-		return Errorf("ValidationException", "%sAlter nested row type %s is not supported yet.", alterPrefix, ast.String(a.Column))
+		return sqlerr.Errorf(sqlerr.ValidationException, "%sAlter nested row type %s is not supported yet.", alterPrefix, ast.String(a.Column))
 	}
 	oldName, newName := a.Column.Parts[0].Name, a.NewName.Name
 	if err := checkReferences(t, oldName, nil); err != nil {
 		return err
 	}
 	if t.Schema.Column(newName) != nil {
-		return Errorf("ValidationException", "%sThe column `%s` already existed in table schema.", alterPrefix, newName)
+		return sqlerr.Errorf(sqlerr.ValidationException, "%sThe column `%s` already existed in table schema.", alterPrefix, newName)
 	}
-	b := &schemaBuilder{s: s, cols: slices.Clone(t.Schema.Columns), pk: t.Schema.PrimaryKey, wm: t.Schema.Watermarks}
+	b := &schemaBuilder{res: ex.schema(), cols: slices.Clone(t.Schema.Columns), pk: t.Schema.PrimaryKey, wm: t.Schema.Watermarks}
 	b.cols[b.index(oldName)].Name = newName
 	if b.pk != nil {
 		pk := &catalogs.PrimaryKey{Name: b.pk.Name}
@@ -695,6 +695,6 @@ func (s *Session) renameColumn(t *catalogs.CatalogTable, a *ast.RenameColumn) er
 	return b.finish(t)
 }
 
-// defaultPKName is Flink's default constraint name: PK_ and the key
+// DefaultPKName is Flink's default constraint name: PK_ and the key
 // columns joined by '_' (Schema.Builder.primaryKey).
-func defaultPKName(cols []string) string { return "PK_" + strings.Join(cols, "_") }
+func DefaultPKName(cols []string) string { return "PK_" + strings.Join(cols, "_") }

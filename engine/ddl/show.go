@@ -1,4 +1,4 @@
-package engine
+package ddl
 
 import (
 	"context"
@@ -10,113 +10,114 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/result"
+	"eddy/engine/schema"
+	"eddy/engine/sqlerr"
 	"eddy/engine/types"
 )
 
-func (s *Session) execShow(ctx context.Context, st *ast.Show) (*Result, error) {
+func (ex *Executor) execShow(ctx context.Context, st *ast.Show) (*result.Result, error) {
 	like := likeFilter(st.Like)
 	switch st.Kind {
 	case ast.ShowCatalogs:
-		names, err := s.cat.ListCatalogs(ctx, like)
+		names, err := ex.cat.ListCatalogs(ctx, like)
 		if err != nil {
 			return nil, err
 		}
 		return nameList("catalog name", names), nil
 	case ast.ShowDatabases:
-		catalog := s.cat.CurrentCatalog()
+		catalog := ex.cat.CurrentCatalog()
 		if st.From != nil {
 			catalog = st.From.Parts[0].Name
 		}
-		names, err := s.cat.ListDatabases(ctx, catalog, like)
+		names, err := ex.cat.ListDatabases(ctx, catalog, like)
 		if err != nil {
 			return nil, err
 		}
 		return nameList("database name", names), nil
 	case ast.ShowTables, ast.ShowViews:
-		catalog, database, err := s.showNamespace(st)
+		catalog, database, err := ex.showNamespace(st)
 		if err != nil {
 			return nil, err
 		}
 		if st.Kind == ast.ShowViews {
-			names, err := s.cat.ListViews(ctx, catalog, database, like)
+			names, err := ex.cat.ListViews(ctx, catalog, database, like)
 			if err != nil {
 				return nil, err
 			}
 			return nameRows("view name", names), nil
 		}
-		names, err := s.cat.ListTables(ctx, catalog, database, like)
+		names, err := ex.cat.ListTables(ctx, catalog, database, like)
 		if err != nil {
 			return nil, err
 		}
 		return nameRows("table name", names), nil
 	case ast.ShowUserFunctions, ast.ShowFunctions:
-		catalog, database, err := s.showNamespace(st)
+		catalog, database, err := ex.showNamespace(st)
 		if err != nil {
 			return nil, err
 		}
-		names, err := s.cat.ListUserFunctions(ctx, catalog, database, like)
+		names, err := ex.cat.ListUserFunctions(ctx, catalog, database, like)
 		if err != nil {
 			return nil, err
 		}
 		if st.Kind == ast.ShowFunctions {
-			names = append(names, s.builtinFunctionNames()...)
+			names = append(names, ex.builtinFunctionNames()...)
 			names = like.Filter(names)
 			slices.Sort(names)
 		}
 		return nameList("function name", names), nil
 	case ast.ShowProcedures:
-		catalog, database, err := s.showNamespace(st)
+		catalog, database, err := ex.showNamespace(st)
 		if err != nil {
 			return nil, err
 		}
-		if ok, err := s.cat.DatabaseExists(ctx, catalog, database); err != nil {
+		if ok, err := ex.cat.DatabaseExists(ctx, catalog, database); err != nil {
 			return nil, err
 		} else if !ok {
-			return nil, Errorf("ValidationException", "Fail to show procedures because the Database `%s` to show from/in does not exist in Catalog `%s`.", database, catalog)
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "Fail to show procedures because the Database `%s` to show from/in does not exist in Catalog `%s`.", database, catalog)
 		}
 		return nameList("procedure name", nil), nil
 	case ast.ShowColumns:
-		return s.describeTable(ctx, st.From, like)
+		return ex.describeTable(ctx, st.From, like)
 	case ast.ShowModules, ast.ShowFullModules:
-		return s.modules.list(st.Kind == ast.ShowFullModules), nil
+		return ex.modules.list(st.Kind == ast.ShowFullModules), nil
 	case ast.ShowJars:
-		return nameList("jars", s.jars), nil
-	case ast.ShowJobs:
-		return s.showJobs(), nil
+		return nameList("jars", ex.jars), nil
 	}
 	return nil, unsupported(st)
 }
 
 // showNamespace resolves the FROM/IN part of SHOW TABLES, VIEWS, FUNCTIONS
 // and PROCEDURES: none (the current database), db, or catalog.db.
-func (s *Session) showNamespace(st *ast.Show) (catalog, database string, err error) {
+func (ex *Executor) showNamespace(st *ast.Show) (catalog, database string, err error) {
 	if st.From == nil {
-		catalog, database = s.cat.CurrentCatalog(), s.cat.CurrentDatabase()
+		catalog, database = ex.cat.CurrentCatalog(), ex.cat.CurrentDatabase()
 		if catalog == "" || database == "" {
-			_, err = s.cat.Qualify("x")
+			_, err = ex.cat.Qualify("x")
 		}
 		return catalog, database, err
 	}
-	return s.cat.QualifyDatabase(st.From.Names()...)
+	return ex.cat.QualifyDatabase(st.From.Names()...)
 }
 
-func (s *Session) execShowCurrent(st *ast.ShowCurrent) (*Result, error) {
+func (ex *Executor) execShowCurrent(st *ast.ShowCurrent) (*result.Result, error) {
 	if st.Database {
-		return nameList("current database name", []string{s.cat.CurrentDatabase()}), nil
+		return nameList("current database name", []string{ex.cat.CurrentDatabase()}), nil
 	}
-	return nameList("current catalog name", []string{s.cat.CurrentCatalog()}), nil
+	return nameList("current catalog name", []string{ex.cat.CurrentCatalog()}), nil
 }
 
-func (s *Session) execShowCreate(ctx context.Context, st *ast.ShowCreate) (*Result, error) {
+func (ex *Executor) execShowCreate(ctx context.Context, st *ast.ShowCreate) (*result.Result, error) {
 	switch st.Kind {
 	case ast.ObjectCatalog:
-		return s.showCreateCatalog(ctx, st.Name.Parts[0].Name)
+		return ex.showCreateCatalog(ctx, st.Name.Parts[0].Name)
 	case ast.ObjectTable, ast.ObjectView:
-		id, err := s.cat.Qualify(st.Name.Names()...)
+		id, err := ex.cat.Qualify(st.Name.Names()...)
 		if err != nil {
 			return nil, err
 		}
-		e, err := s.cat.GetTable(ctx, id)
+		e, err := ex.cat.GetTable(ctx, id)
 		word := "TABLE"
 		if st.Kind == ast.ObjectView {
 			word = "VIEW"
@@ -126,7 +127,7 @@ func (s *Session) execShowCreate(ctx context.Context, st *ast.ShowCreate) (*Resu
 			if st.Kind == ast.ObjectView {
 				noun = "View"
 			}
-			return nil, Errorf("ValidationException", "Could not execute SHOW CREATE %s. %s with identifier %s does not exist.", word, noun, id)
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "Could not execute SHOW CREATE %s. %s with identifier %s does not exist.", word, noun, id)
 		}
 		if err != nil {
 			return nil, err
@@ -134,14 +135,14 @@ func (s *Session) execShowCreate(ctx context.Context, st *ast.ShowCreate) (*Resu
 		switch t := e.Table.(type) {
 		case *catalogs.CatalogTable:
 			if st.Kind == ast.ObjectView {
-				return nil, Errorf("TableException", "SHOW CREATE VIEW is only supported for views, but %s is a table. Please use SHOW CREATE TABLE instead.", id)
+				return nil, sqlerr.Errorf(sqlerr.TableException, "SHOW CREATE VIEW is only supported for views, but %s is a table. Please use SHOW CREATE TABLE instead.", id)
 			}
-			return StringTable([]string{"result"}, [][]any{{showCreateTable(id, t, e.Temporary)}}), nil
+			return result.StringTable([]string{"result"}, [][]any{{showCreateTable(id, t, e.Temporary)}}), nil
 		case *catalogs.CatalogView:
 			if st.Kind == ast.ObjectTable {
-				return nil, Errorf("TableException", "SHOW CREATE TABLE is only supported for tables, but %s is a view. Please use SHOW CREATE VIEW instead.", id)
+				return nil, sqlerr.Errorf(sqlerr.TableException, "SHOW CREATE TABLE is only supported for tables, but %s is a view. Please use SHOW CREATE VIEW instead.", id)
 			}
-			return StringTable([]string{"result"}, [][]any{{showCreateView(id, t, e.Temporary)}}), nil
+			return result.StringTable([]string{"result"}, [][]any{{showCreateView(id, t, e.Temporary)}}), nil
 		}
 	}
 	return nil, unsupported(st)
@@ -212,7 +213,7 @@ func columnDDL(c catalogs.Column) string {
 		b.WriteString(c.Type.SerializableString())
 		if c.Kind == catalogs.Metadata {
 			b.WriteByte(' ')
-			b.WriteString(metadataExtras(c))
+			b.WriteString(schema.MetadataExtras(c))
 		}
 	}
 	if c.Comment != "" {
@@ -220,17 +221,6 @@ func columnDDL(c catalogs.Column) string {
 		b.WriteString(quoteString(c.Comment))
 	}
 	return b.String()
-}
-
-func metadataExtras(c catalogs.Column) string {
-	s := "METADATA"
-	if c.MetadataKey != "" {
-		s += " FROM " + quoteString(c.MetadataKey)
-	}
-	if c.Virtual {
-		s += " VIRTUAL"
-	}
-	return s
 }
 
 func quoteIdents(names []string) string {
@@ -262,16 +252,16 @@ func showCreateView(id catalogs.Identifier, v *catalogs.CatalogView, temporary b
 	return b.String()
 }
 
-func (s *Session) execDescribe(ctx context.Context, st *ast.Describe) (*Result, error) {
+func (ex *Executor) execDescribe(ctx context.Context, st *ast.Describe) (*result.Result, error) {
 	switch st.Kind {
 	case ast.ObjectCatalog:
-		return s.describeCatalog(ctx, st.Name.Parts[0].Name, st.Extended)
+		return ex.describeCatalog(ctx, st.Name.Parts[0].Name, st.Extended)
 	case ast.ObjectTable, ast.ObjectView:
-		return s.describeTable(ctx, st.Name, nil)
+		return ex.describeTable(ctx, st.Name, nil)
 	case ast.ObjectFunction:
-		return s.describeFunction(ctx, st.Name, st.Extended)
+		return ex.describeFunction(ctx, st.Name, st.Extended)
 	case ast.ObjectDatabase:
-		return s.describeDatabase(ctx, st.Name, st.Extended)
+		return ex.describeDatabase(ctx, st.Name, st.Extended)
 	}
 	return nil, unsupported(st)
 }
@@ -279,23 +269,23 @@ func (s *Session) execDescribe(ctx context.Context, st *ast.Describe) (*Result, 
 // describeTable answers DESCRIBE and SHOW COLUMNS (Flink's
 // ShowColumnsOperation): name, type, null, key, extras, watermark, and
 // comment when some column has one.
-func (s *Session) describeTable(ctx context.Context, name *ast.ObjectName, like *catalogs.LikeFilter) (*Result, error) {
-	id, err := s.cat.Qualify(name.Names()...)
+func (ex *Executor) describeTable(ctx context.Context, name *ast.ObjectName, like *catalogs.LikeFilter) (*result.Result, error) {
+	id, err := ex.cat.Qualify(name.Names()...)
 	if err != nil {
 		return nil, err
 	}
-	e, err := s.cat.GetTable(ctx, id)
+	e, err := ex.cat.GetTable(ctx, id)
 	if errors.Is(err, catalogs.ErrTableNotExist) {
-		return nil, Errorf("ValidationException", "Tables or views with the identifier '%s' doesn't exist.", id.SummaryString())
+		return nil, sqlerr.Errorf(sqlerr.ValidationException, "Tables or views with the identifier '%s' doesn't exist.", id.SummaryString())
 	}
 	if err != nil {
 		return nil, err
 	}
-	cols, err := s.resolveColumns(e.Table)
+	cols, err := ex.schema().Columns(e.Table)
 	if err != nil {
 		return nil, err
 	}
-	hasComment := slices.ContainsFunc(cols, func(c resolvedColumn) bool { return c.Comment != "" })
+	hasComment := slices.ContainsFunc(cols, func(c schema.Column) bool { return c.Comment != "" })
 	header := []string{"name", "type", "null", "key", "extras", "watermark"}
 	if hasComment {
 		header = append(header, "comment")
@@ -312,14 +302,14 @@ func (s *Session) describeTable(ctx context.Context, name *ast.ObjectName, like 
 		}
 		rows = append(rows, row)
 	}
-	return StringTable(header, rows), nil
+	return result.StringTable(header, rows), nil
 }
 
 // builtinFunctionNames lists the functions of the core module for SHOW
 // FUNCTIONS, lower-case as Flink's CoreModule lists them.
-func (s *Session) builtinFunctionNames() []string {
+func (ex *Executor) builtinFunctionNames() []string {
 	set := map[string]bool{}
-	for _, n := range s.funcs.Names() {
+	for _, n := range ex.funcs.Names() {
 		set[strings.ToLower(n)] = true
 	}
 	return slices.Sorted(maps.Keys(set))
@@ -328,13 +318,13 @@ func (s *Session) builtinFunctionNames() []string {
 // nameRows is nameList for long listings (SHOW TABLES of a catalog of
 // thousands of objects): the same answer, its rows sharing one slice of
 // values instead of one slice each.
-func nameRows(header string, names []string) *Result {
+func nameRows(header string, names []string) *result.Result {
 	vals := make([]any, len(names))
-	rows := make([]Row, len(names))
+	rows := make([]result.Row, len(names))
 	for i, n := range names {
 		vals[i] = n
-		rows[i] = Row{Values: vals[i : i+1 : i+1]}
+		rows[i] = result.Row{Values: vals[i : i+1 : i+1]}
 	}
-	return &Result{Kind: ResultRows, Columns: []Column{{Name: header, Type: types.NewString()}},
-		Rows: SliceRows(rows), Bounded: true}
+	return &result.Result{Kind: result.KindRows, Columns: []result.Column{{Name: header, Type: types.NewString()}},
+		Rows: result.SliceRows(rows), Bounded: true}
 }

@@ -1,4 +1,4 @@
-package engine
+package ddl
 
 import (
 	"context"
@@ -8,9 +8,11 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/result"
+	"eddy/engine/sqlerr"
 )
 
-func (s *Session) execCreateCatalog(ctx context.Context, st *ast.CreateCatalog) (*Result, error) {
+func (ex *Executor) execCreateCatalog(ctx context.Context, st *ast.CreateCatalog) (*result.Result, error) {
 	desc := catalogs.CatalogDescriptor{Name: st.Name.Name, Options: properties(st.Options)}
 	if desc.Options == nil {
 		desc.Options = map[string]string{}
@@ -18,33 +20,33 @@ func (s *Session) execCreateCatalog(ctx context.Context, st *ast.CreateCatalog) 
 	if st.Comment != nil {
 		desc.Comment = *st.Comment
 	}
-	return success(s.cat.CreateCatalog(ctx, desc, st.IfNotExists))
+	return success(ex.cat.CreateCatalog(ctx, desc, st.IfNotExists))
 }
 
-func (s *Session) execAlterCatalog(ctx context.Context, st *ast.AlterCatalog) (*Result, error) {
+func (ex *Executor) execAlterCatalog(ctx context.Context, st *ast.AlterCatalog) (*result.Result, error) {
 	name := st.Name.Name
 	switch st.Action {
 	case ast.AlterCatalogSet:
-		return success(s.cat.AlterCatalogOptions(ctx, name, properties(st.Options), nil))
+		return success(ex.cat.AlterCatalogOptions(ctx, name, properties(st.Options), nil))
 	case ast.AlterCatalogReset:
 		if len(st.ResetKeys) == 0 {
-			return nil, Errorf("ValidationException", "ALTER CATALOG RESET does not support empty key")
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "ALTER CATALOG RESET does not support empty key")
 		}
 		for _, k := range st.ResetKeys {
 			if k == catalogs.OptionType {
-				return nil, Errorf("ValidationException", "ALTER CATALOG RESET does not support changing 'type'")
+				return nil, sqlerr.Errorf(sqlerr.ValidationException, "ALTER CATALOG RESET does not support changing 'type'")
 			}
 		}
-		return success(s.cat.AlterCatalogOptions(ctx, name, nil, st.ResetKeys))
+		return success(ex.cat.AlterCatalogOptions(ctx, name, nil, st.ResetKeys))
 	default:
-		return success(s.cat.AlterCatalogComment(ctx, name, st.Comment))
+		return success(ex.cat.AlterCatalogComment(ctx, name, st.Comment))
 	}
 }
 
 // showCreateCatalog prints Flink's ShowCreateUtil.buildShowCreateCatalogRow
 // layout: name, optional COMMENT line, then the options sorted by key.
-func (s *Session) showCreateCatalog(ctx context.Context, name string) (*Result, error) {
-	info, err := s.cat.DescribeCatalog(ctx, name)
+func (ex *Executor) showCreateCatalog(ctx context.Context, name string) (*result.Result, error) {
+	info, err := ex.cat.DescribeCatalog(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +60,7 @@ func (s *Session) showCreateCatalog(ctx context.Context, name string) (*Result, 
 		b.WriteByte('\n')
 	}
 	writeOptions(&b, info.Descriptor.Options)
-	return StringTable([]string{"result"}, [][]any{{b.String()}}), nil
+	return result.StringTable([]string{"result"}, [][]any{{b.String()}}), nil
 }
 
 // writeOptions writes a WITH (...) block with sorted keys and a final newline;
@@ -94,8 +96,8 @@ func maskSecret(key, value string) string {
 
 // describeCatalog prints DESCRIBE CATALOG [EXTENDED]: name, type, comment,
 // and with EXTENDED one option:<key> row per option but 'type'.
-func (s *Session) describeCatalog(ctx context.Context, name string, extended bool) (*Result, error) {
-	info, err := s.cat.DescribeCatalog(ctx, name)
+func (ex *Executor) describeCatalog(ctx context.Context, name string, extended bool) (*result.Result, error) {
+	info, err := ex.cat.DescribeCatalog(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +111,7 @@ func (s *Session) describeCatalog(ctx context.Context, name string, extended boo
 			rows = append(rows, []any{"option:" + k, maskSecret(k, d.Options[k])})
 		}
 	}
-	return StringTable([]string{"info name", "info value"}, rows), nil
+	return result.StringTable([]string{"info name", "info value"}, rows), nil
 }
 
 func quoteIdent(name string) string { return "`" + strings.ReplaceAll(name, "`", "``") + "`" }

@@ -1,4 +1,4 @@
-package engine
+package ddl
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"eddy/engine/ast"
+	"eddy/engine/result"
+	"eddy/engine/sqlerr"
 )
 
 // modules is the session's module list (Flink's ModuleManager): loaded
@@ -33,14 +35,14 @@ func (m *modules) load(st *ast.LoadModule) error {
 	name := st.Name.Name
 	for _, p := range st.Options {
 		if p.Key == "type" {
-			return Errorf("ValidationException", "Option 'type' = '%s' is not supported since module name is used to find module", p.Value)
+			return sqlerr.Errorf(sqlerr.ValidationException, "Option 'type' = '%s' is not supported since module name is used to find module", p.Value)
 		}
 	}
 	if m.find(name) >= 0 {
-		return Errorf("ValidationException", "A module with name '%s' already exists", name)
+		return sqlerr.Errorf(sqlerr.ValidationException, "A module with name '%s' already exists", name)
 	}
 	if !slices.Contains(moduleFactories(), name) {
-		return Errorf("ValidationException", "Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.ModuleFactory' in the classpath.\n\nAvailable factory identifiers are:\n\n%s",
+		return sqlerr.Errorf(sqlerr.ValidationException, "Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.ModuleFactory' in the classpath.\n\nAvailable factory identifiers are:\n\n%s",
 			name, strings.Join(moduleFactories(), "\n"))
 	}
 	m.loaded = append(m.loaded, moduleEntry{name: name, used: true})
@@ -50,7 +52,7 @@ func (m *modules) load(st *ast.LoadModule) error {
 func (m *modules) unload(name string) error {
 	i := m.find(name)
 	if i < 0 {
-		return Errorf("ValidationException", "No module with name '%s' exists", name)
+		return sqlerr.Errorf(sqlerr.ValidationException, "No module with name '%s' exists", name)
 	}
 	m.loaded = slices.Delete(m.loaded, i, i+1)
 	return nil
@@ -61,10 +63,10 @@ func (m *modules) use(st *ast.UseModules) error {
 	seen := map[string]bool{}
 	for _, id := range st.Names {
 		if m.find(id.Name) < 0 {
-			return Errorf("ValidationException", "No module with name '%s' exists", id.Name)
+			return sqlerr.Errorf(sqlerr.ValidationException, "No module with name '%s' exists", id.Name)
 		}
 		if seen[id.Name] {
-			return Errorf("ValidationException", "Module '%s' appears more than once", id.Name)
+			return sqlerr.Errorf(sqlerr.ValidationException, "Module '%s' appears more than once", id.Name)
 		}
 		seen[id.Name] = true
 	}
@@ -83,7 +85,7 @@ func (m *modules) use(st *ast.UseModules) error {
 
 // list returns the used modules (SHOW MODULES) or all of them with their
 // used flag (SHOW FULL MODULES), in resolution order.
-func (m *modules) list(full bool) *Result {
+func (m *modules) list(full bool) *result.Result {
 	var rows [][]any
 	for _, e := range m.loaded {
 		if full {
@@ -93,7 +95,7 @@ func (m *modules) list(full bool) *Result {
 		}
 	}
 	if full {
-		return StringTable([]string{"module name", "used"}, rows)
+		return result.StringTable([]string{"module name", "used"}, rows)
 	}
-	return StringTable([]string{"module name"}, rows)
+	return result.StringTable([]string{"module name"}, rows)
 }

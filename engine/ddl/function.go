@@ -1,4 +1,4 @@
-package engine
+package ddl
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/result"
+	"eddy/engine/sqlerr"
 )
 
 func functionOf(className, language string, jars []string) *catalogs.CatalogFunction {
@@ -19,72 +21,74 @@ func functionOf(className, language string, jars []string) *catalogs.CatalogFunc
 	return fn
 }
 
-func (s *Session) execCreateFunction(ctx context.Context, st *ast.CreateFunction) (*Result, error) {
+func (ex *Executor) execCreateFunction(ctx context.Context, st *ast.CreateFunction) (*result.Result, error) {
 	fn := functionOf(st.ClassName, st.Language, st.Jars)
 	switch {
 	case st.Temporary && st.System:
 		if len(st.Name.Parts) != 1 {
-			return nil, Errorf("ValidationException", "Temporary system function does not support qualified identifier: %s", ast.String(st.Name))
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "Temporary system function does not support qualified identifier: %s", ast.String(st.Name))
 		}
-		return success(s.cat.CreateTemporarySystemFunction(st.Name.Parts[0].Name, fn, st.IfNotExists))
+		return success(ex.cat.CreateTemporarySystemFunction(st.Name.Parts[0].Name, fn, st.IfNotExists))
 	case st.Temporary:
-		id, err := s.cat.Qualify(st.Name.Names()...)
+		id, err := ex.cat.Qualify(st.Name.Names()...)
 		if err != nil {
 			return nil, err
 		}
-		return success(s.cat.CreateTemporaryFunction(id, fn, st.IfNotExists))
+		return success(ex.cat.CreateTemporaryFunction(id, fn, st.IfNotExists))
 	}
-	id, err := s.cat.Qualify(st.Name.Names()...)
+	id, err := ex.cat.Qualify(st.Name.Names()...)
 	if err != nil {
 		return nil, err
 	}
-	return success(s.cat.CreateFunction(ctx, id, fn, st.IfNotExists))
+	return success(ex.cat.CreateFunction(ctx, id, fn, st.IfNotExists))
 }
 
-func (s *Session) execDropFunction(ctx context.Context, st *ast.DropFunction) (*Result, error) {
+func (ex *Executor) execDropFunction(ctx context.Context, st *ast.DropFunction) (*result.Result, error) {
 	switch {
 	case st.Temporary && st.System:
-		return success(s.cat.DropTemporarySystemFunction(st.Name.Parts[len(st.Name.Parts)-1].Name, st.IfExists))
+		return success(ex.cat.DropTemporarySystemFunction(st.Name.Parts[len(st.Name.Parts)-1].Name, st.IfExists))
 	case st.Temporary:
-		id, err := s.cat.Qualify(st.Name.Names()...)
+		id, err := ex.cat.Qualify(st.Name.Names()...)
 		if err != nil {
 			return nil, err
 		}
-		return success(s.cat.DropTemporaryFunction(id, st.IfExists))
+		return success(ex.cat.DropTemporaryFunction(id, st.IfExists))
 	}
-	id, err := s.cat.Qualify(st.Name.Names()...)
+	id, err := ex.cat.Qualify(st.Name.Names()...)
 	if err != nil {
 		return nil, err
 	}
-	return success(s.cat.DropFunction(ctx, id, st.IfExists))
+	return success(ex.cat.DropFunction(ctx, id, st.IfExists))
 }
 
-func (s *Session) execAlterFunction(ctx context.Context, st *ast.AlterFunction) (*Result, error) {
+func (ex *Executor) execAlterFunction(ctx context.Context, st *ast.AlterFunction) (*result.Result, error) {
 	if st.Temporary {
 		if st.System {
-			return nil, Errorf("ValidationException", "Alter temporary system function is not supported")
+			return nil, sqlerr.Errorf(sqlerr.ValidationException, "Alter temporary system function is not supported")
 		}
-		return nil, Errorf("ValidationException", "Alter temporary catalog function is not supported")
+		return nil, sqlerr.Errorf(sqlerr.ValidationException, "Alter temporary catalog function is not supported")
 	}
-	id, err := s.cat.Qualify(st.Name.Names()...)
+	id, err := ex.cat.Qualify(st.Name.Names()...)
 	if err != nil {
 		return nil, err
 	}
-	return success(s.cat.AlterFunction(ctx, id, functionOf(st.ClassName, st.Language, nil), st.IfExists))
+	return success(ex.cat.AlterFunction(ctx, id, functionOf(st.ClassName, st.Language, nil), st.IfExists))
 }
 
 // describeFunction answers DESCRIBE FUNCTION [EXTENDED] (Flink's
 // DescribeFunctionOperation). A one-part name resolves as Flink's
 // FunctionCatalog does: temporary system function, built-in function,
 // then temporary and permanent catalog functions of the current database.
-func (s *Session) describeFunction(ctx context.Context, name *ast.ObjectName, extended bool) (*Result, error) {
-	info := func(rows ...[]any) *Result { return StringTable([]string{"info name", "info value"}, rows) }
+func (ex *Executor) describeFunction(ctx context.Context, name *ast.ObjectName, extended bool) (*result.Result, error) {
+	info := func(rows ...[]any) *result.Result {
+		return result.StringTable([]string{"info name", "info value"}, rows)
+	}
 	parts := name.Names()
 	if len(parts) == 1 {
-		if _, ok := s.cat.GetTemporarySystemFunction(parts[0]); ok {
+		if _, ok := ex.cat.GetTemporarySystemFunction(parts[0]); ok {
 			return info([]any{"is system function", "true"}, []any{"is temporary", "true"}), nil
 		}
-		if f, ok := s.funcs.Lookup(parts[0]); ok {
+		if f, ok := ex.funcs.Lookup(parts[0]); ok {
 			rows := [][]any{{"is system function", "true"}, {"is temporary", "false"}}
 			if extended {
 				rows = append(rows,
@@ -97,13 +101,13 @@ func (s *Session) describeFunction(ctx context.Context, name *ast.ObjectName, ex
 			return info(rows...), nil
 		}
 	}
-	id, err := s.cat.Qualify(parts...)
+	id, err := ex.cat.Qualify(parts...)
 	if err != nil {
 		return nil, err
 	}
-	e, err := s.cat.GetFunction(ctx, id)
+	e, err := ex.cat.GetFunction(ctx, id)
 	if errors.Is(err, catalogs.ErrFunctionNotExist) {
-		return nil, Errorf("ValidationException", "Function with the identifier '%s' doesn't exist.", id.SummaryString())
+		return nil, sqlerr.Errorf(sqlerr.ValidationException, "Function with the identifier '%s' doesn't exist.", id.SummaryString())
 	}
 	if err != nil {
 		return nil, err
