@@ -20,6 +20,7 @@ func (s *Session) analyzer(source string) *validate.Analyzer {
 		ParseExpr:    parser.ParseExpr,
 		TableColumns: s.queryColumns,
 		Source:       source,
+		Sources:      scanSources{s},
 	}
 }
 

@@ -24,6 +24,9 @@ type SessionConfig struct {
 	Options map[string]string
 	// Registry validates option values; nil means conf.Options().
 	Registry *conf.Registry
+	// Connectors are the connector and format factories tables use; nil
+	// means connectors.NewRegistry() (eddy's own).
+	Connectors *connectors.Registry
 }
 
 // Session executes statements one at a time against its catalogs and
@@ -74,8 +77,12 @@ func NewSession(cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	conns := cfg.Connectors
+	if conns == nil {
+		conns = connectors.NewRegistry()
+	}
 	return &Session{cat: cfg.Catalogs, conf: c, modules: newModules(), funcs: functions.NewRegistry(),
-		conns: connectors.New()}, nil
+		conns: connectors.NewWith(conns)}, nil
 }
 
 // Catalogs returns the session's catalog manager.

@@ -566,7 +566,7 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 		}
 	}
 	scan := &plan.Scan{Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
-		Options: options, PartitionKeys: t.PartitionKeys, Bounded: bounded(options), Rowtime: -1}
+		Options: options, PartitionKeys: t.PartitionKeys, Rowtime: -1}
 	physIdx := map[string]int{}
 	allPhysical := true
 	for i, c := range t.Schema.Columns {
@@ -577,6 +577,7 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 		physIdx[c.Name] = len(scan.Physical)
 		scan.Physical = append(scan.Physical, plan.Column{Name: c.Name, Type: cols[i].Type})
 	}
+	scan.Bounded = s.bounded(scan)
 	physScope := &qscope{rels: []*relation{{cols: outputColumns(scan.Physical)}}}
 	for _, w := range t.Schema.Watermarks {
 		i, ok := physIdx[w.RowtimeColumn]
@@ -630,16 +631,12 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 	return &plan.Project{Input: scan, Exprs: exprs, Names: names}
 }
 
-// bounded tells whether a connector reads a finite input: a datagen
-// without 'number-of-rows' and the message-queue connectors never end.
-func bounded(options map[string]string) bool {
-	switch options["connector"] {
-	case "datagen":
-		return options["number-of-rows"] != ""
-	case "kafka", "upsert-kafka", "kinesis", "pulsar":
-		return false
+// bounded asks the connectors whether a scan ends (Analyzer.Sources).
+func (s *state) bounded(scan *plan.Scan) bool {
+	if s.a.Sources == nil {
+		return true
 	}
-	return true
+	return s.a.Sources.ScanBounded(s.ctx, scan)
 }
 
 func outputColumns(s plan.Schema) []OutputColumn {

@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"context"
+
+	"eddy/engine/connectors"
+	"eddy/engine/plan"
+)
+
+// scanSources answers the validator's questions about table sources
+// (validate.Sources) from the session's connector registry.
+type scanSources struct{ s *Session }
+
+// ScanBounded implements validate.Sources: the connector's declared
+// Abilities.Bounded. A table that cannot be resolved counts as bounded;
+// resolving it again when the statement runs reports the error.
+func (src scanSources) ScanBounded(ctx context.Context, scan *plan.Scan) bool {
+	t, err := src.s.scanTable(ctx, scan)
+	if err != nil {
+		return true
+	}
+	return src.s.conns.Abilities(t).Bounded
+}
+
+// scanTable describes a scanned table to the connectors: its catalog
+// instance (nil for a temporary table), options, physical columns and
+// partition keys.
+func (s *Session) scanTable(ctx context.Context, scan *plan.Scan) (*connectors.Table, error) {
+	st := &sessionTables{tables: map[plan.TableID]*connectors.Table{}}
+	if err := st.resolve(ctx, s.cat, scan.Table, scan.Physical, scan.Options, scan.PartitionKeys); err != nil {
+		return nil, err
+	}
+	return st.tables[scan.Table], nil
+}
+
+// ScanAbilities returns what the connector of a planned scan declares
+// about its source: boundedness, projection, the filter forms it takes,
+// readable metadata, its changelog. Planner passes consult it before any
+// reader is opened.
+func (s *Session) ScanAbilities(ctx context.Context, scan *plan.Scan) (connectors.Abilities, error) {
+	t, err := s.scanTable(ctx, scan)
+	if err != nil {
+		return connectors.Abilities{}, err
+	}
+	return s.conns.Abilities(t), nil
+}
