@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"eddy/catalogs"
 	"eddy/engine/connectors"
 	"eddy/engine/plan"
 )
@@ -43,4 +44,14 @@ func (s *Session) ScanAbilities(ctx context.Context, scan *plan.Scan) (connector
 		return connectors.Abilities{}, err
 	}
 	return s.conns.Abilities(t), nil
+}
+
+// managedTable reports whether a catalog table is a managed table of its
+// catalog, whose rows the fast INSERT paths may write directly.
+func (s *Session) managedTable(ctx context.Context, id catalogs.Identifier, tbl *catalogs.CatalogTable) bool {
+	cat, err := s.cat.Catalog(ctx, id.Catalog)
+	if err != nil {
+		return false
+	}
+	return s.conns.Registry.Managed(&connectors.Table{Catalog: cat, Name: id, Options: tbl.Options})
 }

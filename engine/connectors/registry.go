@@ -230,6 +230,13 @@ func (r *Registry) Factory(t *Table) (*Factory, error) {
 		id, strings.Join(r.Identifiers(), "\n"))
 }
 
+// Managed reports whether t is served by the storage of managed tables
+// (no 'connector' option and no connector supplied by its catalog).
+func (r *Registry) Managed(t *Table) bool {
+	f, err := r.Factory(t)
+	return err == nil && f == r.managed
+}
+
 // Validate checks a table's connector options the way Flink does when the
 // table is used as a source (sink false) or a sink (sink true): an unknown
 // connector, a source used as a sink or the reverse, missing required and
