@@ -3,10 +3,13 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"eddy/catalogs"
 	"eddy/catalogs/memory"
@@ -154,7 +157,9 @@ func queryText(t *testing.T, s *engine.Session, sql string) (string, error) {
 		if !ok {
 			return strings.Join(out, " "), nil
 		}
-		out = append(out, fmt.Sprint(row.Values...))
+		for _, v := range row.Values {
+			out = append(out, fmt.Sprint(v))
+		}
 	}
 }
 
@@ -247,5 +252,43 @@ func TestCatalogSuppliedConnector(t *testing.T) {
 	_, err := queryText(t, s, "INSERT INTO ext.db.t VALUES (1)")
 	if want := "Connector 'ext-sequence' can only be used as a source."; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("insert into a catalog-supplied source: %v, want %q", err, want)
+	}
+}
+
+// METADATA columns whose key the connector declares are read; others are
+// NULL.
+func TestFilesystemMetadataColumns(t *testing.T) {
+	dir := t.TempDir()
+	part := filepath.Join(dir, "p=x")
+	if err := os.MkdirAll(part, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(part, "part-0")
+	if err := os.WriteFile(file, []byte("1\n2\n3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mtime := time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.UTC)
+	if err := os.Chtimes(file, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	s := registrySession(t, nil)
+	execAll(t, s,
+		"SET 'execution.runtime-mode' = 'batch'",
+		"SET 'table.local-time-zone' = 'UTC'",
+		"CREATE TABLE f (a INT, fname STRING METADATA FROM 'file.name' VIRTUAL, p STRING, "+
+			"size BIGINT METADATA FROM 'file.size' VIRTUAL, `file.path` STRING METADATA VIRTUAL, "+
+			"mtime TIMESTAMP_LTZ(3) METADATA FROM 'file.modification-time' VIRTUAL, "+
+			"off BIGINT METADATA FROM 'offset' VIRTUAL, doubled AS a * 2) "+
+			"PARTITIONED BY (p) WITH ('connector' = 'filesystem', 'path' = '"+dir+"', 'format' = 'csv')",
+	)
+	got, err := queryText(t, s, "SELECT a, doubled, p, fname, size, `file.path` = '"+file+"', CAST(mtime AS STRING), off FROM f WHERE a > 1")
+	if want := "2 4 x part-0 6 true 2024-05-06 07:08:09.123 <nil> 3 6 x part-0 6 true 2024-05-06 07:08:09.123 <nil>"; err != nil || got != want {
+		t.Errorf("metadata columns:\n got %q, %v\nwant %q", got, err, want)
+	}
+	if got, err := queryText(t, s, "SELECT SUM(a) FROM f"); err != nil || got != "6" {
+		t.Errorf("a query reading no metadata: %q, %v", got, err)
+	}
+	if got, err := queryText(t, s, "SELECT fname, COUNT(*) FROM f GROUP BY fname"); err != nil || got != "part-0 3" {
+		t.Errorf("a query reading only metadata: %q, %v", got, err)
 	}
 }

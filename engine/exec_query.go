@@ -58,6 +58,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 			case *plan.Scan:
 				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
 				if resolveErr == nil {
+					scanMetadata(st.tables[x.Table], x)
 					resolveErr = st.conns.Validate(st.tables[x.Table], false)
 				}
 				if resolveErr == nil && !st.streaming && !scanBounded(x) {

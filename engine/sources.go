@@ -6,6 +6,7 @@ import (
 	"eddy/catalogs"
 	"eddy/engine/connectors"
 	"eddy/engine/plan"
+	"eddy/engine/types"
 )
 
 // scanSources answers the validator's questions about table sources
@@ -23,6 +24,16 @@ func (src scanSources) ScanBounded(ctx context.Context, scan *plan.Scan) bool {
 	return src.s.conns.Abilities(t).Bounded
 }
 
+// MetadataType implements validate.Sources: the type of a metadata key
+// the connector declares readable, or nil.
+func (src scanSources) MetadataType(ctx context.Context, scan *plan.Scan, key string) *types.Type {
+	t, err := src.s.scanTable(ctx, scan)
+	if err != nil {
+		return nil
+	}
+	return src.s.conns.Abilities(t).ReadsMetadata(key)
+}
+
 // scanTable describes a scanned table to the connectors: its catalog
 // instance (nil for a temporary table), options, physical columns and
 // partition keys.
@@ -31,7 +42,25 @@ func (s *Session) scanTable(ctx context.Context, scan *plan.Scan) (*connectors.T
 	if err := st.resolve(ctx, s.cat, scan.Table, scan.Physical, scan.Options, scan.PartitionKeys); err != nil {
 		return nil, err
 	}
-	return st.tables[scan.Table], nil
+	t := st.tables[scan.Table]
+	scanMetadata(t, scan)
+	return t, nil
+}
+
+// scanMetadata gives a resolved table the metadata columns a scan reads:
+// the last len(scan.Metadata) columns of scan.Physical, which are not
+// physical columns of the table (the table may have been resolved from
+// the scan, or from a sink of the same table, without them).
+func scanMetadata(t *connectors.Table, scan *plan.Scan) {
+	if len(scan.Metadata) == 0 || len(t.Metadata) > 0 {
+		return
+	}
+	n := len(scan.Physical) - len(scan.Metadata)
+	t.Columns = t.Columns[:n]
+	for i, key := range scan.Metadata {
+		c := scan.Physical[n+i]
+		t.Metadata = append(t.Metadata, connectors.MetadataColumn{Name: c.Name, Key: key, Type: c.Type})
+	}
 }
 
 // ScanAbilities returns what the connector of a planned scan declares

@@ -110,6 +110,7 @@ type fileReader struct {
 	file  *os.File   // the open file
 	bulk  BulkReader // reading file
 	pvals []any      // file's partition values
+	mvals []any      // file's metadata values (Table.Metadata)
 	// needed marks the table columns the query reads (nil: all of them);
 	// cols are those columns in batch order (PushColumns).
 	needed []bool
@@ -162,7 +163,7 @@ func (r *fileReader) PushFilters(fs []RowFilter) []bool { return make([]bool, le
 // columns' fields.
 func (r *fileReader) PushColumns(cols []int) {
 	r.cols = append([]int{}, cols...)
-	r.needed = make([]bool, len(r.ft.t.Columns))
+	r.needed = make([]bool, len(r.ft.t.Columns)+len(r.ft.t.Metadata))
 	for _, c := range cols {
 		r.needed[c] = true
 	}
@@ -184,8 +185,9 @@ func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
 // columns, the partition values are repeated per row, and the columns the
 // query does not read are zero.
 func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
-	ts := r.ft.t.Types()
+	ts := r.ft.t.ScanTypes()
 	lay := r.ft.lay
+	meta := len(r.ft.t.Columns)
 	out := &vector.Batch{Cols: make([]*vector.Vec, len(ts))}
 	for i, t := range ts {
 		if r.needed == nil || r.needed[i] {
@@ -215,6 +217,13 @@ func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
 			if v := out.Cols[ci]; v != nil {
 				for range n {
 					v.Append(r.pvals[j])
+				}
+			}
+		}
+		for j, x := range r.mvals {
+			if v := out.Cols[meta+j]; v != nil {
+				for range n {
+					v.Append(x)
 				}
 			}
 		}
@@ -267,9 +276,62 @@ func (r *fileReader) openNext(ctx context.Context, batched int) (bool, error) {
 			needed[j] = r.needed[ci]
 		}
 	}
-	r.pvals, r.file = pv, file
+	mv, err := fileMetadataValues(file, name, r.ft.t.Metadata)
+	if err != nil {
+		file.Close()
+		return false, err
+	}
+	r.pvals, r.mvals, r.file = pv, mv, file
 	r.bulk = OpenBulk(r.ft.codec, file, name, lay.dataColumns(), needed)
 	return true, nil
+}
+
+// fileMetadataValues returns a file's values of the metadata columns, as
+// Flink's file source gives them: the path without scheme, the base name,
+// the size in bytes, the modification time in milliseconds.
+func fileMetadataValues(file *os.File, name string, cols []MetadataColumn) ([]any, error) {
+	if len(cols) == 0 {
+		return nil, nil
+	}
+	st, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	path, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	keys := fileMetadata()
+	vals := make([]any, len(cols))
+	for i, c := range cols {
+		var v any
+		var from *types.Type
+		for _, k := range keys {
+			if k.Key == c.Key {
+				from = k.Type
+			}
+		}
+		switch c.Key {
+		case "file.path":
+			v = path
+		case "file.name":
+			v = filepath.Base(name)
+		case "file.size":
+			v = st.Size()
+		case "file.modification-time":
+			v = time.UnixMilli(st.ModTime().UnixMilli()).UTC()
+		}
+		if from == nil || v == nil {
+			return nil, validationError("Connector 'filesystem' cannot read the metadata key '%s' of column '%s'.", c.Key, c.Name)
+		}
+		x, err := types.CastValue(v, from, c.Type)
+		if err != nil {
+			return nil, &Error{Exception: "IOException", Msg: fmt.Sprintf(
+				"Failed to read metadata '%s' of '%s' as column '%s': %v", c.Key, name, c.Name, err)}
+		}
+		vals[i] = x
+	}
+	return vals, nil
 }
 
 func (r *fileReader) closeFile() error {

@@ -26,8 +26,9 @@ type Factory struct {
 	// depend on the schema, on the format, or on each other). It is called
 	// only for the role the factory has (Source or Sink set).
 	Validate func(t *Table, sink bool) error
-	// Source opens a reader of every physical column of t; nil for a
-	// connector that can only be used as a sink.
+	// Source opens a reader of every physical column of t followed by its
+	// metadata columns (Table.Metadata, only keys the factory declares
+	// readable); nil for a connector that can only be used as a sink.
 	Source func(ctx context.Context, env *Env, t *Table) (Reader, error)
 	// Sink opens a writer of rows with every physical column of t; nil for
 	// a connector that can only be used as a source.
@@ -294,6 +295,14 @@ func (r *Registry) OpenReader(ctx context.Context, env *Env, t *Table) (Reader, 
 	}
 	if err := f.validate(t, false); err != nil {
 		return nil, err
+	}
+	if len(t.Metadata) > 0 {
+		a := f.abilities(t)
+		for _, m := range t.Metadata {
+			if a.ReadsMetadata(m.Key) == nil {
+				return nil, validationError("Connector '%s' cannot read the metadata key '%s' of column '%s'.", f.Identifier, m.Key, m.Name)
+			}
+		}
 	}
 	return f.Source(ctx, env, t)
 }

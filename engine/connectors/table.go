@@ -28,6 +28,28 @@ type Table struct {
 	Options       map[string]string
 	Columns       []Column
 	PartitionKeys []string
+	// Metadata are the METADATA columns a scan reads, in the order the
+	// reader returns them after the physical columns; each key is one the
+	// connector declares readable (Abilities.ReadableMetadata). Sinks
+	// ignore them.
+	Metadata []MetadataColumn
+}
+
+// MetadataColumn is a METADATA column read from a connector: its values
+// are the key's, cast to the column's type.
+type MetadataColumn struct {
+	Name, Key string
+	Type      *types.Type
+}
+
+// ScanTypes returns the types of the columns a reader of t returns: the
+// physical columns, then the metadata columns.
+func (t *Table) ScanTypes() []*types.Type {
+	ts := t.Types()
+	for _, m := range t.Metadata {
+		ts = append(ts, m.Type)
+	}
+	return ts
 }
 
 // Types returns the column types.
@@ -83,7 +105,8 @@ func (c *Connectors) Validate(t *Table, sink bool) error { return c.Registry.Val
 // Abilities returns what the connector of t declares (Registry.Abilities).
 func (c *Connectors) Abilities(t *Table) Abilities { return c.Registry.Abilities(t) }
 
-// OpenReader returns a reader of every physical column of t.
+// OpenReader returns a reader of every physical column of t, followed by
+// its metadata columns.
 func (c *Connectors) OpenReader(ctx context.Context, t *Table) (Reader, error) {
 	return c.Registry.OpenReader(ctx, &c.Env, t)
 }

@@ -50,6 +50,9 @@ type Sources interface {
 	// ScanBounded reports whether a scan ends: scan has its table, its
 	// options (OPTIONS hints merged), physical columns and partition keys.
 	ScanBounded(ctx context.Context, scan *plan.Scan) bool
+	// MetadataType returns the type of a metadata key the scan's connector
+	// reads, or nil when it declares no such key.
+	MetadataType(ctx context.Context, scan *plan.Scan, key string) *types.Type
 }
 
 // OutputColumn is one output column of a query, table or view.
