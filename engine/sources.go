@@ -64,15 +64,16 @@ func scanMetadata(t *connectors.Table, scan *plan.Scan) {
 }
 
 // ScanAbilities returns what the connector of a planned scan declares
-// about its source: boundedness, projection, the filter forms it takes,
-// readable metadata, its changelog. Planner passes consult it before any
-// reader is opened.
-func (s *Session) ScanAbilities(ctx context.Context, scan *plan.Scan) (connectors.Abilities, error) {
-	t, err := s.scanTable(ctx, scan)
+// about its source (connectors.Abilities: boundedness, projection, the
+// filter forms it takes, limit, partitions, readable metadata, its
+// changelog, lookup), before any reader is opened: planner passes consult
+// it through this value.
+func (src scanSources) ScanAbilities(ctx context.Context, scan *plan.Scan) (connectors.Abilities, error) {
+	t, err := src.s.scanTable(ctx, scan)
 	if err != nil {
 		return connectors.Abilities{}, err
 	}
-	return s.conns.Abilities(t), nil
+	return src.s.conns.Abilities(t), nil
 }
 
 // managedTable reports whether a catalog table is a managed table of its

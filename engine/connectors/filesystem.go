@@ -23,15 +23,18 @@ import (
 // INSERT OVERWRITE removes the old part files of the partitions it writes
 // (all of them for a table without partitions) at Commit.
 
-var filesystemOptions = []string{
-	"source.monitor-interval", "partition.default-name", "sink.rolling-policy.file-size",
-	"sink.rolling-policy.rollover-interval", "sink.rolling-policy.check-interval",
-	"sink.shuffle-by-partition.enable", "auto-compaction", "compaction.file-size",
-	"sink.partition-commit.trigger", "sink.partition-commit.delay", "sink.partition-commit.policy.kind",
-	"sink.partition-commit.policy.class", "sink.partition-commit.success-file.name",
-	"partition.time-extractor.kind", "partition.time-extractor.class",
-	"partition.time-extractor.timestamp-pattern", "sink.partition-commit.watermark-time-zone",
-	"lookup.join.cache.ttl", "sink.parallelism", "source.path.regex-pattern",
+// filesystemOptions are the options of Flink's FileSystemTableFactory.
+func filesystemOptions() []string {
+	return []string{
+		"source.monitor-interval", "partition.default-name", "sink.rolling-policy.file-size",
+		"sink.rolling-policy.rollover-interval", "sink.rolling-policy.check-interval",
+		"sink.shuffle-by-partition.enable", "auto-compaction", "compaction.file-size",
+		"sink.partition-commit.trigger", "sink.partition-commit.delay", "sink.partition-commit.policy.kind",
+		"sink.partition-commit.policy.class", "sink.partition-commit.success-file.name",
+		"partition.time-extractor.kind", "partition.time-extractor.class",
+		"partition.time-extractor.timestamp-pattern", "sink.partition-commit.watermark-time-zone",
+		"lookup.join.cache.ttl", "sink.parallelism", "source.path.regex-pattern",
+	}
 }
 
 // filesystemFactory is the filesystem connector; its formats are reg's.
@@ -82,7 +85,7 @@ type fileTable struct {
 
 func newFileTable(reg *Registry, t *Table) (*fileTable, error) {
 	o := t.Options
-	optional := append([]string{}, filesystemOptions...)
+	optional := filesystemOptions()
 	if id := o["format"]; id != "" {
 		f, ok := reg.Format(id)
 		if !ok {

@@ -1,6 +1,7 @@
 package connectors
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -104,6 +105,36 @@ func (r *rowBulkReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		added++
 	}
 	return added, false, nil
+}
+
+// DecodeBytes decodes one message (a record of a message queue, say) in
+// codec's format into its rows, with their row kinds.
+func DecodeBytes(c Codec, msg []byte, cols []Column) (rows [][]any, kinds []types.RowKind, err error) {
+	dec := c.Decoder(bytes.NewReader(msg), "message", cols)
+	for {
+		row := make([]any, len(cols))
+		kind, ok, err := dec.Next(row)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return rows, kinds, nil
+		}
+		rows, kinds = append(rows, row), append(kinds, kind)
+	}
+}
+
+// EncodeBytes encodes one row in codec's format as a message.
+func EncodeBytes(c Codec, kind types.RowKind, row []any, cols []Column) ([]byte, error) {
+	var b bytes.Buffer
+	enc := c.Encoder(&b, cols)
+	if err := enc.Write(kind, row); err != nil {
+		return nil, err
+	}
+	if err := enc.Flush(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // configureFormat returns the codec of a table's 'format' option, or
