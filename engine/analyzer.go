@@ -17,5 +17,6 @@ func (s *Session) analyzer(source string) *validate.Analyzer {
 		ParseExpr:    parser.ParseExpr,
 		TableColumns: schema.Resolver{Funcs: s.funcs}.OutputColumns,
 		Source:       source,
+		Sources:      scanSources{s},
 	}
 }

@@ -58,7 +58,8 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 			case *plan.Scan:
 				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
 				if resolveErr == nil {
-					resolveErr = connectors.Validate(st.tables[x.Table], false)
+					scanMetadata(st.tables[x.Table], x)
+					resolveErr = st.conns.Validate(st.tables[x.Table], false)
 				}
 				if resolveErr == nil && !st.streaming && !scanBounded(x) {
 					resolveErr = Errorf("ValidationException",
@@ -70,7 +71,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 			case *plan.Sink:
 				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
 				if resolveErr == nil {
-					resolveErr = connectors.Validate(st.tables[x.Table], true)
+					resolveErr = st.conns.Validate(st.tables[x.Table], true)
 				}
 			}
 		})
@@ -102,11 +103,9 @@ func windowTimeAttr(x *plan.WindowTVF, streaming bool) error {
 		"The window function requires the timecol is a time attribute type, but is %s.", t.WithNullable(true))
 }
 
-// scanBounded reports whether a scan's source ends (connectors.Bounded:
-// a datagen sequence column bounds the table too).
-func scanBounded(x *plan.Scan) bool {
-	return connectors.Bounded(x.Options, x.Physical.Names())
-}
+// scanBounded reports whether a scan's source ends, as its connector
+// declared it when the scan was planned (Abilities.Bounded).
+func scanBounded(x *plan.Scan) bool { return x.Bounded }
 
 // sessionTables opens the tables of one statement.
 type sessionTables struct {
@@ -390,7 +389,7 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 		if err != nil {
 			return nil, r.abort(err)
 		}
-		if st.streaming && !changelogSink(sk) && exec.Updating(sk.Input) {
+		if st.streaming && !st.changelogSink(sk) && exec.Updating(sk.Input) {
 			// A table that stores rows receives the query's final rows.
 			op = exec.Materialize(op, sk.Input.Schema().Types())
 		}
@@ -400,13 +399,10 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 }
 
 // changelogSink reports whether a sink takes a changelog as it is (print
-// shows each row's kind, blackhole discards them); the others store rows.
-func changelogSink(sk *plan.Sink) bool {
-	switch sk.Options["connector"] {
-	case "print", "blackhole":
-		return true
-	}
-	return false
+// shows each row's kind, blackhole discards them); the others store rows
+// (Abilities.Accepts).
+func (st *sessionTables) changelogSink(sk *plan.Sink) bool {
+	return st.conns.Abilities(st.tables[sk.Table]).Accepts != connectors.InsertOnly
 }
 
 // abort closes the operators, discards every writer's output and returns

@@ -95,7 +95,7 @@ func (s *Session) resolveFastTarget(ctx context.Context, ins *ast.Insert) *fastT
 	if !isTable {
 		return nil
 	}
-	if _, ok := tbl.Options["connector"]; ok {
+	if !s.managedTable(ctx, id, tbl) {
 		return nil
 	}
 	var cols []*types.Type

@@ -239,7 +239,7 @@ func (s *Session) planGroupInsert(ctx context.Context, st *ast.Insert) (*plan.Si
 	if entry.Temporary {
 		return sink, nil, nil
 	}
-	if _, ok := tbl.Options["connector"]; ok {
+	if !s.managedTable(ctx, id, tbl) {
 		return sink, nil, nil
 	}
 	reads := false

@@ -26,6 +26,9 @@ type SessionConfig struct {
 	Options map[string]string
 	// Registry validates option values; nil means conf.Options().
 	Registry *conf.Registry
+	// Connectors are the connector and format factories tables use; nil
+	// means connectors.NewRegistry() (eddy's own).
+	Connectors *connectors.Registry
 }
 
 // Session executes statements one at a time against its catalogs and
@@ -77,7 +80,11 @@ func NewSession(cfg SessionConfig) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{cat: cfg.Catalogs, conf: c, funcs: functions.NewRegistry(), conns: connectors.New()}
+	conns := cfg.Connectors
+	if conns == nil {
+		conns = connectors.NewRegistry()
+	}
+	s := &Session{cat: cfg.Catalogs, conf: c, funcs: functions.NewRegistry(), conns: connectors.NewWith(conns)}
 	s.ddl = ddl.New(ddl.Config{Catalogs: s.cat, Funcs: s.funcs, Analyzer: s.analyzer})
 	return s, nil
 }

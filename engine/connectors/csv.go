@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -23,33 +22,33 @@ import (
 // is NULL and a malformed record is skipped.
 
 type csvDecoder struct {
-	file *os.File
 	name string
-	f    *fileFormat
+	f    *csvOptions
 	ts   []*types.Type
 	r    *csv.Reader
 }
 
-func newCSVDecoder(file *os.File, name string, f *fileFormat, ts []*types.Type) *csvDecoder {
-	r := csv.NewReader(bufio.NewReaderSize(file, 64<<10))
+func newCSVDecoder(in io.Reader, name string, f *csvOptions, ts []*types.Type) *csvDecoder {
+	r := csv.NewReader(bufio.NewReaderSize(in, 64<<10))
 	r.Comma = f.delim
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
 	if f.allowComments {
 		r.Comment = '#'
 	}
-	return &csvDecoder{file: file, name: name, f: f, ts: ts, r: r}
+	return &csvDecoder{name: name, f: f, ts: ts, r: r}
 }
 
 func (d *csvDecoder) parseError(line int, err error) error {
 	return &Error{Exception: "IOException", Msg: fmt.Sprintf("Failed to deserialize CSV row '%s' (line %d): %v", d.name, line, err)}
 }
 
-func (d *csvDecoder) next(row []any) (bool, error) {
+// Next implements RowDecoder.
+func (d *csvDecoder) Next(row []any) (types.RowKind, bool, error) {
 	for {
 		rec, err := d.r.Read()
 		if err == io.EOF {
-			return false, nil
+			return types.Insert, false, nil
 		}
 		if err != nil {
 			if d.f.ignoreErrors {
@@ -61,11 +60,11 @@ func (d *csvDecoder) next(row []any) (bool, error) {
 				line = pe.StartLine
 				err = pe.Err
 			}
-			return false, d.parseError(line, err)
+			return types.Insert, false, d.parseError(line, err)
 		}
 		line, _ := d.r.FieldPos(0)
 		if len(rec) != len(d.ts) && !d.f.ignoreErrors {
-			return false, d.parseError(line, fmt.Errorf("expected %d fields, found %d", len(d.ts), len(rec)))
+			return types.Insert, false, d.parseError(line, fmt.Errorf("expected %d fields, found %d", len(d.ts), len(rec)))
 		}
 		for i, t := range d.ts {
 			if i >= len(rec) {
@@ -78,11 +77,11 @@ func (d *csvDecoder) next(row []any) (bool, error) {
 					row[i] = nil
 					continue
 				}
-				return false, d.parseError(line, err)
+				return types.Insert, false, d.parseError(line, err)
 			}
 			row[i] = v
 		}
-		return true, nil
+		return types.Insert, true, nil
 	}
 }
 
@@ -93,8 +92,6 @@ func asParseError(err error, pe **csv.ParseError) bool {
 	}
 	return ok
 }
-
-func (d *csvDecoder) close() error { return d.file.Close() }
 
 // parseCSVField reads one CSV field as a value of type t. An empty field
 // is NULL for every type but strings, as Flink's CSV format reads it.
@@ -150,21 +147,23 @@ type csvEncoder struct {
 	rec []string
 }
 
-func newCSVEncoder(out io.Writer, f *fileFormat, ts []*types.Type) *csvEncoder {
+func newCSVEncoder(out io.Writer, f *csvOptions, ts []*types.Type) *csvEncoder {
 	buf := bufio.NewWriterSize(out, 64<<10)
 	w := csv.NewWriter(buf)
 	w.Comma = f.delim
 	return &csvEncoder{buf: buf, w: w, ts: ts, rec: make([]string, len(ts))}
 }
 
-func (e *csvEncoder) write(row []any) error {
+// Write implements RowEncoder: csv rows carry no row kind.
+func (e *csvEncoder) Write(_ types.RowKind, row []any) error {
 	for i, v := range row {
 		e.rec[i] = formatCSVField(v, e.ts[i])
 	}
 	return e.w.Write(e.rec)
 }
 
-func (e *csvEncoder) flush() error {
+// Flush implements RowEncoder.
+func (e *csvEncoder) Flush() error {
 	e.w.Flush()
 	if err := e.w.Error(); err != nil {
 		return err

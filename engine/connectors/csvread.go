@@ -3,8 +3,8 @@ package connectors
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
-	"os"
 
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -27,9 +27,8 @@ const (
 // per field, no boxed value), and only the columns the query reads are
 // converted.
 type csvBatchDecoder struct {
-	file  *os.File
 	name  string
-	f     *fileFormat
+	f     *csvOptions
 	sc    *csvScanner
 	ts    []*types.Type
 	convs []csvConv
@@ -37,8 +36,8 @@ type csvBatchDecoder struct {
 
 // newCSVBatchDecoder reads file (named name in errors) whose fields have
 // the types ts; needed[j] false skips field j (nil reads every field).
-func newCSVBatchDecoder(file *os.File, name string, f *fileFormat, ts []*types.Type, needed []bool) *csvBatchDecoder {
-	d := &csvBatchDecoder{file: file, name: name, f: f, sc: newCSVScanner(file, f), ts: ts, convs: make([]csvConv, len(ts))}
+func newCSVBatchDecoder(in io.Reader, name string, f *csvOptions, ts []*types.Type, needed []bool) *csvBatchDecoder {
+	d := &csvBatchDecoder{name: name, f: f, sc: newCSVScanner(in, f), ts: ts, convs: make([]csvConv, len(ts))}
 	for j, t := range ts {
 		switch {
 		case needed != nil && !needed[j]:
@@ -62,12 +61,10 @@ func (d *csvBatchDecoder) parseError(line int, err error) error {
 	return &Error{Exception: "IOException", Msg: fmt.Sprintf("Failed to deserialize CSV row '%s' (line %d): %v", d.name, line, err)}
 }
 
-func (d *csvBatchDecoder) close() error { return d.file.Close() }
-
-// fill appends up to n records to cols (one vector per field; nil for a
+// Read implements BulkReader: it appends up to n records to cols (one vector per field; nil for a
 // skipped field). It returns the number of records appended and whether
 // the file ended.
-func (d *csvBatchDecoder) fill(cols []*vector.Vec, n int) (int, bool, error) {
+func (d *csvBatchDecoder) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	sc := d.sc
 	added := 0
 	for added < n {

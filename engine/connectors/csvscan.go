@@ -67,7 +67,7 @@ var errEndOfInput = errors.New("csv: end of input")
 
 const csvBufSize = 256 << 10
 
-func newCSVScanner(r io.Reader, f *fileFormat) *csvScanner {
+func newCSVScanner(r io.Reader, f *csvOptions) *csvScanner {
 	s := &csvScanner{r: r, buf: make([]byte, csvBufSize), line: 1,
 		delim: byte(f.delim), quoting: !f.noQuote, quote: byte(f.quote),
 		escaping: f.escape != 0, escape: byte(f.escape), comments: f.allowComments}
@@ -85,7 +85,7 @@ func newCSVScanner(r io.Reader, f *fileFormat) *csvScanner {
 
 // csvByteOptions reports whether the format's delimiter, quote and escape
 // characters are single bytes, which the scanner requires.
-func csvByteOptions(f *fileFormat) bool {
+func (f *csvOptions) byteOptions() bool {
 	return f.delim < 0x80 && f.quote < 0x80 && f.escape < 0x80
 }
 

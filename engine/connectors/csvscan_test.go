@@ -15,7 +15,7 @@ import (
 // scanAll reads every record of data with a scanner whose buffer starts at
 // bufSize bytes, as "field|field" lines, and each syntax error as
 // "error LINE: MESSAGE" in its place.
-func scanAll(t *testing.T, data string, f *fileFormat, bufSize int) []string {
+func scanAll(t *testing.T, data string, f *csvOptions, bufSize int) []string {
 	t.Helper()
 	s := newCSVScanner(strings.NewReader(data), f)
 	s.buf = make([]byte, bufSize)
@@ -82,7 +82,7 @@ func TestCSVScannerMatchesEncodingCSV(t *testing.T) {
 		}
 		data := b.String()
 		comments := i%2 == 1
-		f := &fileFormat{delim: ',', quote: '"', allowComments: comments}
+		f := &csvOptions{delim: ',', quote: '"', allowComments: comments}
 		want := readAllStd(data, comments)
 		for _, size := range []int{1, 2, 3, 5, 8, 64} {
 			got := scanAll(t, data, f, size)
@@ -96,21 +96,21 @@ func TestCSVScannerMatchesEncodingCSV(t *testing.T) {
 func TestCSVScannerOptions(t *testing.T) {
 	cases := []struct {
 		name string
-		f    fileFormat
+		f    csvOptions
 		in   string
 		want []string
 	}{
-		{"quote character", fileFormat{delim: ',', quote: '\''}, "'a,b','it''s'\n\"x\",y\n",
+		{"quote character", csvOptions{delim: ',', quote: '\''}, "'a,b','it''s'\n\"x\",y\n",
 			[]string{`["a,b" "it's"]`, `["\"x\"" "y"]`}},
-		{"quote disabled", fileFormat{delim: ',', quote: '"', noQuote: true}, "\"a,b\"\n",
+		{"quote disabled", csvOptions{delim: ',', quote: '"', noQuote: true}, "\"a,b\"\n",
 			[]string{`["\"a" "b\""]`}},
-		{"escape outside quotes", fileFormat{delim: ',', quote: '"', escape: '\\'}, `a\,b,c\\d,e\nf,g\`,
+		{"escape outside quotes", csvOptions{delim: ',', quote: '"', escape: '\\'}, `a\,b,c\\d,e\nf,g\`,
 			[]string{`["a,b" "c\\d" "e\nf" "g\\"]`}},
-		{"escape inside quotes", fileFormat{delim: ',', quote: '"', escape: '\\'}, `"a\"b\tc",x` + "\n",
+		{"escape inside quotes", csvOptions{delim: ',', quote: '"', escape: '\\'}, `"a\"b\tc",x` + "\n",
 			[]string{`["a\"b\tc" "x"]`}},
-		{"tab delimiter", fileFormat{delim: '\t', quote: '"'}, "1\t\"a\tb\"\n",
+		{"tab delimiter", csvOptions{delim: '\t', quote: '"'}, "1\t\"a\tb\"\n",
 			[]string{`["1" "a\tb"]`}},
-		{"error lines", fileFormat{delim: ',', quote: '"'}, "a\n\"b\nc\"x\nd\n",
+		{"error lines", csvOptions{delim: ',', quote: '"'}, "a\n\"b\nc\"x\nd\n",
 			[]string{`["a"]`, `error 2: extraneous or missing " in quoted-field`, `["d"]`}},
 	}
 	for _, c := range cases {

@@ -22,6 +22,39 @@ import (
 
 const datagenDefaultRate = 10000
 
+// datagenFactory is the datagen connector: a source only, bounded by
+// 'number-of-rows' or by a sequence column.
+func datagenFactory() *Factory {
+	return &Factory{
+		Identifier: "datagen",
+		Validate: func(t *Table, _ bool) error {
+			_, err := newDatagenSpec(t)
+			return err
+		},
+		Source: func(_ context.Context, env *Env, t *Table) (Reader, error) {
+			return openDatagenReader(t, env.Seed)
+		},
+		Abilities: func(t *Table) Abilities {
+			// The prefetching reader keeps only the columns asked for.
+			return Abilities{Bounded: datagenBounded(t), Projection: true}
+		},
+	}
+}
+
+// datagenBounded reports whether a datagen table ends: with
+// 'number-of-rows', or when a column is a sequence.
+func datagenBounded(t *Table) bool {
+	if t.Options["number-of-rows"] != "" {
+		return true
+	}
+	for _, c := range t.Columns {
+		if t.Options[datagenOptionKey(c.Name, "kind")] == "sequence" {
+			return true
+		}
+	}
+	return false
+}
+
 type datagenSpec struct {
 	rows    int64 // -1: unbounded
 	rate    int64
@@ -90,7 +123,7 @@ func newDatagenSpec(t *Table) (*datagenSpec, error) {
 		}
 		spec.columns = append(spec.columns, gc)
 	}
-	if err := checkOptions("datagen", o, []string{"connector"}, optional); err != nil {
+	if err := CheckOptions("datagen", o, []string{"connector"}, optional); err != nil {
 		return nil, err
 	}
 	var err error

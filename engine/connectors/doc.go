@@ -1,14 +1,34 @@
 // Package connectors holds eddy's table sources and sinks: the readers and
-// writers the executor opens for a Scan or a Sink, and the storage of
-// managed tables (tables created without a 'connector' option), which keep
-// their rows in their catalog: in memory for generic_in_memory catalogs,
-// in the SQLite store for sqlite catalogs (see RowStore).
+// writers the executor opens for a Scan or a Sink, the formats their files
+// are written in, and the storage of managed tables (tables created
+// without a 'connector' option), which keep their rows in their catalog:
+// in memory for generic_in_memory catalogs, in the SQLite store for sqlite
+// catalogs (see RowStore).
 //
-// The connectors are Flink's, with Flink's option names and validation
-// texts (Validate): datagen (bounded with 'number-of-rows' or a sequence
-// column, unbounded otherwise, rate-limited by 'rows-per-second'),
-// filesystem with the csv and json formats (partitioned k=v/ directories),
-// print (to the writers in Connectors.Stdout/Stderr) and blackhole.
+// Connectors are Factory values in a Registry (NewRegistry registers
+// eddy's own; a program adds its own with Register): an identifier (the
+// 'connector' option), the options it takes, with Flink's validation texts
+// (CheckOptions), functions opening a source and a sink, and the Abilities
+// it declares for a table: bounded or not, projection and filter pushdown,
+// limit, partitions, readable and writable metadata keys, the changelog
+// its source produces and its sink accepts, lookup. The planner asks for
+// abilities (Registry.Abilities) before anything is opened; nothing
+// outside the registry looks at a connector's identifier. A catalog may
+// supply the connector of its own tables (CatalogConnector). A
+// connector is one file with its Factory and one line in NewRegistry.
+//
+// The connectors are Flink's: datagen (bounded with 'number-of-rows' or a
+// sequence column, unbounded otherwise, rate-limited by
+// 'rows-per-second'), filesystem (partitioned k=v/ directories, the
+// file.* metadata keys), print (to the writers in Env.Stdout/Stderr) and
+// blackhole.
+//
+// Formats ('format' = 'csv' | 'json') are Format values in the same
+// registry: a Codec decodes and encodes rows with their row kind, and a
+// BulkCodec reads a whole file into column vectors (the csv format does,
+// from the bytes of its read buffer); the filesystem connector reads every
+// file through a BulkReader (OpenBulk) and shares its multi-file handling
+// (listing, partition directories) in files.go.
 //
 // A managed table of a catalog that scans its rows column by column
 // (catalogs.RowScanner) is read with one cursor for the whole scan, and its

@@ -8,11 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
-	"eddy/catalogs"
 	"eddy/engine/types"
 	"eddy/engine/vector"
 )
@@ -26,219 +23,97 @@ import (
 // INSERT OVERWRITE removes the old part files of the partitions it writes
 // (all of them for a table without partitions) at Commit.
 
-// defaultPartitionName is 'partition.default-name”s default.
-const defaultPartitionName = "__DEFAULT_PARTITION__"
-
-var filesystemOptions = []string{
-	"source.monitor-interval", "partition.default-name", "sink.rolling-policy.file-size",
-	"sink.rolling-policy.rollover-interval", "sink.rolling-policy.check-interval",
-	"sink.shuffle-by-partition.enable", "auto-compaction", "compaction.file-size",
-	"sink.partition-commit.trigger", "sink.partition-commit.delay", "sink.partition-commit.policy.kind",
-	"sink.partition-commit.policy.class", "sink.partition-commit.success-file.name",
-	"partition.time-extractor.kind", "partition.time-extractor.class",
-	"partition.time-extractor.timestamp-pattern", "sink.partition-commit.watermark-time-zone",
-	"lookup.join.cache.ttl", "sink.parallelism", "source.path.regex-pattern",
+// filesystemOptions are the options of Flink's FileSystemTableFactory.
+func filesystemOptions() []string {
+	return []string{
+		"source.monitor-interval", "partition.default-name", "sink.rolling-policy.file-size",
+		"sink.rolling-policy.rollover-interval", "sink.rolling-policy.check-interval",
+		"sink.shuffle-by-partition.enable", "auto-compaction", "compaction.file-size",
+		"sink.partition-commit.trigger", "sink.partition-commit.delay", "sink.partition-commit.policy.kind",
+		"sink.partition-commit.policy.class", "sink.partition-commit.success-file.name",
+		"partition.time-extractor.kind", "partition.time-extractor.class",
+		"partition.time-extractor.timestamp-pattern", "sink.partition-commit.watermark-time-zone",
+		"lookup.join.cache.ttl", "sink.parallelism", "source.path.regex-pattern",
+	}
 }
 
-var csvFormatOptions = []string{
-	"csv.field-delimiter", "csv.disable-quote-character", "csv.quote-character", "csv.allow-comments",
-	"csv.ignore-parse-errors", "csv.array-element-delimiter", "csv.escape-character", "csv.null-literal",
-	"csv.write-bigdecimal-in-scientific-notation",
-}
-
-var jsonFormatOptions = []string{
-	"json.fail-on-missing-field", "json.ignore-parse-errors", "json.timestamp-format.standard",
-	"json.map-null-key.mode", "json.map-null-key.literal", "json.encode.decimal-as-plain-number",
-	"json.encode.ignore-null-fields", "decode.json-parser.enabled",
-}
-
-// fileFormat holds a filesystem table's validated options.
-type fileFormat struct {
-	json          bool
-	root          string
-	delim         rune
-	quote         rune
-	noQuote       bool // 'csv.disable-quote-character'
-	escape        rune // 'csv.escape-character', 0 for none
-	allowComments bool
-	ignoreErrors  bool
-	failOnMissing bool
-	isoTimestamps bool
-	nullLiteral   *string
-	defaultPart   string
-}
-
-func localPath(p string) string {
-	return strings.TrimPrefix(p, "file://")
-}
-
-func newFileFormat(t *Table) (*fileFormat, error) {
-	o := t.Options
-	optional := append([]string{}, filesystemOptions...)
-	switch o["format"] {
-	case "csv":
-		optional = append(optional, csvFormatOptions...)
-	case "json":
-		optional = append(optional, jsonFormatOptions...)
-	case "":
-	default:
-		return nil, validationError("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.DeserializationFormatFactory' in the classpath.\n\nAvailable factory identifiers are:\n\ncsv\njson", o["format"])
-	}
-	if err := checkOptions("filesystem", o, []string{"connector", "path", "format"}, optional); err != nil {
-		return nil, err
-	}
-	f := &fileFormat{json: o["format"] == "json", root: localPath(o["path"]), delim: ',', quote: '"',
-		defaultPart: defaultPartitionName}
-	if d, ok := o["partition.default-name"]; ok {
-		f.defaultPart = d
-	}
-	boolOpt := func(key string, dst *bool) error {
-		if v, ok := o[key]; ok {
-			b, err := parseBool(key, v)
-			if err != nil {
-				return err
-			}
-			*dst = b
-		}
-		return nil
-	}
-	if f.json {
-		if err := boolOpt("json.ignore-parse-errors", &f.ignoreErrors); err != nil {
-			return nil, err
-		}
-		if err := boolOpt("json.fail-on-missing-field", &f.failOnMissing); err != nil {
-			return nil, err
-		}
-		if f.ignoreErrors && f.failOnMissing {
-			return nil, validationError("fail-on-missing-field and ignore-parse-errors shouldn't both be true.")
-		}
-		switch std := o["json.timestamp-format.standard"]; std {
-		case "", "SQL":
-		case "ISO-8601":
-			f.isoTimestamps = true
-		default:
-			return nil, validationError("Unsupported value '%s' for timestamp-format.standard. Supported values are [SQL, ISO-8601].", std)
-		}
-		return f, nil
-	}
-	if d, ok := o["csv.field-delimiter"]; ok {
-		d = strings.ReplaceAll(d, `\t`, "\t")
-		r := []rune(d)
-		if len(r) != 1 {
-			return nil, validationError("Option 'csv.field-delimiter' must be a string with single character, but was: %s", o["csv.field-delimiter"])
-		}
-		f.delim = r[0]
-	}
-	if err := boolOpt("csv.disable-quote-character", &f.noQuote); err != nil {
-		return nil, err
-	}
-	_, hasQuote := o["csv.quote-character"]
-	if f.noQuote && hasQuote {
-		return nil, validationError("Format cannot define a quote character and disabled quote character at the same time.")
-	}
-	if q, ok := o["csv.quote-character"]; ok {
-		r := []rune(q)
-		if len(r) != 1 {
-			return nil, validationError("Option 'csv.quote-character' must be a string with single character, but was: %s", q)
-		}
-		f.quote = r[0]
-	}
-	if e, ok := o["csv.escape-character"]; ok {
-		r := []rune(e)
-		if len(r) != 1 {
-			return nil, validationError("Option 'csv.escape-character' must be a string with single character, but was: %s", e)
-		}
-		f.escape = r[0]
-	}
-	if err := boolOpt("csv.ignore-parse-errors", &f.ignoreErrors); err != nil {
-		return nil, err
-	}
-	if err := boolOpt("csv.allow-comments", &f.allowComments); err != nil {
-		return nil, err
-	}
-	if n, ok := o["csv.null-literal"]; ok {
-		f.nullLiteral = &n
-	}
-	return f, nil
-}
-
-// dataFiles lists the visible data files under a path.
-func dataFiles(root string) ([]string, error) {
-	st, err := os.Stat(root)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	if !st.IsDir() {
-		return []string{root}, nil
-	}
-	var files []string
-	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
+// filesystemFactory is the filesystem connector; its formats are reg's.
+func filesystemFactory(reg *Registry) *Factory {
+	return &Factory{
+		Identifier: "filesystem",
+		Validate: func(t *Table, _ bool) error {
+			_, err := newFileTable(reg, t)
 			return err
-		}
-		name := d.Name()
-		if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-			if d.IsDir() {
-				return filepath.SkipDir
+		},
+		Source: func(_ context.Context, _ *Env, t *Table) (Reader, error) {
+			ft, err := newFileTable(reg, t)
+			if err != nil {
+				return nil, err
 			}
-			return nil
-		}
-		if !d.IsDir() {
-			files = append(files, p)
-		}
-		return nil
-	})
-	sort.Strings(files)
-	return files, err
-}
-
-// layout splits a table's columns into data columns (in the files) and
-// partition columns (in the directory names).
-type layout struct {
-	data  []int // table column index of each file field
-	parts []int // table column index of each partition key, in key order
-}
-
-func layoutOf(t *Table) layout {
-	var l layout
-	isPart := map[string]bool{}
-	for _, k := range t.PartitionKeys {
-		isPart[k] = true
-	}
-	for i, c := range t.Columns {
-		if !isPart[c.Name] {
-			l.data = append(l.data, i)
-		}
-	}
-	for _, k := range t.PartitionKeys {
-		for i, c := range t.Columns {
-			if c.Name == k {
-				l.parts = append(l.parts, i)
+			return openFileReader(ft)
+		},
+		Sink: func(_ context.Context, _ *Env, t *Table, spec WriteSpec) (Writer, error) {
+			ft, err := newFileTable(reg, t)
+			if err != nil {
+				return nil, err
 			}
-		}
+			return openFileWriter(ft, spec)
+		},
+		Abilities: func(t *Table) Abilities {
+			return Abilities{Bounded: t.Options["source.monitor-interval"] == "", Projection: true,
+				ReadableMetadata: fileMetadata()}
+		},
 	}
-	return l
 }
 
-// rowDecoder reads one file's rows into the data columns of row.
-type rowDecoder interface {
-	// next fills row and returns false at the end of the file.
-	next(row []any) (bool, error)
-	close() error
+// fileMetadata returns the metadata keys of Flink's filesystem source.
+func fileMetadata() []MetadataKey {
+	return []MetadataKey{
+		{Key: "file.path", Type: types.NewString().WithNullable(false)},
+		{Key: "file.name", Type: types.NewString().WithNullable(false)},
+		{Key: "file.size", Type: types.New(types.BigInt).WithNullable(false)},
+		{Key: "file.modification-time", Type: types.NewTimestampLTZ(3).WithNullable(false)},
+	}
+}
+
+// fileTable is a filesystem table with its options validated.
+type fileTable struct {
+	t     *Table
+	codec Codec
+	lay   *fileLayout
+}
+
+func newFileTable(reg *Registry, t *Table) (*fileTable, error) {
+	o := t.Options
+	optional := filesystemOptions()
+	if id := o["format"]; id != "" {
+		f, ok := reg.Format(id)
+		if !ok {
+			return nil, reg.unknownFormat(id)
+		}
+		optional = append(optional, f.Options...)
+	}
+	if err := CheckOptions("filesystem", o, []string{"connector", "path", "format"}, optional); err != nil {
+		return nil, err
+	}
+	defaultPart := defaultPartitionName
+	if d, ok := o["partition.default-name"]; ok {
+		defaultPart = d
+	}
+	codec, err := reg.configureFormat(o)
+	if err != nil {
+		return nil, err
+	}
+	return &fileTable{t: t, codec: codec, lay: newFileLayout(t, localPath(o["path"]), defaultPart)}, nil
 }
 
 type fileReader struct {
-	t      *Table
-	f      *fileFormat
-	lay    layout
-	files  []string
-	dec    rowDecoder       // the open file of the json format (and of csv with multi-byte options)
-	csv    *csvBatchDecoder // the open file of the csv format
-	pvals  []any
-	dataTs []*types.Type
+	ft    *fileTable
+	files []string
+	file  *os.File   // the open file
+	bulk  BulkReader // reading file
+	pvals []any      // file's partition values
+	mvals []any      // file's metadata values (Table.Metadata)
 	// needed marks the table columns the query reads (nil: all of them);
 	// cols are those columns in batch order (PushColumns).
 	needed []bool
@@ -249,12 +124,9 @@ type fileReader struct {
 	seen    map[string]bool
 }
 
-func openFileReader(_ context.Context, t *Table) (Reader, error) {
-	f, err := newFileFormat(t)
-	if err != nil {
-		return nil, err
-	}
-	files, err := dataFiles(f.root)
+func openFileReader(ft *fileTable) (Reader, error) {
+	t := ft.t
+	files, err := dataFiles(ft.lay.root)
 	if err != nil {
 		return nil, err
 	}
@@ -262,13 +134,13 @@ func openFileReader(_ context.Context, t *Table) (Reader, error) {
 		// A bounded read of a path that is not there fails naming the path
 		// as resolved, as Flink's file source does; a monitored directory
 		// may appear later.
-		if _, err := os.Stat(f.root); os.IsNotExist(err) {
-			abs, _ := filepath.Abs(f.root)
+		if _, err := os.Stat(ft.lay.root); os.IsNotExist(err) {
+			abs, _ := filepath.Abs(ft.lay.root)
 			return nil, &Error{Exception: "FileNotFoundException",
 				Msg: fmt.Sprintf("File %s does not exist or the user running eddy has insufficient permissions to access it.", abs)}
 		}
 	}
-	r := &fileReader{t: t, f: f, lay: layoutOf(t), files: files}
+	r := &fileReader{ft: ft, files: files}
 	if v, ok := t.Options["source.monitor-interval"]; ok {
 		d, err := parseDuration("source.monitor-interval", v)
 		if err != nil {
@@ -282,52 +154,19 @@ func openFileReader(_ context.Context, t *Table) (Reader, error) {
 			r.seen[f] = true
 		}
 	}
-	ts := t.Types()
-	for _, i := range r.lay.data {
-		r.dataTs = append(r.dataTs, ts[i])
-	}
 	return newPrefetchReader(r), nil
-}
-
-// partitionValues reads the k=v directories between the root and a file.
-func (r *fileReader) partitionValues(file string) ([]any, error) {
-	vals := make([]any, len(r.lay.parts))
-	rel, err := filepath.Rel(r.f.root, filepath.Dir(file))
-	if err != nil || len(r.lay.parts) == 0 {
-		return vals, nil
-	}
-	found := map[string]string{}
-	for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
-		if k, v, ok := strings.Cut(seg, "="); ok {
-			found[unescapePartition(k)] = unescapePartition(v)
-		}
-	}
-	for i, ci := range r.lay.parts {
-		col := r.t.Columns[ci]
-		s, ok := found[col.Name]
-		if !ok || s == r.f.defaultPart {
-			continue
-		}
-		v, err := types.CastValue(s, types.NewString(), col.Type)
-		if err != nil {
-			return nil, &Error{Exception: "IOException", Msg: fmt.Sprintf(
-				"Failed to read partition value '%s' of column '%s' from '%s': %v", s, col.Name, file, err)}
-		}
-		vals[i] = v
-	}
-	return vals, nil
 }
 
 var _ Pushdown = (*fileReader)(nil)
 
 // PushFilters implements Pushdown: the filesystem formats apply none.
-func (r *fileReader) PushFilters(fs []catalogs.RowFilter) []bool { return make([]bool, len(fs)) }
+func (r *fileReader) PushFilters(fs []RowFilter) []bool { return make([]bool, len(fs)) }
 
-// PushColumns implements Pushdown: the csv format converts only these
+// PushColumns implements Pushdown: a bulk format converts only these
 // columns' fields.
 func (r *fileReader) PushColumns(cols []int) {
 	r.cols = append([]int{}, cols...)
-	r.needed = make([]bool, len(r.t.Columns))
+	r.needed = make([]bool, len(r.ft.t.Columns)+len(r.ft.t.Metadata))
 	for _, c := range cols {
 		r.needed[c] = true
 	}
@@ -345,131 +184,57 @@ func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
 	return out, nil
 }
 
+// next fills a batch from the files: the format appends to the data
+// columns, the partition values are repeated per row, and the columns the
+// query does not read are zero.
 func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
-	if !r.f.json && csvByteOptions(r.f) {
-		return r.nextCSV(ctx)
-	}
-	ts := r.t.Types()
-	out := vector.NewBatch(ts, vector.BatchSize)
-	data := make([]any, len(r.lay.data))
-	row := make([]any, len(ts))
-	for out.N < vector.BatchSize {
-		if more, err := r.ready(ctx, out.N, r.dec != nil); err != nil {
-			return nil, err
-		} else if !more {
-			break
-		}
-		ok, err := r.dec.next(data)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			r.dec.close()
-			r.dec = nil
-			continue
-		}
-		for j, ci := range r.lay.data {
-			row[ci] = data[j]
-		}
-		for j, ci := range r.lay.parts {
-			row[ci] = r.pvals[j]
-		}
-		out.AppendRow(types.Insert, row)
-	}
-	if out.N == 0 {
-		return nil, nil
-	}
-	return out, nil
-}
-
-// ready checks ctx and, when no file is open (open is false), opens the
-// next one. It returns false when there is none to read now.
-func (r *fileReader) ready(ctx context.Context, batched int, open bool) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
-	if open {
-		return true, nil
-	}
-	return r.openNext(ctx, batched)
-}
-
-// openNext opens the next file (waiting for one when monitoring and the
-// batch so far is empty). It returns false when there is none to read now.
-func (r *fileReader) openNext(ctx context.Context, batched int) (bool, error) {
-	for len(r.files) == 0 {
-		if r.monitor == 0 || batched > 0 {
-			return false, nil
-		}
-		if err := r.awaitFiles(ctx); err != nil {
-			return false, err
-		}
-	}
-	name := r.files[0]
-	r.files = r.files[1:]
-	pv, err := r.partitionValues(name)
-	if err != nil {
-		return false, err
-	}
-	file, err := os.Open(name)
-	if err != nil {
-		return false, err
-	}
-	r.pvals = pv
-	switch {
-	case r.f.json:
-		r.dec = newJSONDecoder(file, name, r.f, r.t, r.lay)
-	case csvByteOptions(r.f):
-		var needed []bool
-		if r.needed != nil {
-			needed = make([]bool, len(r.lay.data))
-			for j, ci := range r.lay.data {
-				needed[j] = r.needed[ci]
-			}
-		}
-		r.csv = newCSVBatchDecoder(file, name, r.f, r.dataTs, needed)
-	default:
-		r.dec = newCSVDecoder(file, name, r.f, r.dataTs)
-	}
-	return true, nil
-}
-
-// nextCSV fills a batch straight from the CSV files: the decoder appends
-// to the data columns, the partition values are repeated per row, and the
-// columns the query does not read are zero.
-func (r *fileReader) nextCSV(ctx context.Context) (*vector.Batch, error) {
-	ts := r.t.Types()
+	ts := r.ft.t.ScanTypes()
+	lay := r.ft.lay
+	meta := len(r.ft.t.Columns)
 	out := &vector.Batch{Cols: make([]*vector.Vec, len(ts))}
 	for i, t := range ts {
 		if r.needed == nil || r.needed[i] {
 			out.Cols[i] = vector.New(t, vector.BatchSize)
 		}
 	}
-	dataCols := make([]*vector.Vec, len(r.lay.data))
-	for j, ci := range r.lay.data {
+	dataCols := make([]*vector.Vec, len(lay.data))
+	for j, ci := range lay.data {
 		dataCols[j] = out.Cols[ci]
 	}
 	for out.N < vector.BatchSize {
-		if more, err := r.ready(ctx, out.N, r.csv != nil); err != nil {
+		if err := ctx.Err(); err != nil {
 			return nil, err
-		} else if !more {
-			break
 		}
-		n, eof, err := r.csv.fill(dataCols, vector.BatchSize-out.N)
+		if r.bulk == nil {
+			if more, err := r.openNext(ctx, out.N); err != nil {
+				return nil, err
+			} else if !more {
+				break
+			}
+		}
+		n, eof, err := r.bulk.Read(dataCols, vector.BatchSize-out.N)
 		if err != nil {
 			return nil, err
 		}
-		for j, ci := range r.lay.parts {
+		for j, ci := range lay.parts {
 			if v := out.Cols[ci]; v != nil {
 				for range n {
 					v.Append(r.pvals[j])
 				}
 			}
 		}
+		for j, x := range r.mvals {
+			if v := out.Cols[meta+j]; v != nil {
+				for range n {
+					v.Append(x)
+				}
+			}
+		}
 		out.N += n
 		if eof {
-			r.csv.close()
-			r.csv = nil
+			if err := r.closeFile(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if out.N == 0 {
@@ -485,6 +250,102 @@ func (r *fileReader) nextCSV(ctx context.Context) (*vector.Batch, error) {
 	return out, nil
 }
 
+// openNext opens the next file (waiting for one when monitoring and the
+// batch so far is empty). It returns false when there is none to read now.
+func (r *fileReader) openNext(ctx context.Context, batched int) (bool, error) {
+	for len(r.files) == 0 {
+		if r.monitor == 0 || batched > 0 {
+			return false, nil
+		}
+		if err := r.awaitFiles(ctx); err != nil {
+			return false, err
+		}
+	}
+	name := r.files[0]
+	r.files = r.files[1:]
+	lay := r.ft.lay
+	pv, err := lay.partitionValues(name)
+	if err != nil {
+		return false, err
+	}
+	file, err := os.Open(name)
+	if err != nil {
+		return false, err
+	}
+	var needed []bool
+	if r.needed != nil {
+		needed = make([]bool, len(lay.data))
+		for j, ci := range lay.data {
+			needed[j] = r.needed[ci]
+		}
+	}
+	mv, err := fileMetadataValues(file, name, r.ft.t.Metadata)
+	if err != nil {
+		file.Close()
+		return false, err
+	}
+	r.pvals, r.mvals, r.file = pv, mv, file
+	r.bulk = OpenBulk(r.ft.codec, file, name, lay.dataColumns(), needed)
+	return true, nil
+}
+
+// fileMetadataValues returns a file's values of the metadata columns, as
+// Flink's file source gives them: the path without scheme, the base name,
+// the size in bytes, the modification time in milliseconds.
+func fileMetadataValues(file *os.File, name string, cols []MetadataColumn) ([]any, error) {
+	if len(cols) == 0 {
+		return nil, nil
+	}
+	st, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	path, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	keys := fileMetadata()
+	vals := make([]any, len(cols))
+	for i, c := range cols {
+		var v any
+		var from *types.Type
+		for _, k := range keys {
+			if k.Key == c.Key {
+				from = k.Type
+			}
+		}
+		switch c.Key {
+		case "file.path":
+			v = path
+		case "file.name":
+			v = filepath.Base(name)
+		case "file.size":
+			v = st.Size()
+		case "file.modification-time":
+			v = time.UnixMilli(st.ModTime().UnixMilli()).UTC()
+		}
+		if from == nil || v == nil {
+			return nil, validationError("Connector 'filesystem' cannot read the metadata key '%s' of column '%s'.", c.Key, c.Name)
+		}
+		x, err := types.CastValue(v, from, c.Type)
+		if err != nil {
+			return nil, &Error{Exception: "IOException", Msg: fmt.Sprintf(
+				"Failed to read metadata '%s' of '%s' as column '%s': %v", c.Key, name, c.Name, err)}
+		}
+		vals[i] = x
+	}
+	return vals, nil
+}
+
+func (r *fileReader) closeFile() error {
+	if r.file == nil {
+		return nil
+	}
+	err := r.file.Close()
+	r.file, r.bulk = nil, nil
+	return err
+}
+
 // awaitFiles waits one monitor interval and queues the files that
 // appeared since the last listing (an unbounded filesystem source reads
 // each new file once).
@@ -496,7 +357,7 @@ func (r *fileReader) awaitFiles(ctx context.Context) error {
 		return ctx.Err()
 	case <-timer.C:
 	}
-	files, err := dataFiles(r.f.root)
+	files, err := dataFiles(r.ft.lay.root)
 	if err != nil {
 		return err
 	}
@@ -509,37 +370,18 @@ func (r *fileReader) awaitFiles(ctx context.Context) error {
 	return nil
 }
 
-func (r *fileReader) Close() error {
-	var err error
-	if r.dec != nil {
-		err = r.dec.close()
-		r.dec = nil
-	}
-	if r.csv != nil {
-		err = r.csv.close()
-		r.csv = nil
-	}
-	return err
-}
-
-// rowEncoder writes rows of the data columns to one file.
-type rowEncoder interface {
-	write(row []any) error
-	flush() error
-}
+func (r *fileReader) Close() error { return r.closeFile() }
 
 // partFile is one in-progress part file of a writer.
 type partFile struct {
 	tmp   *os.File
-	enc   rowEncoder
+	enc   RowEncoder
 	dir   string // partition directory relative to the root, "" for none
 	final string
 }
 
 type fileWriter struct {
-	t         *Table
-	f         *fileFormat
-	lay       layout
+	ft        *fileTable
 	overwrite bool
 	static    map[string]string
 	id        string
@@ -547,11 +389,7 @@ type fileWriter struct {
 	order     []string
 }
 
-func openFileWriter(t *Table, spec WriteSpec) (Writer, error) {
-	f, err := newFileFormat(t)
-	if err != nil {
-		return nil, err
-	}
+func openFileWriter(ft *fileTable, spec WriteSpec) (Writer, error) {
 	if spec.Overwrite && spec.Streaming {
 		return nil, &Error{Exception: "IllegalStateException", Msg: "Streaming mode not support overwrite."}
 	}
@@ -561,80 +399,53 @@ func openFileWriter(t *Table, spec WriteSpec) (Writer, error) {
 	}
 	id := hex.EncodeToString(b[:])
 	id = id[:8] + "-" + id[8:12] + "-" + id[12:16] + "-" + id[16:20] + "-" + id[20:]
-	return &fileWriter{t: t, f: f, lay: layoutOf(t), overwrite: spec.Overwrite, static: spec.StaticPartition,
+	return &fileWriter{ft: ft, overwrite: spec.Overwrite, static: spec.StaticPartition,
 		id: id, files: map[string]*partFile{}}, nil
-}
-
-// partitionDir returns the k=v/... directory of a row.
-func (w *fileWriter) partitionDir(row []any) string {
-	if len(w.lay.parts) == 0 {
-		return ""
-	}
-	segs := make([]string, len(w.lay.parts))
-	for i, ci := range w.lay.parts {
-		c := w.t.Columns[ci]
-		v := w.f.defaultPart
-		if row[ci] != nil {
-			if s := formatCSVField(row[ci], c.Type); s != "" {
-				v = s
-			}
-		}
-		segs[i] = escapePartition(c.Name) + "=" + escapePartition(v)
-	}
-	return filepath.Join(segs...)
 }
 
 func (w *fileWriter) file(dir string) (*partFile, error) {
 	if pf, ok := w.files[dir]; ok {
 		return pf, nil
 	}
-	if err := os.MkdirAll(w.f.root, 0o755); err != nil {
+	root := w.ft.lay.root
+	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
 	}
 	name := fmt.Sprintf("part-%s-0-%d", w.id, len(w.order))
-	tmp, err := os.CreateTemp(w.f.root, "."+name+".*.inprogress")
+	tmp, err := os.CreateTemp(root, "."+name+".*.inprogress")
 	if err != nil {
 		return nil, err
 	}
-	pf := &partFile{tmp: tmp, dir: dir, final: filepath.Join(w.f.root, dir, name)}
-	ts := w.t.Types()
-	dataTs := make([]*types.Type, len(w.lay.data))
-	names := make([]string, len(w.lay.data))
-	for j, ci := range w.lay.data {
-		dataTs[j] = ts[ci]
-		names[j] = w.t.Columns[ci].Name
-	}
-	if w.f.json {
-		pf.enc = newJSONEncoder(tmp, names, dataTs)
-	} else {
-		pf.enc = newCSVEncoder(tmp, w.f, dataTs)
-	}
+	pf := &partFile{tmp: tmp, dir: dir, final: filepath.Join(root, dir, name),
+		enc: w.ft.codec.Encoder(tmp, w.ft.lay.dataColumns())}
 	w.files[dir] = pf
 	w.order = append(w.order, dir)
 	return pf, nil
 }
 
 func (w *fileWriter) Write(ctx context.Context, b *vector.Batch) error {
-	data := make([]any, len(w.lay.data))
+	lay := w.ft.lay
+	data := make([]any, len(lay.data))
 	for i := range b.N {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		if k := b.Kind(i); k == types.UpdateBefore || k == types.Delete {
+		k := b.Kind(i)
+		if k == types.UpdateBefore || k == types.Delete {
 			return &Error{Exception: "TableException", Msg: fmt.Sprintf(
-				"Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s", w.t.Name, "GroupAggregate")}
+				"Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s", w.ft.t.Name, "GroupAggregate")}
 		}
 		row := b.Row(i)
-		for j, ci := range w.lay.data {
+		for j, ci := range lay.data {
 			data[j] = row[ci]
 		}
-		pf, err := w.file(w.partitionDir(row))
+		pf, err := w.file(lay.partitionDir(row))
 		if err != nil {
 			return err
 		}
-		if err := pf.enc.write(data); err != nil {
+		if err := pf.enc.Write(k, data); err != nil {
 			return err
 		}
 	}
@@ -647,27 +458,28 @@ func (w *fileWriter) Commit(ctx context.Context) error {
 	}
 	for _, dir := range w.order {
 		pf := w.files[dir]
-		if err := errors.Join(pf.enc.flush(), pf.tmp.Sync()); err != nil {
+		if err := errors.Join(pf.enc.Flush(), pf.tmp.Sync()); err != nil {
 			return w.abortWith(err)
 		}
 	}
+	lay := w.ft.lay
 	var old []string
 	if w.overwrite {
 		dirs := map[string]bool{}
 		for _, dir := range w.order {
 			dirs[dir] = true
 		}
-		if len(w.lay.parts) == 0 {
+		if len(lay.parts) == 0 {
 			dirs[""] = true
-		} else if len(w.static) == len(w.lay.parts) {
-			row := make([]any, len(w.t.Columns))
-			for _, ci := range w.lay.parts {
-				row[ci] = w.static[w.t.Columns[ci].Name]
+		} else if len(w.static) == len(lay.parts) {
+			row := make([]any, len(lay.cols))
+			for _, ci := range lay.parts {
+				row[ci] = w.static[lay.cols[ci].Name]
 			}
-			dirs[w.partitionDir(row)] = true
+			dirs[lay.partitionDir(row)] = true
 		}
 		for dir := range dirs {
-			files, err := dataFiles(filepath.Join(w.f.root, dir))
+			files, err := dataFiles(filepath.Join(lay.root, dir))
 			if err != nil {
 				return w.abortWith(err)
 			}
@@ -708,36 +520,4 @@ func (w *fileWriter) Abort() error {
 	}
 	w.files, w.order = map[string]*partFile{}, nil
 	return err
-}
-
-// escapePartition escapes a partition name or value as Flink's
-// PartitionPathUtils does (the characters that may not appear in a path).
-func escapePartition(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r < 0x20 || strings.ContainsRune("\"#%'*/:=?\\\x7f{[]^", r) {
-			fmt.Fprintf(&b, "%%%02X", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func unescapePartition(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			if x, err := hex.DecodeString(s[i+1 : i+3]); err == nil {
-				b.WriteByte(x[0])
-				i += 2
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

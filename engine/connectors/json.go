@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
 
@@ -24,9 +23,8 @@ import (
 // arrays, BINARY a base64 string, timestamps 'SQL' text by default.
 
 type jsonDecoder struct {
-	file    *os.File
 	name    string
-	f       *fileFormat
+	f       *jsonOptions
 	names   []string
 	ts      []*types.Type
 	sc      *bufio.Scanner
@@ -34,12 +32,12 @@ type jsonDecoder struct {
 	pending []map[string]any
 }
 
-func newJSONDecoder(file *os.File, name string, f *fileFormat, t *Table, lay layout) *jsonDecoder {
-	d := &jsonDecoder{file: file, name: name, f: f, sc: bufio.NewScanner(file)}
+func newJSONDecoder(in io.Reader, name string, f *jsonOptions, cols []Column) *jsonDecoder {
+	d := &jsonDecoder{name: name, f: f, sc: bufio.NewScanner(in)}
 	d.sc.Buffer(make([]byte, 64<<10), 256<<20)
-	for _, ci := range lay.data {
-		d.names = append(d.names, t.Columns[ci].Name)
-		d.ts = append(d.ts, t.Columns[ci].Type)
+	for _, c := range cols {
+		d.names = append(d.names, c.Name)
+		d.ts = append(d.ts, c.Type)
 	}
 	return d
 }
@@ -48,13 +46,14 @@ func (d *jsonDecoder) parseError(err error) error {
 	return &Error{Exception: "IOException", Msg: fmt.Sprintf("Failed to deserialize JSON row '%s' (line %d): %v", d.name, d.line, err)}
 }
 
-func (d *jsonDecoder) next(row []any) (bool, error) {
+// Next implements RowDecoder: json rows are inserts.
+func (d *jsonDecoder) Next(row []any) (types.RowKind, bool, error) {
 	for len(d.pending) == 0 {
 		if !d.sc.Scan() {
 			if err := d.sc.Err(); err != nil {
-				return false, d.parseError(err)
+				return types.Insert, false, d.parseError(err)
 			}
-			return false, nil
+			return types.Insert, false, nil
 		}
 		d.line++
 		text := bytes.TrimSpace(d.sc.Bytes())
@@ -89,7 +88,7 @@ func (d *jsonDecoder) next(row []any) (bool, error) {
 			if d.f.ignoreErrors {
 				continue
 			}
-			return false, d.parseError(err)
+			return types.Insert, false, d.parseError(err)
 		}
 	}
 	obj := d.pending[0]
@@ -97,22 +96,20 @@ func (d *jsonDecoder) next(row []any) (bool, error) {
 	for i, name := range d.names {
 		raw, ok := obj[name]
 		if !ok && d.f.failOnMissing {
-			return false, d.parseError(fmt.Errorf("could not find field with name '%s'", name))
+			return types.Insert, false, d.parseError(fmt.Errorf("could not find field with name '%s'", name))
 		}
 		v, err := fromJSON(raw, d.ts[i], d.f.isoTimestamps)
 		if err != nil {
 			if d.f.ignoreErrors {
 				v = nil
 			} else {
-				return false, d.parseError(fmt.Errorf("field '%s': %w", name, err))
+				return types.Insert, false, d.parseError(fmt.Errorf("field '%s': %w", name, err))
 			}
 		}
 		row[i] = v
 	}
-	return true, nil
+	return types.Insert, true, nil
 }
-
-func (d *jsonDecoder) close() error { return d.file.Close() }
 
 func jsonKind(v any) string {
 	switch v.(type) {
@@ -218,11 +215,17 @@ type jsonEncoder struct {
 	line  []byte
 }
 
-func newJSONEncoder(out io.Writer, names []string, ts []*types.Type) *jsonEncoder {
-	return &jsonEncoder{buf: bufio.NewWriterSize(out, 64<<10), names: names, ts: ts}
+func newJSONEncoder(out io.Writer, cols []Column) *jsonEncoder {
+	e := &jsonEncoder{buf: bufio.NewWriterSize(out, 64<<10)}
+	for _, c := range cols {
+		e.names = append(e.names, c.Name)
+		e.ts = append(e.ts, c.Type)
+	}
+	return e
 }
 
-func (e *jsonEncoder) write(row []any) error {
+// Write implements RowEncoder: json rows carry no row kind.
+func (e *jsonEncoder) Write(_ types.RowKind, row []any) error {
 	b := e.line[:0]
 	b = append(b, '{')
 	for i, v := range row {
@@ -239,7 +242,8 @@ func (e *jsonEncoder) write(row []any) error {
 	return err
 }
 
-func (e *jsonEncoder) flush() error { return e.buf.Flush() }
+// Flush implements RowEncoder.
+func (e *jsonEncoder) Flush() error { return e.buf.Flush() }
 
 func appendJSONString(b []byte, s string) []byte {
 	q, _ := json.Marshal(s)

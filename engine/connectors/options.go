@@ -13,18 +13,14 @@ import (
 // not consume ("Unsupported options found for '<id>'."), both lists sorted,
 // one key per line.
 
-// factoryIDs are the connector identifiers eddy serves, sorted, as
-// FactoryUtil lists them after an unknown identifier.
-var factoryIDs = []string{"blackhole", "datagen", "filesystem", "print"}
-
 func validationError(format string, args ...any) error {
 	return &Error{Exception: "ValidationException", Msg: fmt.Sprintf(format, args...)}
 }
 
-// checkOptions reports missing required keys, then keys outside
-// required+optional. Keys with a prefix in prefixes (format options) are
-// accepted as well.
-func checkOptions(id string, options map[string]string, required, optional []string, prefixes ...string) error {
+// CheckOptions reports missing required keys, then keys outside
+// required+optional, with Flink's texts. Keys with a prefix in prefixes
+// are accepted as well.
+func CheckOptions(id string, options map[string]string, required, optional []string, prefixes ...string) error {
 	var missing []string
 	for _, k := range required {
 		if _, ok := options[k]; !ok {
@@ -70,62 +66,25 @@ func checkOptions(id string, options map[string]string, required, optional []str
 		id, strings.Join(unknown, "\n"), strings.Join(supported, "\n"))
 }
 
-// Validate checks a table's connector options the way Flink does when the
-// table is used as a source (sink false) or a sink (sink true): an unknown
-// connector, a source used as a sink or the reverse, missing required and
-// unsupported options. Managed tables always pass.
-func Validate(t *Table, sink bool) error {
-	if t.Managed() {
-		return nil
-	}
-	id := t.Options["connector"]
-	switch id {
-	case "datagen":
-		if sink {
-			return validationError("Connector 'datagen' can only be used as a source. It cannot be used as a sink.")
-		}
-		_, err := newDatagenSpec(t)
-		return err
-	case "print":
-		if !sink {
-			return validationError("Connector 'print' can only be used as a sink. It cannot be used as a source.")
-		}
-		return checkOptions(id, t.Options, []string{"connector"},
-			[]string{"print-identifier", "standard-error", "sink.parallelism"})
-	case "blackhole":
-		if !sink {
-			return validationError("Connector 'blackhole' can only be used as a sink. It cannot be used as a source.")
-		}
-		return checkOptions(id, t.Options, []string{"connector"}, nil)
-	case "filesystem":
-		_, err := newFileFormat(t)
-		return err
-	}
-	return validationError("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.\n\nAvailable factory identifiers are:\n\n%s",
-		id, strings.Join(factoryIDs, "\n"))
-}
+// Validate checks a table's connector options against eddy's registry
+// (Registry.Validate).
+//
+// Deprecated: use Connectors.Validate or Registry.Validate, which see the
+// session's registry.
+func Validate(t *Table, sink bool) error { return NewRegistry().Validate(t, sink) }
 
-// Bounded reports whether a table's source ends: a datagen table without
-// 'number-of-rows' and without a sequence column runs forever, as does a
-// filesystem table with 'source.monitor-interval'.
+// Bounded reports whether a table's source ends, as eddy's registry
+// declares it (Abilities.Bounded) for a table with these options and
+// physical columns.
+//
+// Deprecated: use Registry.Abilities, or plan.Scan.Bounded, which the
+// validator sets from it.
 func Bounded(options map[string]string, columns []string) bool {
-	switch options["connector"] {
-	case "datagen":
-		if options["number-of-rows"] != "" {
-			return true
-		}
-		for _, c := range columns {
-			if options["fields."+c+".kind"] == "sequence" {
-				return true
-			}
-		}
-		return false
-	case "filesystem":
-		return options["source.monitor-interval"] == ""
-	case "kafka", "upsert-kafka", "kinesis", "pulsar":
-		return false
+	t := &Table{Options: options}
+	for _, c := range columns {
+		t.Columns = append(t.Columns, Column{Name: c})
 	}
-	return true
+	return NewRegistry().Abilities(t).Bounded
 }
 
 // parseBool reads a Boolean option value as Flink's ConfigOption does.

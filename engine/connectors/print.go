@@ -16,13 +16,27 @@ import (
 // (eddy runs every sink with parallelism 1, so no task index is shown).
 // 'standard-error' = 'true' selects the session's error writer.
 
+// printFactory is the print connector: a sink only, taking a changelog
+// as it is (every row shows its kind).
+func printFactory() *Factory {
+	return &Factory{
+		Identifier: "print",
+		Required:   []string{"connector"},
+		Optional:   []string{"print-identifier", "standard-error", "sink.parallelism"},
+		Sink: func(_ context.Context, env *Env, t *Table, _ WriteSpec) (Writer, error) {
+			return openPrintWriter(env, t)
+		},
+		Abilities: func(*Table) Abilities { return Abilities{Bounded: true, Accepts: FullChangelog} },
+	}
+}
+
 type printWriter struct {
 	w      *bufio.Writer
 	prefix string
 	ts     []*types.Type
 }
 
-func (c *Connectors) openPrintWriter(t *Table) (Writer, error) {
+func openPrintWriter(env *Env, t *Table) (Writer, error) {
 	toErr := false
 	if v, ok := t.Options["standard-error"]; ok {
 		b, err := parseBool("standard-error", v)
@@ -31,9 +45,9 @@ func (c *Connectors) openPrintWriter(t *Table) (Writer, error) {
 		}
 		toErr = b
 	}
-	out := c.Stdout
+	out := env.Stdout
 	if toErr {
-		out = c.Stderr
+		out = env.Stderr
 	}
 	if out == nil {
 		out = io.Discard

@@ -2,12 +2,9 @@ package connectors
 
 import (
 	"context"
-	"fmt"
-	"io"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
-	"eddy/engine/vector"
 )
 
 // Column is one physical column of a table.
@@ -31,6 +28,28 @@ type Table struct {
 	Options       map[string]string
 	Columns       []Column
 	PartitionKeys []string
+	// Metadata are the METADATA columns a scan reads, in the order the
+	// reader returns them after the physical columns; each key is one the
+	// connector declares readable (Abilities.ReadableMetadata). Sinks
+	// ignore them.
+	Metadata []MetadataColumn
+}
+
+// MetadataColumn is a METADATA column read from a connector: its values
+// are the key's, cast to the column's type.
+type MetadataColumn struct {
+	Name, Key string
+	Type      *types.Type
+}
+
+// ScanTypes returns the types of the columns a reader of t returns: the
+// physical columns, then the metadata columns.
+func (t *Table) ScanTypes() []*types.Type {
+	ts := t.Types()
+	for _, m := range t.Metadata {
+		ts = append(ts, m.Type)
+	}
+	return ts
 }
 
 // Types returns the column types.
@@ -42,13 +61,6 @@ func (t *Table) Types() []*types.Type {
 	return out
 }
 
-// Managed reports whether the table has no 'connector' option: its rows
-// are stored by eddy.
-func (t *Table) Managed() bool {
-	_, ok := t.Options["connector"]
-	return !ok
-}
-
 // WriteSpec says how a statement writes a table.
 type WriteSpec struct {
 	Overwrite       bool
@@ -56,19 +68,24 @@ type WriteSpec struct {
 	Streaming       bool
 }
 
-// Connectors opens readers and writers for tables. It holds the memory
-// store of managed tables of catalogs that keep no rows themselves.
+// Connectors opens readers and writers for tables through a registry of
+// connector factories. Its Env holds what the session gives every
+// connector: the memory store of managed tables of catalogs that keep no
+// rows themselves, the print writers, the datagen seed.
 type Connectors struct {
-	Memory *MemoryStore
-	// Stdout and Stderr receive the rows of print sinks (nil: discarded).
-	Stdout, Stderr io.Writer
-	// Seed makes datagen sources deterministic: with a non-zero seed,
-	// every scan of the same table yields the same random values.
-	Seed uint64
+	Env
+	// Registry resolves a table's connector.
+	Registry *Registry
 }
 
-// New returns connectors with an empty memory store.
-func New() *Connectors { return &Connectors{Memory: NewMemoryStore()} }
+// New returns connectors over eddy's registry (NewRegistry) with an empty
+// memory store.
+func New() *Connectors { return NewWith(NewRegistry()) }
+
+// NewWith returns connectors over reg with an empty memory store.
+func NewWith(reg *Registry) *Connectors {
+	return &Connectors{Env: Env{Memory: NewMemoryStore()}, Registry: reg}
+}
 
 // Error is a connector failure with Flink's exception class.
 type Error struct {
@@ -81,70 +98,26 @@ func (e *Error) Error() string { return e.Msg }
 // Class returns Flink's exception class.
 func (e *Error) Class() string { return e.Exception }
 
-func unsupportedConnector(t *Table) error {
-	name := t.Options["connector"]
-	return &Error{Exception: "ValidationException", Msg: fmt.Sprintf(
-		"Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.DynamicTableFactory' in the classpath.", name)}
-}
+// Validate checks a table's connector options for its use as a source
+// (sink false) or a sink (Registry.Validate).
+func (c *Connectors) Validate(t *Table, sink bool) error { return c.Registry.Validate(t, sink) }
 
-// OpenReader returns a reader of every physical column of t.
+// Abilities returns what the connector of t declares (Registry.Abilities).
+func (c *Connectors) Abilities(t *Table) Abilities { return c.Registry.Abilities(t) }
+
+// OpenReader returns a reader of every physical column of t, followed by
+// its metadata columns.
 func (c *Connectors) OpenReader(ctx context.Context, t *Table) (Reader, error) {
-	if t.Managed() {
-		if rs, ok := t.Catalog.(RowStore); ok && !t.Temporary {
-			return readRowStore(ctx, rs, t)
-		}
-		return c.Memory.Reader(t), nil
-	}
-	if err := Validate(t, false); err != nil {
-		return nil, err
-	}
-	switch t.Options["connector"] {
-	case "filesystem":
-		return openFileReader(ctx, t)
-	case "datagen":
-		return openDatagenReader(t, c.Seed)
-	}
-	return nil, unsupportedConnector(t)
+	return c.Registry.OpenReader(ctx, &c.Env, t)
 }
 
 // OpenWriter returns a writer of rows with every physical column of t.
 func (c *Connectors) OpenWriter(ctx context.Context, t *Table, spec WriteSpec) (Writer, error) {
-	if t.Managed() {
-		if rs, ok := t.Catalog.(RowStore); ok && !t.Temporary {
-			return &rowStoreWriter{rs: rs, t: t, overwrite: spec.Overwrite}, nil
-		}
-		return c.Memory.Writer(t, spec.Overwrite), nil
-	}
-	if err := Validate(t, true); err != nil {
-		return nil, err
-	}
-	switch t.Options["connector"] {
-	case "filesystem":
-		return openFileWriter(t, spec)
-	case "blackhole":
-		return discard{}, nil
-	case "print":
-		return c.openPrintWriter(t)
-	}
-	return nil, unsupportedConnector(t)
+	return c.Registry.OpenWriter(ctx, &c.Env, t, spec)
 }
 
-// Truncate removes every row of a managed table (TRUNCATE TABLE).
+// Truncate removes every row of a table (TRUNCATE TABLE): managed tables
+// can, connectors without Factory.Truncate cannot.
 func (c *Connectors) Truncate(ctx context.Context, t *Table) error {
-	if !t.Managed() {
-		return &Error{Exception: "TableException", Msg: fmt.Sprintf(
-			"TRUNCATE TABLE statement is not supported for the table %s since the table hasn't implemented the interface org.apache.flink.table.connector.sink.abilities.SupportsTruncate.",
-			t.Name)}
-	}
-	if rs, ok := t.Catalog.(RowStore); ok && !t.Temporary {
-		return rs.TruncateRows(ctx, t.Name.Path())
-	}
-	c.Memory.Drop(t)
-	return nil
+	return c.Registry.Truncate(ctx, &c.Env, t)
 }
-
-type discard struct{}
-
-func (discard) Write(context.Context, *vector.Batch) error { return nil }
-func (discard) Commit(context.Context) error               { return nil }
-func (discard) Abort() error                               { return nil }

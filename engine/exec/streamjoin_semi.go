@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"eddy/engine/connectors"
 	"eddy/engine/plan"
 	"eddy/engine/vector"
 )
@@ -158,7 +157,7 @@ func (b *Builder) semiFilter(f *plan.Filter, m semiMatch) (Operator, error) {
 func planBounded(n plan.Node) bool {
 	bounded := true
 	plan.Walk(n, func(x plan.Node) {
-		if sc, ok := x.(*plan.Scan); ok && !connectors.Bounded(sc.Options, sc.Physical.Names()) {
+		if sc, ok := x.(*plan.Scan); ok && !sc.Bounded {
 			bounded = false
 		}
 	})

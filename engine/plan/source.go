@@ -14,9 +14,15 @@ type Scan struct {
 	// Options are the table's WITH options as stored in the catalog.
 	Options map[string]string
 	// Physical is the table's physical schema, in declaration order
-	// (computed and metadata columns excluded: the validator computes them
-	// in a Project above the scan).
+	// (computed columns excluded: the validator computes them in a Project
+	// above the scan), followed by the METADATA columns the connector
+	// reads (see Metadata).
 	Physical Schema
+	// Metadata are the metadata keys of the last len(Metadata) columns of
+	// Physical, which the connector reads (Flink's SupportsReadingMetadata);
+	// a metadata column whose key the connector does not declare is NULL
+	// in the Project above the scan and not read.
+	Metadata []string
 	// Projection lists the physical columns the scan outputs, in output
 	// order; nil outputs every physical column.
 	Projection []int
@@ -27,7 +33,8 @@ type Scan struct {
 	// PartitionKeys are the table's PARTITIONED BY columns, or nil.
 	PartitionKeys []string
 	// Bounded is false for an unbounded source (a streaming datagen, a
-	// Kafka topic); false sources are only accepted in streaming mode.
+	// monitored directory), as its connector declares it; unbounded
+	// sources are only accepted in streaming mode.
 	Bounded bool
 	// Rowtime is the physical index of the event-time column declared by a
 	// WATERMARK clause, or -1; Watermark is the watermark expression over

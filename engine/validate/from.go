@@ -550,9 +550,10 @@ func (s *state) unnest(u *ast.Unnest, qs *qscope) (ast.TableExpr, plan.Node, err
 var ErrQuery = &Kind{"invalid query", classCalcite}
 
 // scanPlan reads a table: a Scan of its physical columns (with the
-// OPTIONS of a hint merged into its options), and a Project above it
-// computing computed columns; metadata columns read as NULL, as eddy's
-// connectors provide no metadata.
+// OPTIONS of a hint merged into its options) and of the metadata columns
+// its connector reads, and a Project above it computing computed columns;
+// a metadata column whose key the connector does not declare reads as
+// NULL.
 func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols []OutputColumn, hints []*ast.Hint, pos ast.Pos) plan.Node {
 	options := map[string]string{}
 	for k, v := range t.Options {
@@ -566,7 +567,7 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 		}
 	}
 	scan := &plan.Scan{Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
-		Options: options, PartitionKeys: t.PartitionKeys, Bounded: bounded(options), Rowtime: -1}
+		Options: options, PartitionKeys: t.PartitionKeys, Rowtime: -1}
 	physIdx := map[string]int{}
 	allPhysical := true
 	for i, c := range t.Schema.Columns {
@@ -577,7 +578,9 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 		physIdx[c.Name] = len(scan.Physical)
 		scan.Physical = append(scan.Physical, plan.Column{Name: c.Name, Type: cols[i].Type})
 	}
+	scan.Bounded = s.bounded(scan)
 	physScope := &qscope{rels: []*relation{{cols: outputColumns(scan.Physical)}}}
+	metaIdx := s.readMetadata(scan, t, cols)
 	for _, w := range t.Schema.Watermarks {
 		i, ok := physIdx[w.RowtimeColumn]
 		if !ok {
@@ -603,7 +606,11 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 		case catalogs.Physical:
 			exprs[i] = &plan.ColumnRef{Index: physIdx[c.Name], Name: c.Name, T: cols[i].Type}
 		case catalogs.Metadata:
-			exprs[i] = &plan.Literal{Value: nil, T: cols[i].Type}
+			if p, ok := metaIdx[c.Name]; ok {
+				exprs[i] = &plan.ColumnRef{Index: p, Name: c.Name, T: cols[i].Type}
+			} else {
+				exprs[i] = &plan.Literal{Value: nil, T: cols[i].Type}
+			}
 		default:
 			if s.a.ParseExpr == nil {
 				s.noPlanf(pos, "The computed column %s of %s cannot be planned", c.Name, id)
@@ -630,16 +637,38 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 	return &plan.Project{Input: scan, Exprs: exprs, Names: names}
 }
 
-// bounded tells whether a connector reads a finite input: a datagen
-// without 'number-of-rows' and the message-queue connectors never end.
-func bounded(options map[string]string) bool {
-	switch options["connector"] {
-	case "datagen":
-		return options["number-of-rows"] != ""
-	case "kafka", "upsert-kafka", "kinesis", "pulsar":
-		return false
+// readMetadata appends to the scan the metadata columns of t whose key
+// its connector reads (Analyzer.Sources), with their declared types, and
+// returns their scan positions by column name.
+func (s *state) readMetadata(scan *plan.Scan, t *catalogs.CatalogTable, cols []OutputColumn) map[string]int {
+	if s.a.Sources == nil {
+		return nil
 	}
-	return true
+	idx := map[string]int{}
+	for i, c := range t.Schema.Columns {
+		if c.Kind != catalogs.Metadata {
+			continue
+		}
+		key := c.MetadataKey
+		if key == "" {
+			key = c.Name
+		}
+		if s.a.Sources.MetadataType(s.ctx, scan, key) == nil {
+			continue
+		}
+		idx[c.Name] = len(scan.Physical)
+		scan.Physical = append(scan.Physical, plan.Column{Name: c.Name, Type: cols[i].Type})
+		scan.Metadata = append(scan.Metadata, key)
+	}
+	return idx
+}
+
+// bounded asks the connectors whether a scan ends (Analyzer.Sources).
+func (s *state) bounded(scan *plan.Scan) bool {
+	if s.a.Sources == nil {
+		return true
+	}
+	return s.a.Sources.ScanBounded(s.ctx, scan)
 }
 
 func outputColumns(s plan.Schema) []OutputColumn {

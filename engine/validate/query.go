@@ -38,6 +38,21 @@ type Analyzer struct {
 	// Source is the statement's text; messages then name functions as
 	// they were written.
 	Source string
+	// Sources answers what planning asks of a table's connector (whether
+	// a scan ends); nil plans every table as bounded.
+	Sources Sources
+}
+
+// Sources is what the validator asks of the connectors when it plans a
+// table scan. It is given by the caller because this package must not
+// import the connectors.
+type Sources interface {
+	// ScanBounded reports whether a scan ends: scan has its table, its
+	// options (OPTIONS hints merged), physical columns and partition keys.
+	ScanBounded(ctx context.Context, scan *plan.Scan) bool
+	// MetadataType returns the type of a metadata key the scan's connector
+	// reads, or nil when it declares no such key.
+	MetadataType(ctx context.Context, scan *plan.Scan, key string) *types.Type
 }
 
 // OutputColumn is one output column of a query, table or view.

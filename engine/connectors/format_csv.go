@@ -1,0 +1,114 @@
+package connectors
+
+import (
+	"io"
+	"strings"
+
+	"eddy/engine/types"
+)
+
+// csvFormat is the csv format (connectors.md §4a, Flink's CsvFormatFactory).
+func csvFormat() *Format {
+	return &Format{
+		Identifier: "csv",
+		Options: []string{
+			"csv.field-delimiter", "csv.disable-quote-character", "csv.quote-character", "csv.allow-comments",
+			"csv.ignore-parse-errors", "csv.array-element-delimiter", "csv.escape-character", "csv.null-literal",
+			"csv.write-bigdecimal-in-scientific-notation",
+		},
+		Configure: func(o map[string]string) (Codec, error) { return newCSVOptions(o) },
+	}
+}
+
+// csvOptions is a configured csv format.
+type csvOptions struct {
+	delim         rune
+	quote         rune
+	noQuote       bool // 'csv.disable-quote-character'
+	escape        rune // 'csv.escape-character', 0 for none
+	allowComments bool
+	ignoreErrors  bool
+	nullLiteral   *string
+}
+
+func newCSVOptions(o map[string]string) (*csvOptions, error) {
+	f := &csvOptions{delim: ',', quote: '"'}
+	if d, ok := o["csv.field-delimiter"]; ok {
+		d = strings.ReplaceAll(d, `\t`, "\t")
+		r := []rune(d)
+		if len(r) != 1 {
+			return nil, validationError("Option 'csv.field-delimiter' must be a string with single character, but was: %s", o["csv.field-delimiter"])
+		}
+		f.delim = r[0]
+	}
+	if err := boolOption(o, "csv.disable-quote-character", &f.noQuote); err != nil {
+		return nil, err
+	}
+	_, hasQuote := o["csv.quote-character"]
+	if f.noQuote && hasQuote {
+		return nil, validationError("Format cannot define a quote character and disabled quote character at the same time.")
+	}
+	if q, ok := o["csv.quote-character"]; ok {
+		r := []rune(q)
+		if len(r) != 1 {
+			return nil, validationError("Option 'csv.quote-character' must be a string with single character, but was: %s", q)
+		}
+		f.quote = r[0]
+	}
+	if e, ok := o["csv.escape-character"]; ok {
+		r := []rune(e)
+		if len(r) != 1 {
+			return nil, validationError("Option 'csv.escape-character' must be a string with single character, but was: %s", e)
+		}
+		f.escape = r[0]
+	}
+	if err := boolOption(o, "csv.ignore-parse-errors", &f.ignoreErrors); err != nil {
+		return nil, err
+	}
+	if err := boolOption(o, "csv.allow-comments", &f.allowComments); err != nil {
+		return nil, err
+	}
+	if n, ok := o["csv.null-literal"]; ok {
+		f.nullLiteral = &n
+	}
+	return f, nil
+}
+
+// Decoder implements Codec with encoding/csv, which takes any delimiter.
+func (f *csvOptions) Decoder(r io.Reader, name string, cols []Column) RowDecoder {
+	return newCSVDecoder(r, name, f, columnTypes(cols))
+}
+
+// Encoder implements Codec.
+func (f *csvOptions) Encoder(w io.Writer, cols []Column) RowEncoder {
+	return newCSVEncoder(w, f, columnTypes(cols))
+}
+
+// ReadBulk implements BulkCodec: straight into vectors when the
+// delimiter, quote and escape characters are single bytes.
+func (f *csvOptions) ReadBulk(r io.Reader, name string, cols []Column, needed []bool) BulkReader {
+	if !f.byteOptions() {
+		return NewBulkReader(f.Decoder(r, name, cols), len(cols))
+	}
+	return newCSVBatchDecoder(r, name, f, columnTypes(cols), needed)
+}
+
+// boolOption reads an optional Boolean option into dst.
+func boolOption(o map[string]string, key string, dst *bool) error {
+	if v, ok := o[key]; ok {
+		b, err := parseBool(key, v)
+		if err != nil {
+			return err
+		}
+		*dst = b
+	}
+	return nil
+}
+
+func columnTypes(cols []Column) []*types.Type {
+	ts := make([]*types.Type, len(cols))
+	for i, c := range cols {
+		ts[i] = c.Type
+	}
+	return ts
+}

@@ -1,0 +1,56 @@
+package connectors
+
+import (
+	"context"
+
+	"eddy/catalogs"
+)
+
+// managedFactory serves the tables created without a 'connector' option:
+// their rows live in their catalog when it stores rows (RowStore), else,
+// as for every temporary table, in the session's MemoryStore. Flink's
+// managed tables have no identifier a user can name; neither has this
+// factory, which the Registry uses only for tables without the option.
+func managedFactory() *Factory {
+	return &Factory{
+		Validate: func(*Table, bool) error { return nil },
+		Source: func(ctx context.Context, env *Env, t *Table) (Reader, error) {
+			if rs, ok := managedStore(t); ok {
+				return readRowStore(ctx, rs, t)
+			}
+			return env.Memory.Reader(t), nil
+		},
+		Sink: func(_ context.Context, env *Env, t *Table, spec WriteSpec) (Writer, error) {
+			if rs, ok := managedStore(t); ok {
+				return &rowStoreWriter{rs: rs, t: t, overwrite: spec.Overwrite}, nil
+			}
+			return env.Memory.Writer(t, spec.Overwrite), nil
+		},
+		Truncate: func(ctx context.Context, env *Env, t *Table) error {
+			if rs, ok := managedStore(t); ok {
+				return rs.TruncateRows(ctx, t.Name.Path())
+			}
+			env.Memory.Drop(t)
+			return nil
+		},
+		Abilities: func(t *Table) Abilities {
+			a := Abilities{Bounded: true}
+			if rs, ok := managedStore(t); ok {
+				if _, scans := rs.(catalogs.RowScanner); scans {
+					a.Projection, a.Filters = true, FilterCompare|FilterNullTest
+				}
+			}
+			return a
+		},
+	}
+}
+
+// managedStore returns the catalog storing a managed table's rows, or
+// false when the session's MemoryStore keeps them.
+func managedStore(t *Table) (RowStore, bool) {
+	if t.Temporary {
+		return nil, false
+	}
+	rs, ok := t.Catalog.(RowStore)
+	return rs, ok
+}

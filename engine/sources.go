@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"context"
+
+	"eddy/catalogs"
+	"eddy/engine/connectors"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+)
+
+// scanSources answers the validator's questions about table sources
+// (validate.Sources) from the session's connector registry.
+type scanSources struct{ s *Session }
+
+// ScanBounded implements validate.Sources: the connector's declared
+// Abilities.Bounded. A table that cannot be resolved counts as bounded;
+// resolving it again when the statement runs reports the error.
+func (src scanSources) ScanBounded(ctx context.Context, scan *plan.Scan) bool {
+	t, err := src.s.scanTable(ctx, scan)
+	if err != nil {
+		return true
+	}
+	return src.s.conns.Abilities(t).Bounded
+}
+
+// MetadataType implements validate.Sources: the type of a metadata key
+// the connector declares readable, or nil.
+func (src scanSources) MetadataType(ctx context.Context, scan *plan.Scan, key string) *types.Type {
+	t, err := src.s.scanTable(ctx, scan)
+	if err != nil {
+		return nil
+	}
+	return src.s.conns.Abilities(t).ReadsMetadata(key)
+}
+
+// scanTable describes a scanned table to the connectors: its catalog
+// instance (nil for a temporary table), options, physical columns and
+// partition keys.
+func (s *Session) scanTable(ctx context.Context, scan *plan.Scan) (*connectors.Table, error) {
+	st := &sessionTables{tables: map[plan.TableID]*connectors.Table{}}
+	if err := st.resolve(ctx, s.cat, scan.Table, scan.Physical, scan.Options, scan.PartitionKeys); err != nil {
+		return nil, err
+	}
+	t := st.tables[scan.Table]
+	scanMetadata(t, scan)
+	return t, nil
+}
+
+// scanMetadata gives a resolved table the metadata columns a scan reads:
+// the last len(scan.Metadata) columns of scan.Physical, which are not
+// physical columns of the table (the table may have been resolved from
+// the scan, or from a sink of the same table, without them).
+func scanMetadata(t *connectors.Table, scan *plan.Scan) {
+	if len(scan.Metadata) == 0 || len(t.Metadata) > 0 {
+		return
+	}
+	n := len(scan.Physical) - len(scan.Metadata)
+	t.Columns = t.Columns[:n]
+	for i, key := range scan.Metadata {
+		c := scan.Physical[n+i]
+		t.Metadata = append(t.Metadata, connectors.MetadataColumn{Name: c.Name, Key: key, Type: c.Type})
+	}
+}
+
+// ScanAbilities returns what the connector of a planned scan declares
+// about its source (connectors.Abilities: boundedness, projection, the
+// filter forms it takes, limit, partitions, readable metadata, its
+// changelog, lookup), before any reader is opened: planner passes consult
+// it through this value.
+func (src scanSources) ScanAbilities(ctx context.Context, scan *plan.Scan) (connectors.Abilities, error) {
+	t, err := src.s.scanTable(ctx, scan)
+	if err != nil {
+		return connectors.Abilities{}, err
+	}
+	return src.s.conns.Abilities(t), nil
+}
+
+// managedTable reports whether a catalog table is a managed table of its
+// catalog, whose rows the fast INSERT paths may write directly.
+func (s *Session) managedTable(ctx context.Context, id catalogs.Identifier, tbl *catalogs.CatalogTable) bool {
+	cat, err := s.cat.Catalog(ctx, id.Catalog)
+	if err != nil {
+		return false
+	}
+	return s.conns.Registry.Managed(&connectors.Table{Catalog: cat, Name: id, Options: tbl.Options})
+}
