@@ -11,17 +11,7 @@ import (
 
 // groupsByWindow says whether the aggregate n over the window table
 // function w groups by both window_start and window_end.
-func groupsByWindow(n *plan.Aggregate, w *plan.WindowTVF) bool {
-	in0 := len(w.Input.Schema())
-	hasStart, hasEnd := false, false
-	for _, g := range n.Group {
-		if r, ok := g.(*plan.ColumnRef); ok {
-			hasStart = hasStart || r.Index == in0
-			hasEnd = hasEnd || r.Index == in0+1
-		}
-	}
-	return hasStart && hasEnd
-}
+func groupsByWindow(n *plan.Aggregate, w *plan.WindowTVF) bool { return n.GroupsByWindow(w) }
 
 // windowAggregate is a streaming aggregation grouped by window_start and
 // window_end of a window table function: as in Flink's window aggregate,

@@ -164,3 +164,32 @@ func Walk(n Node, fn func(Node)) {
 		Walk(c, fn)
 	}
 }
+
+// RemapColumns returns e with every column reference renumbered by m (old
+// position to new); references outside m are kept.
+func RemapColumns(e Expr, m []int) Expr {
+	if e == nil || m == nil {
+		return e
+	}
+	return RewriteExpr(e, func(x Expr) Expr {
+		if c, ok := x.(*ColumnRef); ok && c.Index >= 0 && c.Index < len(m) {
+			cp := *c
+			cp.Index = m[c.Index]
+			return &cp
+		}
+		return x
+	})
+}
+
+// UsedColumns marks in used (the columns of an input) the columns the
+// expressions read.
+func UsedColumns(used []bool, exprs ...Expr) {
+	for _, e := range exprs {
+		WalkExpr(e, func(x Expr) bool {
+			if c, ok := x.(*ColumnRef); ok && c.Index >= 0 && c.Index < len(used) {
+				used[c.Index] = true
+			}
+			return true
+		})
+	}
+}
