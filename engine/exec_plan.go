@@ -76,3 +76,34 @@ func (s *Session) explain(nodes []plan.Node) (string, error) {
 		"\n== Optimized Physical Plan ==\n" + optimized.String() +
 		"\n== Optimized Execution Plan ==\n" + physical.String(), nil
 }
+
+// PlanPasses plans one query or INSERT statement and returns its
+// validated plan and the plan after each pass of the optimizer, in the
+// session's runtime mode. It runs nothing.
+func (s *Session) PlanPasses(ctx context.Context, sql string) (plan.Node, opt.Trace, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stmt, err := parser.Parse(sql)
+	if err != nil {
+		return nil, nil, AsError(err)
+	}
+	s.sql = sql
+	defer func() { s.sql = "" }()
+	var n plan.Node
+	switch x := stmt.(type) {
+	case *ast.QueryStatement:
+		n, err = s.planQuery(ctx, x.Query)
+	case *ast.Insert:
+		n, err = s.planInsert(ctx, x)
+	default:
+		err = unsupported(stmt)
+	}
+	if err != nil {
+		return nil, nil, AsError(err)
+	}
+	_, trace, err := opt.Optimize(n, opt.Options{Streaming: s.streaming(), Trace: true})
+	if err != nil {
+		return nil, nil, AsError(err)
+	}
+	return n, trace, nil
+}

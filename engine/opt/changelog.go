@@ -50,7 +50,7 @@ func (c changelog) rewrite(n plan.Node) (plan.Node, error) {
 		if x.Strategy == plan.JoinStrategyUnset {
 			cp := *x
 			cp.Strategy = plan.JoinStream
-			if (x.Kind == plan.InnerJoin || x.Kind == plan.CrossJoin) && planBounded(x.Left, c.src) && planBounded(x.Right, c.src) && 
+			if (x.Kind == plan.InnerJoin || x.Kind == plan.CrossJoin) && planBounded(x.Left, c.src) && planBounded(x.Right, c.src) &&
 				!updating(x.Left, c.src) && !updating(x.Right, c.src) {
 				cp.Strategy = plan.JoinHash
 			}
