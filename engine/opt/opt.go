@@ -26,7 +26,7 @@ type Pass struct {
 // Passes returns the passes Optimize runs, in order.
 func Passes() []Pass {
 	return []Pass{
-		{Name: "prune-projections", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return plan.PruneProjections(n) }},
+		{Name: "prune-projections", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
 		{Name: "push-down", Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
 		{Name: "top-n", Streaming: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return TopN(n) }},
 		{Name: "semi-join", Streaming: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},

@@ -135,16 +135,17 @@ func formatTrace(td *datadriven.TestData, logical plan.Node, trace opt.Trace) st
 	}
 	var b strings.Builder
 	b.WriteString("validated:\n" + plan.Format(logical))
-	prev := logical
+	prev := plan.Format(logical)
 	for _, st := range trace {
+		text := plan.Format(st.Plan)
 		if len(want) == 0 || want[st.Pass] {
-			if st.Plan == prev {
+			if text == prev {
 				fmt.Fprintf(&b, "%s: unchanged\n", st.Pass)
 			} else {
-				fmt.Fprintf(&b, "%s:\n%s", st.Pass, plan.Format(st.Plan))
+				fmt.Fprintf(&b, "%s:\n%s", st.Pass, text)
 			}
 		}
-		prev = st.Plan
+		prev = text
 	}
 	return b.String()
 }
