@@ -115,10 +115,12 @@ func rankName(n *plan.TopN) string {
 		}
 	}
 	timeAttr := types.Regular
+	timeCol := false
 	if len(n.Order) == 1 {
 		timeAttr = n.Order[0].Expr.Type().TimeAttr
+		_, timeCol = n.Order[0].Expr.(*plan.ColumnRef)
 	}
-	if appendOnly && n.Start == 1 && n.End == 1 && timeAttr != types.Regular && n.RankCol {
+	if appendOnly && n.Start == 1 && n.End == 1 && n.RankCol && (timeAttr == types.Proctime || timeAttr != types.Regular && timeCol) {
 		return "Deduplicate"
 	}
 	switch {

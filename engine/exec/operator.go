@@ -101,9 +101,6 @@ func (e *UnsupportedError) Class() string { return "TableException" }
 // makes the streaming shapes (Top-N, semi joins, join strategies,
 // changelog modes) explicit.
 func (b *Builder) Build(n plan.Node) (Operator, error) {
-	if op, ok, err := b.streamOp(n); ok || err != nil {
-		return op, err
-	}
 	switch n := n.(type) {
 	case *plan.TopN:
 		return b.topN(n)
@@ -120,6 +117,12 @@ func (b *Builder) Build(n plan.Node) (Operator, error) {
 	case *plan.Sort:
 		return b.sort(n, -1)
 	case *plan.Join:
+		// In streaming mode a join keeps the state of both inputs and
+		// emits its changelog, unless the optimizer chose the batch hash
+		// join (bounded insert-only inputs).
+		if b.opts.Streaming && n.Strategy != plan.JoinHash {
+			return b.streamJoin(n)
+		}
 		return b.join(n)
 	case *plan.Aggregate:
 		return b.aggregate(n)

@@ -5,21 +5,6 @@ import (
 	"eddy/engine/types"
 )
 
-// streamOp builds the streaming form of a join, whose changelog differs
-// from the batch hash join's, unless the optimizer chose the hash join
-// (plan.JoinHash). ok is false when n is not a streaming join.
-func (b *Builder) streamOp(n plan.Node) (Operator, bool, error) {
-	if !b.opts.Streaming {
-		return nil, false, nil
-	}
-	j, ok := n.(*plan.Join)
-	if !ok || j.Strategy == plan.JoinHash {
-		return nil, false, nil
-	}
-	op, err := b.streamJoin(j)
-	return op, true, err
-}
-
 // topN builds a Top-N or a deduplication (streaming mode).
 func (b *Builder) topN(n *plan.TopN) (Operator, error) {
 	switch n.Func {

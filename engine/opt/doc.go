@@ -13,11 +13,11 @@
 //     (Scan.Projection) and the filter conjuncts directly above it that
 //     its source takes (Scan.Filters), renumbering the column references
 //     above; what a source takes is asked of Sources.
-//   - top-n (streaming) turns a Filter bounding the rank of a ranking
-//     window call, and ORDER BY ... LIMIT, into plan.TopN.
 //   - semi-join (streaming) turns a WHERE conjunct `x IN (SELECT ...)` or
 //     `[NOT] EXISTS (SELECT ... WHERE inner = outer)` into a semi (anti)
 //     plan.Join.
+//   - top-n (streaming) turns a Filter bounding the rank of a ranking
+//     window call, and ORDER BY ... LIMIT, into plan.TopN.
 //   - changelog (streaming) derives which nodes produce only inserts and
 //     which produce updates, and records it where the executor needs it:
 //     Aggregate.InputUpdates, TopN.InputUpdates, Sink.InputUpdates and

@@ -23,13 +23,16 @@ type Pass struct {
 	Run       func(n plan.Node, o *Options) (plan.Node, error)
 }
 
-// Passes returns the passes Optimize runs, in order.
+// Passes returns the passes Optimize runs, in order. The semi-join pass
+// runs before the top-n pass: the sub-query it turns into a join input
+// becomes part of the plan whose rank columns the top-n pass follows (the
+// plan of a sub-query left as such is a plan of its own).
 func Passes() []Pass {
 	return []Pass{
 		{Name: "prune-projections", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
 		{Name: "push-down", Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
-		{Name: "top-n", Streaming: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return TopN(n) }},
 		{Name: "semi-join", Streaming: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},
+		{Name: "top-n", Streaming: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return TopN(n) }},
 		{Name: "changelog", Streaming: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return Changelog(n, o.Sources) }},
 		{Name: "direct-insert", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return DirectInsert(n), nil }},
 	}
