@@ -139,22 +139,7 @@ func (b *Builder) compileSubQuery(e *plan.SubQuery) (evaluator, error) {
 
 // correlatedColumns lists the outer columns the CorrelRefs of id read
 // anywhere in a plan.
-func correlatedColumns(n plan.Node, id int) []int {
-	seen := map[int]bool{}
-	var out []int
-	plan.Walk(n, func(x plan.Node) {
-		for _, e := range plan.NodeExprs(x) {
-			plan.WalkExpr(e, func(y plan.Expr) bool {
-				if c, ok := y.(*plan.CorrelRef); ok && c.ID == id && !seen[c.Index] {
-					seen[c.Index] = true
-					out = append(out, c.Index)
-				}
-				return true
-			})
-		}
-	})
-	return out
-}
+func correlatedColumns(n plan.Node, id int) []int { return plan.CorrelatedColumns(n, id) }
 
 // subQueryValue is the value of a sub-query expression for one outer row,
 // given the sub-query's rows.

@@ -145,7 +145,7 @@ func decorrelate(q plan.Node, id int) (plan.Node, []plan.EquiKey, bool) {
 		q = p.Input
 	}
 	f, ok := q.(*plan.Filter)
-	if !ok || len(correlatedColumns(f.Input, id)) > 0 {
+	if !ok || len(plan.CorrelatedColumns(f.Input, id)) > 0 {
 		return nil, nil, false
 	}
 	var keys []plan.EquiKey
@@ -182,23 +182,4 @@ func decorrelate(q plan.Node, id int) (plan.Node, []plan.EquiKey, bool) {
 // not).
 func sameClass(a, b plan.Expr) bool {
 	return vector.ClassOf(a.Type()) == vector.ClassOf(b.Type())
-}
-
-// correlatedColumns returns the columns of the outer row of correlation
-// id that a plan reads.
-func correlatedColumns(n plan.Node, id int) []int {
-	seen := map[int]bool{}
-	var out []int
-	plan.Walk(n, func(x plan.Node) {
-		for _, e := range plan.NodeExprs(x) {
-			plan.WalkExpr(e, func(y plan.Expr) bool {
-				if c, ok := y.(*plan.CorrelRef); ok && c.ID == id && !seen[c.Index] {
-					seen[c.Index] = true
-					out = append(out, c.Index)
-				}
-				return true
-			})
-		}
-	})
-	return out
 }

@@ -193,3 +193,22 @@ func UsedColumns(used []bool, exprs ...Expr) {
 		})
 	}
 }
+
+// CorrelatedColumns returns the columns of the outer row of correlation
+// id that a plan reads (sub-query plans included), in order of first use.
+func CorrelatedColumns(n Node, id int) []int {
+	seen := map[int]bool{}
+	var out []int
+	Walk(n, func(x Node) {
+		for _, e := range NodeExprs(x) {
+			WalkExpr(e, func(y Expr) bool {
+				if c, ok := y.(*CorrelRef); ok && c.ID == id && !seen[c.Index] {
+					seen[c.Index] = true
+					out = append(out, c.Index)
+				}
+				return true
+			})
+		}
+	})
+	return out
+}
