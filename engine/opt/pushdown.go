@@ -196,7 +196,16 @@ type pruner struct{ src Sources }
 // pruneScan gives a scan the filters directly above it that its source
 // accepts and, when the source takes a projection, a projection of the
 // needed columns; the filters it does not accept stay in a Filter above.
+// Scans that already project, and event-time scans, take nothing.
 func (p pruner) pruneScan(s *plan.Scan, filters []plan.Expr, need colSet) (plan.Node, []int, bool) {
+	// A scan that already projects keeps its shape, and so does an
+	// event-time scan: its watermark reads the physical row.
+	if s.Projection != nil || s.Watermark != nil || s.Rowtime >= 0 {
+		if len(filters) == 0 {
+			return s, nil, true
+		}
+		return &plan.Filter{Input: s, Cond: plan.And(filters...)}, nil, true
+	}
 	project, accepted := p.src.Push(s, filters)
 	var kept, rejected []plan.Expr
 	for i, f := range filters {

@@ -6,36 +6,37 @@ import (
 )
 
 // Sources answers, at plan time, what the source of a scan takes from
-// the push-down pass, and whether it ends.
+// the push-down pass, and whether it ends. It is how the optimizer
+// consults the abilities of connectors.
 type Sources interface {
-	// Push is asked once for every scan the push-down pass may rewrite,
-	// with the filter conjuncts directly above the scan (over its
-	// Physical schema). project says whether the scan may read only the
-	// columns used above it (Scan.Projection); accepted[i] whether
-	// filters[i] goes on the scan (Scan.Filters) rather than staying in a
-	// Filter above it. accepted has the length of filters. The executor
-	// still applies every Scan.Filters conjunct its reader does not take
-	// at run time, so accepting a filter never changes the result.
+	// Push is asked once for every scan the push-down pass rewrites (one
+	// that does not project yet and has no event-time column), with the
+	// filter conjuncts directly above the scan, over its Physical schema
+	// (ColumnRef.Index is a physical position). project says whether the
+	// scan may read only the columns used above it (Scan.Projection);
+	// accepted[i] whether filters[i] goes on the scan (Scan.Filters)
+	// rather than staying in a Filter above it; a missing entry is false.
+	// The executor still applies each Scan.Filters conjunct its reader
+	// does not take at run time, so accepting a filter never changes a
+	// result, only where it is applied.
 	Push(scan *plan.Scan, filters []plan.Expr) (project bool, accepted []bool)
-	// Bounded reports whether the scan's source ends.
+	// Bounded reports whether the scan's source ends (the changelog and
+	// semi-join passes choose streaming algorithms by it).
 	Bounded(scan *plan.Scan) bool
 }
 
-// DefaultSources is what every connector takes today: a scan without an
-// event-time column (whose watermark reads the physical row) and not yet
-// projected reads only the used columns and carries all the filters above
-// it; any other scan takes nothing. A source is bounded as
-// connectors.Bounded says.
+// DefaultSources is what every connector takes today: each scan the pass
+// rewrites reads only the used columns and carries every filter above
+// it; a source is bounded as connectors.Bounded says.
 type DefaultSources struct{}
 
 // Push implements Sources.
-func (DefaultSources) Push(s *plan.Scan, filters []plan.Expr) (bool, []bool) {
-	ok := s.Projection == nil && s.Watermark == nil && s.Rowtime < 0
+func (DefaultSources) Push(_ *plan.Scan, filters []plan.Expr) (bool, []bool) {
 	accepted := make([]bool, len(filters))
 	for i := range accepted {
-		accepted[i] = ok
+		accepted[i] = true
 	}
-	return ok, accepted
+	return true, accepted
 }
 
 // Bounded implements Sources.
