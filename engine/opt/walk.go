@@ -59,21 +59,13 @@ func mapExpr(e plan.Expr, fn rewriteFunc) (plan.Expr, error) {
 }
 
 func mapExprs(es []plan.Expr, fn rewriteFunc) ([]plan.Expr, error) {
-	var out []plan.Expr
+	out := make([]plan.Expr, len(es))
 	for i, e := range es {
 		r, err := mapExpr(e, fn)
 		if err != nil {
 			return nil, err
 		}
-		if r != e && out == nil {
-			out = append([]plan.Expr(nil), es...)
-		}
-		if out != nil {
-			out[i] = r
-		}
-	}
-	if out == nil {
-		return es, nil
+		out[i] = r
 	}
 	return out, nil
 }
@@ -89,57 +81,22 @@ func hasSubQuery(e plan.Expr) bool {
 	return found
 }
 
-// mapSubQueries rewrites the sub-query plans in the expressions of the
-// nodes that hold them (filters, projections, join conditions, VALUES
-// rows).
+// mapSubQueries rewrites the sub-query plans in the expressions n holds.
 func mapSubQueries(n plan.Node, fn rewriteFunc) (plan.Node, error) {
-	switch x := n.(type) {
-	case *plan.Filter:
-		c, err := mapExpr(x.Cond, fn)
-		if err != nil || c == x.Cond {
-			return n, err
+	var err error
+	out := plan.MapNodeExprs(n, func(e plan.Expr) plan.Expr {
+		if err != nil {
+			return e
 		}
-		return &plan.Filter{Input: x.Input, Cond: c}, nil
-	case *plan.Project:
-		es, err := mapExprs(x.Exprs, fn)
-		if err != nil || sameExprs(es, x.Exprs) {
-			return n, err
+		r, rerr := mapExpr(e, fn)
+		if rerr != nil {
+			err = rerr
+			return e
 		}
-		cp := *x
-		cp.Exprs = es
-		return &cp, nil
-	case *plan.Join:
-		r, err := mapExpr(x.Residual, fn)
-		if err != nil || r == x.Residual {
-			return n, err
-		}
-		cp := *x
-		cp.Residual = r
-		return &cp, nil
-	case *plan.Values:
-		var rows [][]plan.Expr
-		for i, row := range x.Rows {
-			r, err := mapExprs(row, fn)
-			if err != nil {
-				return nil, err
-			}
-			if !sameExprs(r, row) && rows == nil {
-				rows = append([][]plan.Expr(nil), x.Rows...)
-			}
-			if rows != nil {
-				rows[i] = r
-			}
-		}
-		if rows == nil {
-			return n, nil
-		}
-		cp := *x
-		cp.Rows = rows
-		return &cp, nil
+		return r
+	})
+	if err != nil {
+		return nil, err
 	}
-	return n, nil
-}
-
-func sameExprs(a, b []plan.Expr) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+	return out, nil
 }
