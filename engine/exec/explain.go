@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"eddy/engine/plan"
-	"eddy/engine/types"
 )
 
 // Explain prints the operators Build makes of an (optimized) plan, one a
@@ -95,41 +94,4 @@ func physicalName(n plan.Node, streaming bool) string {
 }
 
 // rankName names the algorithm rankOver picks for a Top-N.
-func rankName(n *plan.TopN) string {
-	if n.End < n.Start {
-		return "Empty"
-	}
-	appendOnly := !n.InputUpdates
-	if appendOnly {
-		if start, end, _, _, ok := windowCols(n.Input); ok {
-			hasStart, hasEnd := false, false
-			for _, p := range n.Partition {
-				if r, ok := p.(*plan.ColumnRef); ok {
-					hasStart = hasStart || r.Index == start
-					hasEnd = hasEnd || r.Index == end
-				}
-			}
-			if hasStart && hasEnd {
-				return "WindowRank"
-			}
-		}
-	}
-	timeAttr := types.Regular
-	timeCol := false
-	if len(n.Order) == 1 {
-		timeAttr = n.Order[0].Expr.Type().TimeAttr
-		_, timeCol = n.Order[0].Expr.(*plan.ColumnRef)
-	}
-	if appendOnly && n.Start == 1 && n.End == 1 && n.RankCol && (timeAttr == types.Proctime || timeAttr != types.Regular && timeCol) {
-		return "Deduplicate"
-	}
-	switch {
-	case !appendOnly:
-		return "RetractRank"
-	case timeAttr == types.Proctime && !n.Order[0].Desc:
-		return "FirstNRank"
-	case n.Start == 1 && n.End == 1:
-		return "FastTop1Rank"
-	}
-	return "AppendRank"
-}
+func rankName(n *plan.TopN) string { return rankAlgoNames[chooseRank(n)] }
