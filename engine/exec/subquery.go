@@ -35,7 +35,7 @@ func (b *Builder) compileSubQuery(e *plan.SubQuery) (evaluator, error) {
 	var cached *vector.Batch
 	// A correlated sub-query's rows depend only on the outer columns it
 	// reads: they are computed once per distinct combination of them.
-	outerCols := correlatedColumns(e.Query, e.ID)
+	outerCols := plan.CorrelatedColumns(e.Query, e.ID)
 	memo := map[string]*vector.Batch{}
 	var key []byte
 	rows := func(ctx context.Context, bt *vector.Batch, i int) (*vector.Batch, error) {
@@ -136,10 +136,6 @@ func (b *Builder) compileSubQuery(e *plan.SubQuery) (evaluator, error) {
 		return out, nil
 	}, nil
 }
-
-// correlatedColumns lists the outer columns the CorrelRefs of id read
-// anywhere in a plan.
-func correlatedColumns(n plan.Node, id int) []int { return plan.CorrelatedColumns(n, id) }
 
 // subQueryValue is the value of a sub-query expression for one outer row,
 // given the sub-query's rows.
