@@ -2,8 +2,12 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"eddy/engine/ast"
+	"eddy/engine/exec"
+	"eddy/engine/opt"
 	"eddy/engine/parser"
 	"eddy/engine/plan"
 )
@@ -26,4 +30,80 @@ func (s *Session) planQuery(ctx context.Context, q ast.Query) (plan.Node, error)
 		return nil, Errorf("TableException", "Unsupported query: the local engine of eddy cannot plan it yet.")
 	}
 	return an.Plan, nil
+}
+
+// optimize runs the optimizer (engine/opt) over a plan the session is
+// about to run.
+func (s *Session) optimize(n plan.Node) (plan.Node, error) {
+	out, _, err := opt.Optimize(n, opt.Options{Streaming: s.streaming()})
+	return out, err
+}
+
+// optimizeSink optimizes the plan of one sink.
+func (s *Session) optimizeSink(sk *plan.Sink) (*plan.Sink, error) {
+	out, err := s.optimize(sk)
+	if err != nil {
+		return nil, err
+	}
+	o, ok := out.(*plan.Sink)
+	if !ok {
+		return nil, fmt.Errorf("plan: optimizing a sink gave a %T", out)
+	}
+	return o, nil
+}
+
+// explain prints the plans of a query, an INSERT or a statement set in
+// the three sections of Flink's EXPLAIN: the plan as the validator made it,
+// the plan after the optimizer's passes (what each scan reads and
+// filters), and the operators the executor builds of it.
+func (s *Session) explain(nodes []plan.Node) (string, error) {
+	var logical, optimized, physical strings.Builder
+	for i, n := range nodes {
+		if i > 0 {
+			logical.WriteString("\n")
+			optimized.WriteString("\n")
+			physical.WriteString("\n")
+		}
+		logical.WriteString(plan.Format(n))
+		o, err := s.optimize(n)
+		if err != nil {
+			return "", err
+		}
+		optimized.WriteString(plan.Format(o))
+		physical.WriteString(exec.Explain(o, s.streaming()))
+	}
+	return "== Abstract Syntax Tree ==\n" + logical.String() +
+		"\n== Optimized Physical Plan ==\n" + optimized.String() +
+		"\n== Optimized Execution Plan ==\n" + physical.String(), nil
+}
+
+// PlanPasses plans one query or INSERT statement and returns its
+// validated plan and the plan after each pass of the optimizer, in the
+// session's runtime mode. It runs nothing.
+func (s *Session) PlanPasses(ctx context.Context, sql string) (plan.Node, opt.Trace, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stmt, err := parser.Parse(sql)
+	if err != nil {
+		return nil, nil, AsError(err)
+	}
+	s.sql = sql
+	defer func() { s.sql = "" }()
+	var n plan.Node
+	switch x := stmt.(type) {
+	case *ast.QueryStatement:
+		n, err = s.planQuery(ctx, x.Query)
+	case *ast.Insert:
+		n, err = s.planInsert(ctx, x)
+	default:
+		err = unsupported(stmt)
+	}
+	if err != nil {
+		return nil, nil, AsError(err)
+	}
+	_, trace, err := opt.Optimize(n, opt.Options{Streaming: s.streaming(), Trace: true})
+	if err != nil {
+		return nil, nil, AsError(err)
+	}
+	return n, trace, nil
 }

@@ -176,6 +176,9 @@ func (s *Session) runQuery(ctx context.Context, n plan.Node) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n, err = s.optimize(n); err != nil {
+		return nil, err
+	}
 	op, err := b.Build(n)
 	if err != nil {
 		return nil, err
@@ -380,6 +383,10 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 			// INSERT OVERWRITE is batch only (FileSystemTableSink's text).
 			return nil, r.abort(Errorf("IllegalStateException", "Streaming mode not support overwrite."))
 		}
+		sk, err := s.optimizeSink(sk)
+		if err != nil {
+			return nil, r.abort(err)
+		}
 		w, err := st.OpenSink(ctx, sk)
 		if err != nil {
 			return nil, r.abort(err)
@@ -389,7 +396,7 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 		if err != nil {
 			return nil, r.abort(err)
 		}
-		if st.streaming && !st.changelogSink(sk) && exec.Updating(sk.Input) {
+		if st.streaming && !st.changelogSink(sk) && sk.InputUpdates {
 			// A table that stores rows receives the query's final rows.
 			op = exec.Materialize(op, sk.Input.Schema().Types())
 		}
@@ -672,16 +679,10 @@ func (s *Session) execExplain(ctx context.Context, st *ast.Explain) (*Result, er
 	if _, _, err := s.prepare(ctx, s.connectors(), nodes...); err != nil {
 		return nil, err
 	}
-	var tree strings.Builder
-	for i, n := range nodes {
-		if i > 0 {
-			tree.WriteString("\n")
-		}
-		tree.WriteString(plan.Format(n))
+	text, err := s.explain(nodes)
+	if err != nil {
+		return nil, err
 	}
-	text := "== Abstract Syntax Tree ==\n" + tree.String() +
-		"\n== Optimized Physical Plan ==\n" + tree.String() +
-		"\n== Optimized Execution Plan ==\n" + tree.String()
 	res := StringTable([]string{"result"}, [][]any{{text}})
 	res.IsQuery = true
 	return res, nil

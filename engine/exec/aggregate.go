@@ -85,7 +85,7 @@ func (b *Builder) newAggOp(n *plan.Aggregate, in Operator, streaming bool) (*agg
 				in.Close()
 				return nil, err
 			}
-			spec.newAcc = retractable(spec.newAcc, argTypes, streaming && updating(n.Input))
+			spec.newAcc = retractable(spec.newAcc, argTypes, streaming && n.InputUpdates)
 			if mk, ok := functions.GroupAggregateKernel(a.Name, argTypes, a.T); ok && !a.Distinct && !streaming {
 				spec.newGacc = mk
 			}

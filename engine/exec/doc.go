@@ -15,11 +15,18 @@
 // clause) passes its end.
 //
 // Streaming mode has operators of its own where Flink's changelog differs
-// from a batch result: Top-N and ORDER BY ... LIMIT (Flink's rank
-// functions, topn.go), deduplication (dedup.go), window Top-N
+// from a batch result: Top-N (plan.TopN: Flink's rank functions and
+// ORDER BY ... LIMIT, topn.go), deduplication (dedup.go), window Top-N
 // (topn_window.go), regular joins with their outer-join retractions and
 // semi/anti joins for IN and EXISTS (streamjoin*.go); aggregates over an
 // updating input retract every function (streamjoin_retract.go).
+//
+// The executor runs the plan it is given and rewrites nothing: the
+// optimizer (engine/opt) has already pruned the scans, made the Top-Ns
+// and semi joins explicit nodes, chosen each streaming join's strategy
+// (plan.Join.Strategy) and recorded which inputs carry updates
+// (InputUpdates of aggregates, Top-Ns and sinks). Explain prints the
+// operators Build makes of a plan.
 //
 // Operators that hold rows budget their estimated bytes against
 // Options.MemoryBudget (the session's eddy.exec.memory-budget): a sort
@@ -29,11 +36,10 @@
 // partition files.
 //
 // Tables are reached through the Tables interface the caller provides
-// (engine wires it to connectors and catalogs). Before a plan runs, its
-// scans are pruned (pushDown): each reads only the columns the operators
-// above it use and carries the filters directly above it; a reader that
-// implements connectors.Pushdown reads just those columns and applies the
-// filters it can where the rows are stored, the executor the rest.
+// (engine wires it to connectors and catalogs). A scan reads the columns
+// of Scan.Projection and applies Scan.Filters; a reader that implements
+// connectors.Pushdown reads just those columns and applies the filters it
+// can where the rows are stored, the executor the rest.
 //
 // It imports engine/plan, engine/types, engine/vector, engine/functions and
 // engine/connectors; it must not import engine, validate or catalogs.

@@ -67,13 +67,6 @@ type Builder struct {
 	env  *functions.Env
 	// correlation bindings: the current outer row of each correlation id.
 	corr map[int]*binding
-	// depth counts the Build calls in progress: a plan built at depth 0
-	// (a statement's, or a sink's of a statement set) first has its scans
-	// pruned (pushDown).
-	depth int
-	// rankUse says, in streaming mode, whether each Top-N's rank column is
-	// read above it (topn_dispatch.go).
-	rankUse map[*plan.Filter]bool
 }
 
 // binding is the current row of an outer input, read by CorrelRefs.
@@ -103,17 +96,14 @@ func (e *UnsupportedError) Error() string { return "Unsupported query: " + e.Wha
 // Class returns Flink's exception class for the error.
 func (e *UnsupportedError) Class() string { return "TableException" }
 
-// Build returns the operator for a plan.
+// Build returns the operator for a plan. The plan is run as it is given:
+// the caller optimizes it first (engine/opt), which prunes its scans and
+// makes the streaming shapes (Top-N, semi joins, join strategies,
+// changelog modes) explicit.
 func (b *Builder) Build(n plan.Node) (Operator, error) {
-	if b.depth == 0 {
-		n = pushDown(n)
-	}
-	b.depth++
-	defer func() { b.depth-- }()
-	if op, ok, err := b.streamOp(n); ok || err != nil {
-		return op, err
-	}
 	switch n := n.(type) {
+	case *plan.TopN:
+		return b.topN(n)
 	case *plan.Values:
 		return b.values(n)
 	case *plan.Scan:
@@ -127,6 +117,12 @@ func (b *Builder) Build(n plan.Node) (Operator, error) {
 	case *plan.Sort:
 		return b.sort(n, -1)
 	case *plan.Join:
+		// In streaming mode a join keeps the state of both inputs and
+		// emits its changelog, unless the optimizer chose the batch hash
+		// join (bounded insert-only inputs).
+		if b.opts.Streaming && n.Strategy != plan.JoinHash {
+			return b.streamJoin(n)
+		}
 		return b.join(n)
 	case *plan.Aggregate:
 		return b.aggregate(n)

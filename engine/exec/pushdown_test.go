@@ -13,6 +13,7 @@ import (
 	"eddy/catalogs"
 	"eddy/catalogs/sqlite"
 	"eddy/engine/connectors"
+	"eddy/engine/opt"
 	"eddy/engine/plan"
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -75,10 +76,9 @@ func storeTable(t *testing.T, m *storeTables, cat catalogs.Catalog, name string,
 // and filtering above the store, and returns both results, sorted.
 func runBoth(t *testing.T, m *storeTables, n plan.Node) (pushed, plain []string) {
 	t.Helper()
-	for i, depth := range []int{0, 1} {
+	for i, run := range []plan.Node{opt.PushDown(n, nil), n} {
 		b := NewBuilder(Options{Tables: m})
-		b.depth = depth // 1: Build skips pushDown
-		op, err := b.Build(n)
+		op, err := b.Build(run)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,12 +191,12 @@ func TestPushDownMatchesPlainScans(t *testing.T) {
 			t.Errorf("%s: no rows; the test checks nothing", name)
 		}
 		if strings.Join(pushed, "\n") != strings.Join(plain, "\n") {
-			t.Errorf("%s: pushed scans gave %d rows, plain ones %d\n%s", name, len(pushed), len(plain), plan.Format(pushDown(n)))
+			t.Errorf("%s: pushed scans gave %d rows, plain ones %d\n%s", name, len(pushed), len(plain), plan.Format(opt.PushDown(n, nil)))
 		}
 	}
 	// The pushed plan of the first query reads two columns and leaves
 	// both filters to the store.
-	p := pushDown(plans["int and double"]).(*plan.Project).Input.(*plan.Scan)
+	p := opt.PushDown(plans["int and double"], nil).(*plan.Project).Input.(*plan.Scan)
 	if fmt.Sprint(p.Projection) != "[0]" || len(p.Filters) != 2 {
 		t.Fatalf("pushed scan: projection %v, %d filters", p.Projection, len(p.Filters))
 	}

@@ -346,12 +346,3 @@ func (o *streamJoinOp) processSemi(side int, key string, keyed bool, row []any, 
 }
 
 var _ Operator = (*streamJoinOp)(nil)
-
-// hashJoinable reports whether a streaming join can run as the batch hash
-// join: an inner (or cross) join of bounded inputs that carry no updates.
-func hashJoinable(n *plan.Join) bool {
-	if n.Kind != plan.InnerJoin && n.Kind != plan.CrossJoin {
-		return false
-	}
-	return planBounded(n.Left) && planBounded(n.Right) && !updating(n.Left) && !updating(n.Right)
-}

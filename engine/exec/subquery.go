@@ -35,7 +35,7 @@ func (b *Builder) compileSubQuery(e *plan.SubQuery) (evaluator, error) {
 	var cached *vector.Batch
 	// A correlated sub-query's rows depend only on the outer columns it
 	// reads: they are computed once per distinct combination of them.
-	outerCols := correlatedColumns(e.Query, e.ID)
+	outerCols := plan.CorrelatedColumns(e.Query, e.ID)
 	memo := map[string]*vector.Batch{}
 	var key []byte
 	rows := func(ctx context.Context, bt *vector.Batch, i int) (*vector.Batch, error) {
@@ -135,25 +135,6 @@ func (b *Builder) compileSubQuery(e *plan.SubQuery) (evaluator, error) {
 		}
 		return out, nil
 	}, nil
-}
-
-// correlatedColumns lists the outer columns the CorrelRefs of id read
-// anywhere in a plan.
-func correlatedColumns(n plan.Node, id int) []int {
-	seen := map[int]bool{}
-	var out []int
-	plan.Walk(n, func(x plan.Node) {
-		for _, e := range plan.NodeExprs(x) {
-			plan.WalkExpr(e, func(y plan.Expr) bool {
-				if c, ok := y.(*plan.CorrelRef); ok && c.ID == id && !seen[c.Index] {
-					seen[c.Index] = true
-					out = append(out, c.Index)
-				}
-				return true
-			})
-		}
-	})
-	return out
 }
 
 // subQueryValue is the value of a sub-query expression for one outer row,

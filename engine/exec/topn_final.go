@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 
-	"eddy/engine/plan"
 	"eddy/engine/types"
 	"eddy/engine/vector"
 )
@@ -46,10 +45,6 @@ func finalRows(b *vector.Batch, err error) (*vector.Batch, error) {
 	out.Kinds = nil
 	return out, nil
 }
-
-// Updating reports whether a plan's rows carry updates or deletions in
-// streaming mode (aggregates, outer joins, Top-N...).
-func Updating(n plan.Node) bool { return updating(n) }
 
 // Materialize returns an operator that reads all of in and then yields
 // its final rows: the changelog applied (finalRows), all as inserts. A

@@ -80,12 +80,19 @@ func windowCols(n plan.Node) (start, end, timeCol int, agg, ok bool) {
 	return 0, 0, 0, false, false
 }
 
-// windowRank returns a window Top-N when the partition holds both window
-// columns of input; ok is false otherwise.
-func (b *Builder) windowRank(in Operator, input plan.Node, part []plan.Expr, spec rankSpec, rankType *types.Type) (Operator, bool) {
+// windowColumns are the window columns of a window Top-N's input.
+type windowColumns struct {
+	start, end, timeCol int
+	agg                 bool
+}
+
+// windowRankCols returns the window columns of input when the partition
+// holds both window_start and window_end (a window Top-N); ok is false
+// otherwise.
+func windowRankCols(input plan.Node, part []plan.Expr) (windowColumns, bool) {
 	start, end, timeCol, agg, ok := windowCols(input)
 	if !ok {
-		return nil, false
+		return windowColumns{}, false
 	}
 	hasStart, hasEnd := false, false
 	for _, p := range part {
@@ -94,18 +101,21 @@ func (b *Builder) windowRank(in Operator, input plan.Node, part []plan.Expr, spe
 			hasEnd = hasEnd || r.Index == end
 		}
 	}
-	if !hasStart || !hasEnd {
-		return nil, false
-	}
+	return windowColumns{start: start, end: end, timeCol: timeCol, agg: agg}, hasStart && hasEnd
+}
+
+// windowRank returns the window Top-N over in, the rows of input, whose
+// window columns are cols.
+func (b *Builder) windowRank(in Operator, input plan.Node, cols windowColumns, spec rankSpec, rankType *types.Type) Operator {
 	delay, hasWM := watermarkDelay(input)
 	inTypes := input.Schema().Types()
 	out := append([]*types.Type(nil), inTypes...)
 	if spec.withRankCol {
 		out = append(out, rankType)
 	}
-	return &windowRankOp{in: in, spec: spec, startCol: start, endCol: end, timeCol: timeCol, agg: agg,
+	return &windowRankOp{in: in, spec: spec, startCol: cols.start, endCol: cols.end, timeCol: cols.timeCol, agg: cols.agg,
 		delay: delay, hasWM: hasWM, wm: minWatermark, inTypes: inTypes, outTypes: out,
-		windows: map[[2]int64]*vector.Batch{}}, true
+		windows: map[[2]int64]*vector.Batch{}}
 }
 
 type windowRankOp struct {

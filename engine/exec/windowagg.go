@@ -9,20 +9,6 @@ import (
 	"eddy/engine/vector"
 )
 
-// groupsByWindow says whether the aggregate n over the window table
-// function w groups by both window_start and window_end.
-func groupsByWindow(n *plan.Aggregate, w *plan.WindowTVF) bool {
-	in0 := len(w.Input.Schema())
-	hasStart, hasEnd := false, false
-	for _, g := range n.Group {
-		if r, ok := g.(*plan.ColumnRef); ok {
-			hasStart = hasStart || r.Index == in0
-			hasEnd = hasEnd || r.Index == in0+1
-		}
-	}
-	return hasStart && hasEnd
-}
-
 // windowAggregate is a streaming aggregation grouped by window_start and
 // window_end of a window table function: as in Flink's window aggregate,
 // each window's rows are kept until the watermark passes the window's end,
@@ -36,7 +22,7 @@ func groupsByWindow(n *plan.Aggregate, w *plan.WindowTVF) bool {
 // ok is false when n is not grouped by both window columns; the caller
 // then runs a plain aggregation.
 func (b *Builder) windowAggregate(n *plan.Aggregate, w *plan.WindowTVF) (Operator, bool, error) {
-	if n.GroupingSets != nil || !groupsByWindow(n, w) {
+	if n.GroupingSets != nil || !n.GroupsByWindow(w) {
 		return nil, false, nil
 	}
 	in0 := len(w.Input.Schema())

@@ -60,6 +60,10 @@ type Aggregate struct {
 	GroupNames   []string
 	GroupingSets [][]int
 	Aggs         []AggCall
+	// InputUpdates is set by the changelog pass of engine/opt, in
+	// streaming mode, when the input's rows carry updates or deletions:
+	// every aggregate function must then retract.
+	InputUpdates bool
 }
 
 // Schema returns the group columns then the aggregate columns. Group
@@ -130,7 +134,11 @@ func (n *Aggregate) Describe() string {
 	for i, a := range n.Aggs {
 		aggs[i] = a.String()
 	}
-	fmt.Fprintf(&b, "select=[%s])", strings.Join(aggs, ", "))
+	fmt.Fprintf(&b, "select=[%s]", strings.Join(aggs, ", "))
+	if n.InputUpdates {
+		b.WriteString(", inputUpdates=[true]")
+	}
+	b.WriteString(")")
 	return b.String()
 }
 
@@ -339,3 +347,18 @@ var (
 	_ Node = (*Over)(nil)
 	_ Node = (*WindowTVF)(nil)
 )
+
+// GroupsByWindow says whether the aggregate, over the window table
+// function w, groups by both window_start and window_end (a window
+// aggregate in streaming mode).
+func (n *Aggregate) GroupsByWindow(w *WindowTVF) bool {
+	in0 := len(w.Input.Schema())
+	hasStart, hasEnd := false, false
+	for _, g := range n.Group {
+		if r, ok := g.(*ColumnRef); ok {
+			hasStart = hasStart || r.Index == in0
+			hasEnd = hasEnd || r.Index == in0+1
+		}
+	}
+	return hasStart && hasEnd
+}

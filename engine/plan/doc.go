@@ -1,7 +1,10 @@
 // Package plan holds eddy's logical query plans: immutable trees of
 // relational operators (Scan, Values, Project, Filter, Join, Aggregate,
-// Over, Sort, Limit, SetOp, Correlate, Unnest, WindowTVF, Sink) whose
-// expressions are typed and fully resolved.
+// Over, Sort, Limit, SetOp, Correlate, Unnest, WindowTVF, Match, Sink)
+// whose expressions are typed and fully resolved, and the nodes and
+// fields the optimizer (engine/opt) adds: TopN, Scan.Projection and
+// Scan.Filters, Join.Strategy, the InputUpdates of Aggregate, TopN and
+// Sink, Sink.Direct. The validator never sets those.
 //
 // The contract between the query validator (engine/validate), which builds
 // plans, and the executor (engine/exec), which runs them:

@@ -53,7 +53,22 @@ type Join struct {
 	Right    Node
 	EquiKeys []EquiKey
 	Residual Expr
+	// Strategy is the streaming executor's algorithm, chosen by the
+	// changelog pass of engine/opt; batch mode ignores it.
+	Strategy JoinStrategy
 }
+
+// JoinStrategy is how a streaming join runs.
+type JoinStrategy uint8
+
+// Join strategies. JoinStream (and the zero value) keeps the state of
+// both inputs and emits the join's changelog as rows arrive; JoinHash
+// runs the batch hash join, for bounded insert-only inputs.
+const (
+	JoinStrategyUnset JoinStrategy = iota
+	JoinStream
+	JoinHash
+)
 
 // NewJoin builds a join from a full ON condition (nil for none), moving
 // every top-level conjunct of the form left-expr = right-expr (or IS NOT
@@ -173,6 +188,12 @@ func (n *Join) Describe() string {
 	}
 	if n.Residual != nil {
 		fmt.Fprintf(&b, ", where=[%s]", n.Residual)
+	}
+	switch n.Strategy {
+	case JoinStream:
+		b.WriteString(", strategy=[stream]")
+	case JoinHash:
+		b.WriteString(", strategy=[hash]")
 	}
 	b.WriteString(")")
 	return b.String()

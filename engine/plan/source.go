@@ -70,6 +70,9 @@ func (n *Scan) WithChildren(c ...Node) (Node, error) {
 func (n *Scan) Describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "TableSourceScan(table=[%s], fields=[%s]", n.Table, strings.Join(n.Schema().Names(), ", "))
+	if n.Projection != nil {
+		fmt.Fprintf(&b, ", project=[%s]", intList(n.Projection))
+	}
 	if len(n.Filters) > 0 {
 		fmt.Fprintf(&b, ", filter=[%s]", exprList(n.Filters))
 	}
@@ -126,6 +129,14 @@ type Sink struct {
 	Overwrite bool
 	// StaticPartition holds PARTITION (k = 'v', ...) values, or nil.
 	StaticPartition map[string]string
+	// InputUpdates is set by the changelog pass of engine/opt, in
+	// streaming mode, when the input's rows carry updates or deletions.
+	InputUpdates bool
+	// Direct is set by the direct-insert pass of engine/opt: the input is
+	// constant rows (Values, possibly under a projection of constants)
+	// and the table is a managed one (no 'connector' option), so the rows
+	// may be handed to the catalog's store without running operators.
+	Direct bool
 }
 
 // Schema returns nil: a sink produces no rows.
@@ -161,6 +172,12 @@ func (n *Sink) Describe() string {
 			keys[i] = k + "=" + n.StaticPartition[k]
 		}
 		fmt.Fprintf(&b, ", partition=[%s]", strings.Join(keys, ", "))
+	}
+	if n.InputUpdates {
+		b.WriteString(", inputUpdates=[true]")
+	}
+	if n.Direct {
+		b.WriteString(", direct=[true]")
 	}
 	b.WriteString(")")
 	return b.String()

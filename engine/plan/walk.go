@@ -141,6 +141,122 @@ func NodeExprs(n Node) []Expr {
 				out = append(out, k.Expr)
 			}
 		}
+	case *TopN:
+		out = append(out, n.Partition...)
+		for _, k := range n.Order {
+			out = append(out, k.Expr)
+		}
+	}
+	return out
+}
+
+// MapNodeExprs returns n with every expression it holds (those of
+// NodeExprs, and an Over's frame offsets) replaced by fn's answer; n
+// itself when fn changed none. Children are not entered.
+func MapNodeExprs(n Node, fn func(Expr) Expr) Node {
+	changed := false
+	one := func(e Expr) Expr {
+		if e == nil {
+			return nil
+		}
+		r := fn(e)
+		changed = changed || r != e
+		return r
+	}
+	list := func(es []Expr) []Expr {
+		if es == nil {
+			return nil
+		}
+		out := make([]Expr, len(es))
+		for i, e := range es {
+			out[i] = one(e)
+		}
+		return out
+	}
+	keys := func(ks []SortKey) []SortKey {
+		if ks == nil {
+			return nil
+		}
+		out := make([]SortKey, len(ks))
+		for i, k := range ks {
+			out[i] = k
+			out[i].Expr = one(k.Expr)
+		}
+		return out
+	}
+	var out Node
+	switch x := n.(type) {
+	case *Scan:
+		cp := *x
+		cp.Filters, cp.Watermark = list(x.Filters), one(x.Watermark)
+		out = &cp
+	case *Values:
+		cp := *x
+		cp.Rows = make([][]Expr, len(x.Rows))
+		for i, r := range x.Rows {
+			cp.Rows[i] = list(r)
+		}
+		out = &cp
+	case *Project:
+		cp := *x
+		cp.Exprs = list(x.Exprs)
+		out = &cp
+	case *Filter:
+		cp := *x
+		cp.Cond = one(x.Cond)
+		out = &cp
+	case *Sort:
+		cp := *x
+		cp.Keys = keys(x.Keys)
+		out = &cp
+	case *Join:
+		cp := *x
+		cp.EquiKeys = make([]EquiKey, len(x.EquiKeys))
+		for i, k := range x.EquiKeys {
+			cp.EquiKeys[i] = EquiKey{Left: one(k.Left), Right: one(k.Right), NullSafe: k.NullSafe}
+		}
+		cp.Residual = one(x.Residual)
+		out = &cp
+	case *Unnest:
+		cp := *x
+		cp.Exprs = list(x.Exprs)
+		out = &cp
+	case *Aggregate:
+		cp := *x
+		cp.Group = list(x.Group)
+		cp.Aggs = make([]AggCall, len(x.Aggs))
+		for i, a := range x.Aggs {
+			a.Args, a.Filter, a.OrderBy = list(a.Args), one(a.Filter), keys(a.OrderBy)
+			cp.Aggs[i] = a
+		}
+		out = &cp
+	case *Match:
+		cp := *x
+		cp.Order = keys(x.Order)
+		cp.Slots = make([]MatchSlot, len(x.Slots))
+		for i, sl := range x.Slots {
+			sl.Args = list(sl.Args)
+			cp.Slots[i] = sl
+		}
+		out = &cp
+	case *Over:
+		cp := *x
+		cp.Calls = make([]WindowCall, len(x.Calls))
+		for i, c := range x.Calls {
+			c.Args, c.Partition, c.Order = list(c.Args), list(c.Partition), keys(c.Order)
+			c.Frame.Start.Offset, c.Frame.End.Offset = one(c.Frame.Start.Offset), one(c.Frame.End.Offset)
+			cp.Calls[i] = c
+		}
+		out = &cp
+	case *TopN:
+		cp := *x
+		cp.Partition, cp.Order = list(x.Partition), keys(x.Order)
+		out = &cp
+	default:
+		return n
+	}
+	if !changed {
+		return n
 	}
 	return out
 }
@@ -163,4 +279,52 @@ func Walk(n Node, fn func(Node)) {
 	for _, c := range n.Children() {
 		Walk(c, fn)
 	}
+}
+
+// RemapColumns returns e with every column reference renumbered by m (old
+// position to new); references outside m are kept.
+func RemapColumns(e Expr, m []int) Expr {
+	if e == nil || m == nil {
+		return e
+	}
+	return RewriteExpr(e, func(x Expr) Expr {
+		if c, ok := x.(*ColumnRef); ok && c.Index >= 0 && c.Index < len(m) {
+			cp := *c
+			cp.Index = m[c.Index]
+			return &cp
+		}
+		return x
+	})
+}
+
+// UsedColumns marks in used (the columns of an input) the columns the
+// expressions read.
+func UsedColumns(used []bool, exprs ...Expr) {
+	for _, e := range exprs {
+		WalkExpr(e, func(x Expr) bool {
+			if c, ok := x.(*ColumnRef); ok && c.Index >= 0 && c.Index < len(used) {
+				used[c.Index] = true
+			}
+			return true
+		})
+	}
+}
+
+// CorrelatedColumns returns the columns of the outer row of correlation
+// id that a plan reads (sub-query plans included), in order of first use.
+func CorrelatedColumns(n Node, id int) []int {
+	seen := map[int]bool{}
+	var out []int
+	Walk(n, func(x Node) {
+		for _, e := range NodeExprs(x) {
+			WalkExpr(e, func(y Expr) bool {
+				if c, ok := y.(*CorrelRef); ok && c.ID == id && !seen[c.Index] {
+					seen[c.Index] = true
+					out = append(out, c.Index)
+				}
+				return true
+			})
+		}
+	})
+	return out
 }

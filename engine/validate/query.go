@@ -194,11 +194,6 @@ func (s *state) query(q ast.Query, outer *qscope) (*Analyzed, error) {
 	}
 	if top {
 		an.Reads = reads
-		if s.planErr == nil && an.Plan != nil {
-			if an.Plan, err = plan.PruneProjections(an.Plan); err != nil {
-				s.planErr = err
-			}
-		}
 		if s.planErr != nil || an.Plan == nil {
 			an.Plan, an.PlanErr = nil, s.planErr
 			if an.PlanErr == nil {

@@ -1,16 +1,18 @@
-package plan
+package opt
+
+import "eddy/engine/plan"
 
 // PruneProjections drops, from every Project that reads another Project,
-// the inner expressions the outer one never reads. A view is inlined as a
-// projection that casts to its frozen column types; a query reading one
-// column of it must not evaluate (and fail on) the casts of the others,
-// as Flink's planner prunes them too. A pair whose outer expressions hold
+// the inner expressions the outer one never reads (the prune-projections
+// pass). A view is inlined as a projection that casts to its frozen
+// column types; a query reading one column of it must not evaluate (and
+// fail on) the casts of the others, as Flink's planner prunes them too. A pair whose outer expressions hold
 // a sub-query is left alone: the sub-query may read the inner row by
 // position.
-func PruneProjections(n Node) (Node, error) {
+func PruneProjections(n plan.Node) (plan.Node, error) {
 	kids := n.Children()
 	if len(kids) > 0 {
-		pruned := make([]Node, len(kids))
+		pruned := make([]plan.Node, len(kids))
 		changed := false
 		for i, k := range kids {
 			p, err := PruneProjections(k)
@@ -27,31 +29,31 @@ func PruneProjections(n Node) (Node, error) {
 			}
 		}
 	}
-	outer, ok := n.(*Project)
+	outer, ok := n.(*plan.Project)
 	if !ok {
 		return n, nil
 	}
-	inner, ok := outer.Input.(*Project)
+	inner, ok := outer.Input.(*plan.Project)
 	if !ok {
 		return n, nil
 	}
 	used := make([]bool, len(inner.Exprs))
 	safe := true
 	for _, e := range outer.Exprs {
-		WalkExpr(e, func(x Expr) bool {
+		plan.WalkExpr(e, func(x plan.Expr) bool {
 			switch x := x.(type) {
-			case *ColumnRef:
+			case *plan.ColumnRef:
 				if x.Index >= 0 && x.Index < len(used) {
 					used[x.Index] = true
 				}
-			case *SubQuery:
+			case *plan.SubQuery:
 				safe = false
 			}
 			return true
 		})
 	}
 	remap := make([]int, len(inner.Exprs))
-	var exprs []Expr
+	var exprs []plan.Expr
 	var names []string
 	for i, u := range used {
 		remap[i] = -1
@@ -64,10 +66,10 @@ func PruneProjections(n Node) (Node, error) {
 	if !safe || len(exprs) == len(inner.Exprs) {
 		return n, nil
 	}
-	out := &Project{Input: &Project{Input: inner.Input, Exprs: exprs, Names: names}, Names: outer.Names}
+	out := &plan.Project{Input: &plan.Project{Input: inner.Input, Exprs: exprs, Names: names}, Names: outer.Names}
 	for _, e := range outer.Exprs {
-		out.Exprs = append(out.Exprs, RewriteExpr(e, func(x Expr) Expr {
-			if c, ok := x.(*ColumnRef); ok {
+		out.Exprs = append(out.Exprs, plan.RewriteExpr(e, func(x plan.Expr) plan.Expr {
+			if c, ok := x.(*plan.ColumnRef); ok {
 				cp := *c
 				cp.Index = remap[c.Index]
 				return &cp

@@ -1,17 +1,58 @@
-package exec
+package opt
 
 import (
 	"eddy/engine/plan"
 	"eddy/engine/vector"
 )
 
-// Semi and anti joins in streaming mode. Flink plans `x IN (SELECT ...)`
-// and `[NOT] EXISTS (SELECT ... WHERE inner = outer ...)` in a WHERE
-// clause as a semi (anti) join of the two inputs, whose changelog follows
-// both: a left row is emitted when its first match arrives, retracted
-// when its last match is retracted (the reverse for an anti join). eddy
-// rewrites the same shapes into a semi or anti streamJoin; other sub-query
-// forms keep the sub-query evaluation (over the sub-query's final rows).
+// SemiJoins turns, in a streaming plan, the first conjunct of a Filter
+// that is an uncorrelated `x IN (SELECT ...)` or a `[NOT] EXISTS (SELECT
+// ... WHERE inner = outer ...)` correlated only through equalities into a
+// semi (anti) plan.Join of the Filter's input and the sub-query's input,
+// run as a streaming join (Join.Strategy JoinStream), with the Filter's
+// other conjuncts above it. Flink plans these shapes as semi (anti) joins,
+// whose changelog follows both inputs: a left row is emitted when its
+// first match arrives, retracted when its last match is retracted (the
+// reverse for an anti join). Other sub-query forms keep the sub-query
+// evaluation (over the sub-query's final rows). A Filter that bounds a
+// rank is left to the top-n pass.
+func SemiJoins(n plan.Node, src Sources) (plan.Node, error) {
+	if src == nil {
+		src = DefaultSources{}
+	}
+	s := semis{src: src}
+	return s.rewrite(n)
+}
+
+type semis struct{ src Sources }
+
+func (s semis) rewrite(n plan.Node) (plan.Node, error) {
+	if f, ok := n.(*plan.Filter); ok {
+		if _, isRank := matchRank(f); !isRank {
+			if m, ok := matchSemi(f, s.src); ok {
+				left, err := s.rewrite(m.join.Left)
+				if err != nil {
+					return nil, err
+				}
+				right, err := s.rewrite(m.join.Right)
+				if err != nil {
+					return nil, err
+				}
+				j := *m.join
+				j.Left, j.Right, j.Strategy = left, right, plan.JoinStream
+				if len(m.rest) == 0 {
+					return &j, nil
+				}
+				c, err := mapExpr(plan.And(m.rest...), s.rewrite)
+				if err != nil {
+					return nil, err
+				}
+				return &plan.Filter{Input: &j, Cond: c}, nil
+			}
+		}
+	}
+	return mapNode(n, s.rewrite, s.rewrite)
+}
 
 // semiMatch is a Filter conjunct that is a semi or anti join.
 type semiMatch struct {
@@ -21,14 +62,14 @@ type semiMatch struct {
 
 // matchSemi finds the first conjunct of f that is an uncorrelated IN, or
 // an EXISTS / NOT EXISTS correlated only through equalities.
-func matchSemi(f *plan.Filter) (semiMatch, bool) {
+func matchSemi(f *plan.Filter, src Sources) (semiMatch, bool) {
 	conj := plan.Conjuncts(f.Cond)
 	for i, c := range conj {
 		j := semiJoinOf(f.Input, c)
 		if j == nil {
 			continue
 		}
-		if !planBounded(f.Input) && planBounded(j.Right) && !updating(j.Right) {
+		if !planBounded(f.Input, src) && planBounded(j.Right, src) && !updating(j.Right, src) {
 			// An unbounded input filtered by a fixed set: the sub-query's
 			// rows are read once and the input streams through without
 			// state, so memory stays flat (the join would keep every
@@ -104,7 +145,7 @@ func decorrelate(q plan.Node, id int) (plan.Node, []plan.EquiKey, bool) {
 		q = p.Input
 	}
 	f, ok := q.(*plan.Filter)
-	if !ok || len(correlatedColumns(f.Input, id)) > 0 {
+	if !ok || len(plan.CorrelatedColumns(f.Input, id)) > 0 {
 		return nil, nil, false
 	}
 	var keys []plan.EquiKey
@@ -134,34 +175,6 @@ func decorrelate(q plan.Node, id int) (plan.Node, []plan.EquiKey, bool) {
 		right = &plan.Filter{Input: f.Input, Cond: plan.And(rest...)}
 	}
 	return right, keys, true
-}
-
-// semiFilter builds a Filter whose conjunct is a semi or anti join.
-func (b *Builder) semiFilter(f *plan.Filter, m semiMatch) (Operator, error) {
-	op, err := b.streamJoin(m.join)
-	if err != nil {
-		return nil, err
-	}
-	if len(m.rest) == 0 {
-		return op, nil
-	}
-	cond, err := b.compile(plan.And(m.rest...))
-	if err != nil {
-		op.Close()
-		return nil, err
-	}
-	return &filterOp{in: op, cond: cond}, nil
-}
-
-// planBounded reports whether every source of a plan ends.
-func planBounded(n plan.Node) bool {
-	bounded := true
-	plan.Walk(n, func(x plan.Node) {
-		if sc, ok := x.(*plan.Scan); ok && !sc.Bounded {
-			bounded = false
-		}
-	})
-	return bounded
 }
 
 // sameClass reports whether two expressions' values encode alike as join

@@ -1,0 +1,33 @@
+// Package opt is eddy's plan optimizer: named passes that turn the
+// logical plan the validator (engine/validate) builds into the plan the
+// executor (engine/exec) runs. Every pass is an immutable rewrite: it
+// returns new nodes and never modifies its input, so the validated plan
+// stays printable next to the optimized one (EXPLAIN).
+//
+// Optimize runs the passes in order:
+//
+//   - prune-projections drops the expressions of a projection that the
+//     projection above it never reads (a view's casts to its frozen
+//     types must not run for columns nobody reads).
+//   - push-down gives every scan the columns the operators above it use
+//     (Scan.Projection) and the filter conjuncts directly above it that
+//     its source takes (Scan.Filters), renumbering the column references
+//     above; what a source takes is asked of Sources.
+//   - semi-join (streaming) turns a WHERE conjunct `x IN (SELECT ...)` or
+//     `[NOT] EXISTS (SELECT ... WHERE inner = outer)` into a semi (anti)
+//     plan.Join.
+//   - top-n (streaming) turns a Filter bounding the rank of a ranking
+//     window call, and ORDER BY ... LIMIT, into plan.TopN.
+//   - changelog (streaming) derives which nodes produce only inserts and
+//     which produce updates, and records it where the executor needs it:
+//     Aggregate.InputUpdates, TopN.InputUpdates, Sink.InputUpdates and
+//     Join.Strategy.
+//   - direct-insert marks a Sink of constant rows into a managed table
+//     (Sink.Direct), for an executor that writes them without operators.
+//
+// Trace holds the plan after each pass, for EXPLAIN and tests.
+//
+// The package imports engine/plan, engine/types, engine/vector and
+// engine/connectors; it must not import the validator, the executor,
+// catalogs or the engine.
+package opt
