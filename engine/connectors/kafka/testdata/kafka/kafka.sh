@@ -55,6 +55,10 @@ state=${EDDY_KAFKA_STATE:-${TMPDIR:-/tmp}/eddy-kafka}
 build=${EDDY_KAFKA_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/eddy/kafka}
 timeout=${EDDY_KAFKA_START_TIMEOUT:-120}
 heap=${EDDY_KAFKA_HEAP:-512m}
+# Absolute, so that the launcher's command line names the same directory
+# whatever the working directory of a later call.
+[[ $state == /* ]] || state=$PWD/$state
+[[ $build == /* ]] || build=$PWD/$build
 read -r -a java_opts <<<"${EDDY_KAFKA_JAVA_OPTS:-}"
 read -r -a broker_props <<<"${EDDY_KAFKA_BROKER_PROPS:-}"
 
@@ -124,7 +128,7 @@ node_pid() {
     pid=$(cat "$f")
     [[ $pid =~ ^[0-9]+$ ]] || continue
     args=$(ps -ww -o args= -p "$pid" 2>/dev/null) || continue
-    if [[ $args == *"$launcher $state"* ]]; then
+    if [[ "$args " == *" $launcher $state "* ]]; then
       echo "$pid"
       return 0
     fi
@@ -264,8 +268,8 @@ tool_opts=(
 train_tools() {
   [[ -s $build/target/tools.jsa ]] && return 0
   local dump="$build/target/tools.jsa.$$"
-  if java "${tool_opts[@]}" -XX:ArchiveClassesAtExit="$dump" -cp "$(classpath)" org.apache.kafka.tools.TopicCommand \
-    --bootstrap-server "$(cat "$state/url")" --list >/dev/null 2>&1; then
+  if timeout 60 java "${tool_opts[@]}" -XX:ArchiveClassesAtExit="$dump" -cp "$(classpath)" \
+    org.apache.kafka.tools.TopicCommand --bootstrap-server "$(cat "$state/url")" --list >/dev/null 2>&1; then
     publish_cds tools "$dump"
   else
     rm -f "$dump"
