@@ -48,7 +48,9 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * <p>and prints the PLAINTEXT address. The process runs until it is
- * terminated; SIGTERM shuts the node down cleanly.
+ * terminated; SIGTERM shuts the node down cleanly. It holds a lock on
+ * state-dir/broker.lock, which names its process id, all the while: a
+ * second launcher on the same state directory exits at once.
  */
 public final class BrokerLauncher {
 
@@ -65,6 +67,7 @@ public final class BrokerLauncher {
         }
         Path state = Paths.get(args[0]).toAbsolutePath();
         Path data = state.resolve("data");
+        Files.createDirectories(state);
         // Two nodes on one data directory corrupt its metadata log before
         // Kafka's own lock on the log directory is taken, so hold a lock
         // of our own from the start to the end of the process.
