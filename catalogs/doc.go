@@ -8,7 +8,8 @@
 // one per session, holding the registered catalogs, the current catalog and
 // database, temporary objects and name resolution (Flink's CatalogManager).
 //
-// It imports only engine/types. It must not import catalogs/memory,
+// It imports only engine/types and engine/like (the LIKE matcher of SHOW
+// ... LIKE, shared with the LIKE operator). It must not import catalogs/memory,
 // catalogs/sqlite or any other engine package; concrete catalogs and
 // factories are handed to NewManager by main.
 package catalogs

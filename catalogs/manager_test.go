@@ -405,8 +405,13 @@ func TestMatchLike(t *testing.T) {
 		{"mississippi", "%iss%ipp_", false, true},
 	}
 	for _, tt := range tests {
-		if got := catalogs.MatchLike(tt.s, tt.pattern, tt.ci); got != tt.want {
-			t.Errorf("MatchLike(%q, %q, %v) = %v", tt.s, tt.pattern, tt.ci, got)
+		f := &catalogs.LikeFilter{Pattern: tt.pattern, CaseInsensitive: tt.ci}
+		if got := f.Match(tt.s); got != tt.want {
+			t.Errorf("LIKE %q matching %q (ILIKE %v) = %v", tt.pattern, tt.s, tt.ci, got)
+		}
+		f.Not = true
+		if got := f.Filter([]string{tt.s}); (len(got) == 0) != tt.want {
+			t.Errorf("NOT LIKE %q filtering %q (ILIKE %v) kept %v", tt.pattern, tt.s, tt.ci, got)
 		}
 	}
 }
