@@ -426,7 +426,7 @@ func likeKernel(name string, ret *types.Type) ScalarKernel {
 }
 
 // escapeRune is the escape character of an ESCAPE clause: its first
-// character, or none for ”.
+// character, or none for an empty one.
 func escapeRune(esc string) rune {
 	for _, r := range esc {
 		return r
