@@ -225,6 +225,20 @@ func (r *Registry) Validate(key, value string) (string, error) {
 	return value, nil
 }
 
+// defaults is the registry Default reads; like every Registry it never
+// changes.
+var defaults = Options()
+
+// Default returns the default value of an option key eddy interprets, ""
+// for a key without one. It is the one place defaults are written: the
+// shell and the renderer read theirs from here.
+func Default(key string) string {
+	if o, ok := defaults.Lookup(key); ok {
+		return o.Default
+	}
+	return ""
+}
+
 // Option keys eddy reads.
 const (
 	RuntimeMode        = "execution.runtime-mode"
