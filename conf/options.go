@@ -262,6 +262,7 @@ const (
 	StateTTL           = "table.exec.state.ttl"
 	CheckpointInterval = "execution.checkpointing.interval"
 	SpillMemory        = "eddy.exec.memory-budget"
+	CatalogOpenTimeout = "eddy.catalog.open-timeout"
 )
 
 // Options returns the registry of the options eddy interprets, with Flink's
@@ -307,6 +308,9 @@ func Options() *Registry {
 		{Key: CheckpointInterval, Type: TypeDuration, Description: "Checkpoint interval."},
 		{Key: SpillMemory, Type: TypeMemorySize, Default: "256mb",
 			Description: "Memory a sort, aggregation or hash join may hold before spilling to disk."},
+		// No default here: unset, the catalog layer's own bound applies.
+		{Key: CatalogOpenTimeout, Type: TypeDuration,
+			Description: "How long opening a catalog (connecting to its metastore or service) may take; read when the session starts. Unset: 10 s."},
 	}
 	r := &Registry{byKey: make(map[string]*Option, len(opts))}
 	for _, o := range opts {
