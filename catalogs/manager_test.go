@@ -483,20 +483,6 @@ func TestRegisterClash(t *testing.T) {
 	equal(t, ok, false)
 }
 
-func TestEngineMessages(t *testing.T) {
-	i := dc("non_exist")
-	flinkErr(t, catalogs.DescribeNotExist(i), catalogs.ErrTableNotExist, "ValidationException",
-		"Tables or views with the identifier 'default_catalog.default_database.non_exist' doesn't exist.")
-	flinkErr(t, catalogs.ShowCreateTableNotExist(i), catalogs.ErrTableNotExist, "ValidationException",
-		"Could not execute SHOW CREATE TABLE. Table with identifier `default_catalog`.`default_database`.`non_exist` does not exist.")
-	flinkErr(t, catalogs.ShowCreateViewNotExist(i), catalogs.ErrTableNotExist, "ValidationException",
-		"Could not execute SHOW CREATE VIEW. View with identifier `default_catalog`.`default_database`.`non_exist` does not exist.")
-	flinkErr(t, catalogs.ShowCreateTableOnView(dc("v1")), catalogs.ErrWrongKind, "TableException",
-		"SHOW CREATE TABLE is only supported for tables, but `default_catalog`.`default_database`.`v1` is a view. Please use SHOW CREATE VIEW instead.")
-	flinkErr(t, catalogs.ShowCreateViewOnTable(dc("orders2")), catalogs.ErrWrongKind, "TableException",
-		"SHOW CREATE VIEW is only supported for views, but `default_catalog`.`default_database`.`orders2` is a table. Please use SHOW CREATE TABLE instead.")
-}
-
 // limited is a catalog that declares the optional capabilities.
 type limited struct {
 	*memory.Catalog

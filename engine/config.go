@@ -2,7 +2,6 @@ package engine
 
 import (
 	"sort"
-	"strconv"
 
 	"eddy/conf"
 )
@@ -50,11 +49,6 @@ func (c *config) get(key string) string {
 		return o.Default
 	}
 	return ""
-}
-
-func (c *config) getInt(key string) int {
-	n, _ := strconv.Atoi(c.get(key))
-	return n
 }
 
 func (c *config) getBool(key string) bool { return c.get(key) == "true" }

@@ -78,12 +78,3 @@ func batchBytes(bt *vector.Batch) int64 {
 	}
 	return size
 }
-
-// rowBytes estimates the heap bytes of row i of the given columns.
-func rowBytes(cols []*vector.Vec, i int) int64 {
-	var size int64
-	for _, v := range cols {
-		size += vecBytes(v, i, i+1)
-	}
-	return size
-}

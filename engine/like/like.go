@@ -59,11 +59,6 @@ func Compile(pattern string, escape rune, fold bool) *Pattern {
 	return p
 }
 
-// Match reports whether all of s matches the pattern.
-func Match(s, pattern string, escape rune, fold bool) bool {
-	return Compile(pattern, escape, fold).Match(s)
-}
-
 // Match reports whether all of s matches the pattern. Invalid UTF-8 in s
 // reads as one U+FFFD per bad byte.
 func (p *Pattern) Match(s string) bool {

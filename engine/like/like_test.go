@@ -47,7 +47,7 @@ func TestMatch(t *testing.T) {
 		{"\u212a", "k", NoEscape, false, false},
 	}
 	for _, tt := range tests {
-		if got := Match(tt.s, tt.pattern, tt.escape, tt.fold); got != tt.want {
+		if got := Compile(tt.pattern, tt.escape, tt.fold).Match(tt.s); got != tt.want {
 			t.Errorf("Match(%q, %q, %q, %v) = %v, want %v", tt.s, tt.pattern, tt.escape, tt.fold, got, tt.want)
 		}
 	}
