@@ -85,3 +85,20 @@ func TestLoadZone(t *testing.T) {
 		t.Fatal("unknown zone accepted")
 	}
 }
+
+// Every default in the registry is a value its option accepts.
+func TestDefaultsValidate(t *testing.T) {
+	r := Options()
+	for _, k := range r.Keys() {
+		d := Default(k)
+		if d == "" {
+			continue
+		}
+		if _, err := r.Validate(k, d); err != nil {
+			t.Errorf("default %q of %s: %v", d, k, err)
+		}
+	}
+	if n, err := ParseMemorySize(Default(SpillMemory)); err != nil || n != 256<<20 {
+		t.Errorf("memory budget default = %d, %v", n, err)
+	}
+}
