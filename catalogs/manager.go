@@ -171,16 +171,30 @@ func openWithin(ctx context.Context, timeout time.Duration, f Factory, name stri
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type opened struct {
-		cat Catalog
-		err error
+		cat      Catalog
+		err      error
+		panic    any
+		panicked bool
 	}
 	done := make(chan opened, 1)
 	go func() {
-		cat, err := f.Open(ctx, name, opts)
-		done <- opened{cat, err}
+		o := opened{panicked: true}
+		defer func() {
+			if o.panicked {
+				o.panic = recover()
+			}
+			done <- o
+		}()
+		o.cat, o.err = f.Open(ctx, name, opts)
+		o.panicked = false
 	}()
 	select {
 	case o := <-done:
+		if o.panicked {
+			// A factory's panic surfaces where it would have without the
+			// deadline: in the caller, which may recover it.
+			panic(o.panic)
+		}
 		if o.err != nil && ctx.Err() != nil {
 			return nil, openFailed(ctx, name, f.Type(), timeout, o.err)
 		}

@@ -192,3 +192,26 @@ func TestOpenCancelled(t *testing.T) {
 		t.Errorf("err = %v, want a cancelled open", err)
 	}
 }
+
+// panicFactory fails the way a buggy driver does.
+type panicFactory struct{}
+
+func (panicFactory) Type() string { return "sleepy" }
+
+func (panicFactory) Open(context.Context, string, map[string]string) (catalogs.Catalog, error) {
+	panic("driver bug")
+}
+
+// A factory's panic reaches the goroutine that asked for the catalog, where
+// the shell recovers a failing statement, not the goroutine that waits for
+// the factory.
+func TestOpenPanicReachesCaller(t *testing.T) {
+	m := catalogs.NewManager(map[string]catalogs.Factory{"sleepy": panicFactory{}}, nil)
+	defer func() {
+		if r := recover(); r != "driver bug" {
+			t.Errorf("recovered %v, want the factory's panic", r)
+		}
+	}()
+	_ = m.RegisterCatalog(ctx, sleepy("remote"), nil, catalogs.OriginConfig)
+	t.Error("RegisterCatalog returned past a panicking factory")
+}

@@ -60,7 +60,14 @@ func within(ctx context.Context, f func() []string) []string {
 		return nil
 	}
 	done := make(chan []string, 1)
-	go func() { done <- f() }()
+	go func() {
+		defer func() {
+			if recover() != nil {
+				done <- nil // no names rather than a crashed shell
+			}
+		}()
+		done <- f()
+	}()
 	select {
 	case names := <-done:
 		return names

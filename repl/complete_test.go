@@ -235,3 +235,17 @@ func TestCompletionDeadline(t *testing.T) {
 		t.Errorf("keywords are not offered while the catalogs do not answer: %q", got)
 	}
 }
+
+// panicNames fails while listing tables.
+type panicNames struct{ *fakeNames }
+
+func (panicNames) ObjectNames(context.Context, string, string) []string { panic("lookup bug") }
+
+// A lookup that panics gives no names and leaves the shell running.
+func TestCompletionLookupPanics(t *testing.T) {
+	c := &completer{names: panicNames{newFakeNames()}}
+	got, _ := c.complete("SELECT * FROM ", "")
+	if want := []string{"default_catalog.", "default_database.", "other_cat.", "sales."}; !reflect.DeepEqual(got, want) {
+		t.Errorf("complete = %q, want the names of the lookups that worked, %q", got, want)
+	}
+}
