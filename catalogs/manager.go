@@ -47,16 +47,20 @@ type CatalogInfo struct {
 
 // Manager is one session's view of the catalogs (Flink's CatalogManager):
 // registered catalogs, the current catalog and database, the session's
-// temporary tables, views and functions, and name resolution. A Manager is
-// safe for use by several goroutines, but it is meant for one session.
+// temporary tables, views and functions, and name resolution. Each method
+// that changes something applies whole or not at all. A Manager is safe
+// for use by several goroutines, but it is meant for one session, whose
+// statements run one at a time while completion and jobs read.
 //
 // The Manager never holds its lock while it calls a catalog, a factory or
 // the store, so a slow or remote catalog delays only the calls that use
 // it. Changes to the set of catalogs (register, CREATE, DROP and ALTER
 // CATALOG, opening a stored catalog on first use) are serialized among
-// themselves so that each applies whole or not at all. A catalog dropped
-// while another goroutine is still using it is closed under that use, as
-// a table dropped under a running query would be.
+// themselves. Other changes check and then act in separate steps: two
+// goroutines changing the same object at once may interleave, as two
+// sessions sharing a catalog may. A catalog dropped while another
+// goroutine is still using it is closed under that use, as a table
+// dropped under a running query would be.
 type Manager struct {
 	factories   map[string]Factory // fixed by NewManager
 	store       CatalogStore       // or nil: CREATE CATALOG definitions then last for the session
