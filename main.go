@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
@@ -330,10 +331,16 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 	if err != nil {
 		return nil, nil, fmt.Errorf("store %s: %w", storePath, err)
 	}
+	options := sessionOptions(cfg, defines)
+	openTimeout, err := catalogOpenTimeout(options)
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
 	mgr := catalogs.NewManager(map[string]catalogs.Factory{
 		memory.Type: memory.Factory{},
 		sqlite.Type: store,
-	}, store)
+	}, store, catalogs.WithOpenTimeout(openTimeout))
 	closeAll := func() {
 		mgr.Close()
 		store.Close()
@@ -367,7 +374,6 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		}
 		currentDB = cfg.Execution.CurrentDatabase
 	}
-	options := sessionOptions(cfg, defines)
 	if err := mgr.SetCurrentCatalog(ctx, current); err != nil {
 		return fail(err)
 	}
@@ -387,6 +393,19 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		sess.Close()
 		store.Close()
 	}, nil
+}
+
+// catalogOpenTimeout returns eddy.catalog.open-timeout from the session's
+// base options, 0 (the catalog layer's default) when it is not set.
+func catalogOpenTimeout(options map[string]string) (time.Duration, error) {
+	v, ok := options[conf.CatalogOpenTimeout]
+	if !ok {
+		return 0, nil
+	}
+	if _, err := conf.Options().Validate(conf.CatalogOpenTimeout, v); err != nil {
+		return 0, err
+	}
+	return conf.ParseDuration(v)
 }
 
 // sessionOptions are the session's base options: the configuration file's

@@ -11,7 +11,9 @@ type Catalog interface {
 	// DefaultDatabase is the database USE CATALOG switches to; it exists
 	// from the catalog's first use.
 	DefaultDatabase() string
-	// Close releases the catalog's resources.
+	// Close releases the catalog's resources (connections, files). The
+	// Manager calls it once, when the catalog is dropped, replaced by ALTER
+	// CATALOG or the session ends.
 	Close() error
 
 	ListDatabases(ctx context.Context) ([]string, error)
@@ -85,10 +87,14 @@ type Typed interface {
 type Factory interface {
 	// Type is the value of the 'type' option this factory serves.
 	Type() string
-	// Create makes a catalog. options holds every option except 'type'.
-	// A missing required option is ErrMissingOption; a bad value
-	// ErrInvalidOption.
-	Create(name string, options map[string]string) (Catalog, error)
+	// Open makes a catalog and connects it to whatever holds its contents
+	// (a file, a metastore, a REST service). options holds every option
+	// except 'type'. A missing required option is ErrMissingOption; a bad
+	// value ErrInvalidOption. Open must give up when ctx ends: the Manager
+	// bounds every open (DefaultOpenTimeout unless WithOpenTimeout says
+	// otherwise) and reports ErrCatalogOpen when the bound passes. The
+	// catalog's Close releases what Open acquired.
+	Open(ctx context.Context, name string, options map[string]string) (Catalog, error)
 }
 
 // Option keys every catalog type understands.

@@ -49,6 +49,7 @@ var (
 	ErrViewsUnsupported     = &Kind{"view DDL not supported", "ValidationException"}
 	ErrUnsupported          = &Kind{"operation not supported", "CatalogException"}
 	ErrStore                = &Kind{"catalog store failure", "CatalogException"}
+	ErrCatalogOpen          = &Kind{"catalog could not be opened in time", "CatalogException"}
 )
 
 // Error is a catalog error: a kind, the Flink exception class and Flink's

@@ -2,7 +2,8 @@ package catalogs
 
 import (
 	"slices"
-	"strings"
+
+	"eddy/engine/like"
 )
 
 // LikeFilter is the [NOT] {LIKE | ILIKE} '<pattern>' clause of SHOW
@@ -18,7 +19,7 @@ func (f *LikeFilter) Match(name string) bool {
 	if f == nil {
 		return true
 	}
-	return MatchLike(name, f.Pattern, f.CaseInsensitive) != f.Not
+	return f.compile().Match(name) != f.Not
 }
 
 // Filter returns the names that pass the filter, in their order.
@@ -26,70 +27,20 @@ func (f *LikeFilter) Filter(names []string) []string {
 	if f == nil {
 		return names
 	}
+	p := f.compile()
 	out := names[:0:0]
 	for _, n := range names {
-		if f.Match(n) {
+		if p.Match(n) != f.Not {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// MatchLike reports whether s matches a SQL LIKE pattern with MySQL's rules:
-// '%' matches any run of characters, '_' exactly one character, and a
-// backslash makes the next character literal ("\%", "\_", "\\"). With
-// caseInsensitive it is ILIKE.
-func MatchLike(s, pattern string, caseInsensitive bool) bool {
-	if caseInsensitive {
-		s, pattern = strings.ToLower(s), strings.ToLower(pattern)
-	}
-	type tok struct {
-		r    rune
-		kind byte // 'l' literal, '%' any run, '_' one
-	}
-	var toks []tok
-	pr := []rune(pattern)
-	for i := 0; i < len(pr); i++ {
-		switch c := pr[i]; {
-		case c == '\\' && i+1 < len(pr):
-			i++
-			toks = append(toks, tok{pr[i], 'l'})
-		case c == '%':
-			if len(toks) == 0 || toks[len(toks)-1].kind != '%' {
-				toks = append(toks, tok{kind: '%'})
-			}
-		case c == '_':
-			toks = append(toks, tok{kind: '_'})
-		default:
-			toks = append(toks, tok{c, 'l'})
-		}
-	}
-	sr := []rune(s)
-	// cur[j] reports whether toks[:i] matches sr[:j]; classic DP, linear memory.
-	cur := make([]bool, len(sr)+1)
-	cur[0] = true
-	next := make([]bool, len(sr)+1)
-	for _, t := range toks {
-		clear(next)
-		switch t.kind {
-		case '%':
-			seen := false
-			for j := 0; j <= len(sr); j++ {
-				seen = seen || cur[j]
-				next[j] = seen
-			}
-		case '_':
-			for j := 1; j <= len(sr); j++ {
-				next[j] = cur[j-1]
-			}
-		default:
-			for j := 1; j <= len(sr); j++ {
-				next[j] = cur[j-1] && sr[j-1] == t.r
-			}
-		}
-		cur, next = next, cur
-	}
-	return cur[len(sr)]
+// compile reads the pattern with MySQL's rules, as Flink's SHOW statements
+// do: a backslash makes the next character literal ("\%", "\_", "\\").
+func (f *LikeFilter) compile() *like.Pattern {
+	return like.Compile(f.Pattern, like.Backslash, f.CaseInsensitive)
 }
 
 // sortedUnique sorts names in byte order and removes duplicates.

@@ -11,8 +11,8 @@ import (
 // in later sessions), and it is registered. A name in use is
 // "Catalog x already exists." unless ignoreIfExists.
 func (m *Manager) CreateCatalog(ctx context.Context, desc CatalogDescriptor, ignoreIfExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.changes.Lock()
+	defer m.changes.Unlock()
 	if desc.Name == "" {
 		return validation(ErrInvalidIdentifier, "Catalog name cannot be null or empty.")
 	}
@@ -26,7 +26,7 @@ func (m *Manager) CreateCatalog(ctx context.Context, desc CatalogDescriptor, ign
 		}
 		return Errorf(ErrCatalogAlreadyExist, "Catalog %s already exists.", desc.Name)
 	}
-	cat, err := m.NewCatalog(desc)
+	cat, err := m.openCatalog(ctx, desc)
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (m *Manager) CreateCatalog(ctx context.Context, desc CatalogDescriptor, ign
 			return err
 		}
 	}
-	m.catalogs[desc.Name] = &registered{catalog: cat, desc: desc.Copy(), origin: OriginStore}
+	m.register(desc.Name, &registered{catalog: cat, desc: desc.Copy(), origin: OriginStore})
 	return nil
 }
 
@@ -45,9 +45,9 @@ func (m *Manager) CreateCatalog(ctx context.Context, desc CatalogDescriptor, ign
 // cannot be dropped. The contents of a persistent catalog stay where they
 // are, so creating it again finds them.
 func (m *Manager) DropCatalog(ctx context.Context, name string, ignoreIfNotExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	_, inMemory := m.catalogs[name]
+	m.changes.Lock()
+	defer m.changes.Unlock()
+	_, inMemory := m.registeredCatalog(name)
 	inStore := false
 	if m.store != nil {
 		ok, err := m.store.Contains(ctx, name)
@@ -62,7 +62,7 @@ func (m *Manager) DropCatalog(ctx context.Context, name string, ignoreIfNotExist
 		}
 		return Errorf(ErrCatalogNotExist, "Catalog %s does not exist.", name)
 	}
-	if name == m.currentCatalog {
+	if cur, _ := m.current(); name == cur {
 		return Errorf(ErrCatalogInUse, "Cannot drop a catalog which is currently in use.")
 	}
 	if inStore {
@@ -70,8 +70,11 @@ func (m *Manager) DropCatalog(ctx context.Context, name string, ignoreIfNotExist
 			return err
 		}
 	}
-	if r, ok := m.catalogs[name]; ok {
-		delete(m.catalogs, name)
+	m.mu.Lock()
+	r, ok := m.catalogs[name]
+	delete(m.catalogs, name)
+	m.mu.Unlock()
+	if ok {
 		_ = r.catalog.Close()
 	}
 	// Temporary objects in the dropped catalog's namespace stay, as in Flink:
@@ -107,9 +110,9 @@ func (m *Manager) AlterCatalogComment(ctx context.Context, name, comment string)
 }
 
 func (m *Manager) alterCatalog(ctx context.Context, name string, change func(*CatalogDescriptor)) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r, ok, err := m.getCatalog(ctx, name)
+	m.changes.Lock()
+	defer m.changes.Unlock()
+	r, ok, err := m.openStored(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -121,7 +124,7 @@ func (m *Manager) alterCatalog(ctx context.Context, name string, change func(*Ca
 	cat := r.catalog
 	rebuilt := !maps.Equal(newDesc.Options, r.desc.Options)
 	if rebuilt {
-		if cat, err = m.NewCatalog(newDesc); err != nil {
+		if cat, err = m.openCatalog(ctx, newDesc); err != nil {
 			return err
 		}
 	}
@@ -131,9 +134,9 @@ func (m *Manager) alterCatalog(ctx context.Context, name string, change func(*Ca
 		}
 		return err
 	}
+	m.register(name, &registered{catalog: cat, desc: newDesc, origin: OriginStore})
 	if rebuilt {
 		_ = r.catalog.Close()
 	}
-	m.catalogs[name] = &registered{catalog: cat, desc: newDesc, origin: OriginStore}
 	return nil
 }

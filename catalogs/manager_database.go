@@ -15,8 +15,6 @@ func (m *Manager) writable(name string, r *registered) error {
 // ListDatabases is SHOW DATABASES [FROM c]: the sorted databases of a
 // catalog, filtered by f (nil for all).
 func (m *Manager) ListDatabases(ctx context.Context, catalog string, f *LikeFilter) ([]string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, err := m.catalogOrValidation(ctx, catalog)
 	if err != nil {
 		return nil, err
@@ -30,8 +28,6 @@ func (m *Manager) ListDatabases(ctx context.Context, catalog string, f *LikeFilt
 
 // GetDatabase returns a database's definition.
 func (m *Manager) GetDatabase(ctx context.Context, catalog, name string) (*CatalogDatabase, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, err := m.catalogOrValidation(ctx, catalog)
 	if err != nil {
 		return nil, err
@@ -42,8 +38,6 @@ func (m *Manager) GetDatabase(ctx context.Context, catalog, name string) (*Catal
 // DatabaseExists reports whether catalog.name exists; a missing catalog
 // gives false.
 func (m *Manager) DatabaseExists(ctx context.Context, catalog, name string) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, ok, err := m.getCatalog(ctx, catalog)
 	if err != nil || !ok {
 		return false, err
@@ -54,8 +48,6 @@ func (m *Manager) DatabaseExists(ctx context.Context, catalog, name string) (boo
 // CreateDatabase is CREATE DATABASE [IF NOT EXISTS]. A missing catalog is
 // "Catalog my does not exist" (no period, CM getCatalogOrThrowException).
 func (m *Manager) CreateDatabase(ctx context.Context, catalog, name string, db *CatalogDatabase, ignoreIfExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, err := m.catalogOrValidation(ctx, catalog)
 	if err != nil {
 		return err
@@ -73,9 +65,7 @@ func (m *Manager) CreateDatabase(ctx context.Context, catalog, name string, db *
 // current database cannot be dropped (checked first, as CM dropDatabase
 // does).
 func (m *Manager) DropDatabase(ctx context.Context, catalog, name string, ignoreIfNotExists, cascade bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if catalog == m.currentCatalog && name == m.currentDatabase {
+	if curCat, curDB := m.current(); catalog == curCat && name == curDB {
 		return validation(ErrDatabaseInUse, "Cannot drop a database which is currently in use.")
 	}
 	r, ok, err := m.getCatalog(ctx, catalog)
@@ -94,8 +84,6 @@ func (m *Manager) DropDatabase(ctx context.Context, catalog, name string, ignore
 // AlterDatabase is ALTER DATABASE: db replaces the stored definition (the
 // engine merges SET options into the old ones first).
 func (m *Manager) AlterDatabase(ctx context.Context, catalog, name string, db *CatalogDatabase, ignoreIfNotExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, ok, err := m.getCatalog(ctx, catalog)
 	if err != nil {
 		return err

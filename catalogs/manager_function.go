@@ -3,6 +3,7 @@ package catalogs
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -23,8 +24,6 @@ type FunctionEntry struct {
 
 // CreateFunction is CREATE FUNCTION of a catalog function.
 func (m *Manager) CreateFunction(ctx context.Context, id Identifier, fn *CatalogFunction, ignoreIfExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, err := m.catalogForDDL(ctx, id, false)
 	if err != nil {
 		return err
@@ -34,8 +33,6 @@ func (m *Manager) CreateFunction(ctx context.Context, id Identifier, fn *Catalog
 
 // AlterFunction is ALTER FUNCTION of a catalog function.
 func (m *Manager) AlterFunction(ctx context.Context, id Identifier, fn *CatalogFunction, ignoreIfNotExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, err := m.catalogForDDL(ctx, id, false)
 	if err != nil {
 		return err
@@ -45,8 +42,6 @@ func (m *Manager) AlterFunction(ctx context.Context, id Identifier, fn *CatalogF
 
 // DropFunction is DROP FUNCTION of a catalog function.
 func (m *Manager) DropFunction(ctx context.Context, id Identifier, ignoreIfNotExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, err := m.catalogForDDL(ctx, id, false)
 	if err != nil {
 		return err
@@ -134,11 +129,12 @@ func (m *Manager) GetTemporarySystemFunction(name string) (FunctionEntry, bool) 
 // GetFunction returns the temporary catalog function at id, or else the
 // catalog function. A missing one is ErrFunctionNotExist.
 func (m *Manager) GetFunction(ctx context.Context, id Identifier) (FunctionEntry, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	n := normalizeFunction(id)
-	if fn, ok := m.tempFunctions[n]; ok {
-		return FunctionEntry{ID: n, Function: fn.Copy(), Temporary: true}, nil
+	m.mu.Lock()
+	temp, ok := m.tempFunctions[n]
+	m.mu.Unlock()
+	if ok {
+		return FunctionEntry{ID: n, Function: temp.Copy(), Temporary: true}, nil
 	}
 	r, ok, err := m.getCatalog(ctx, id.Catalog)
 	if err != nil {
@@ -161,8 +157,6 @@ func (m *Manager) GetFunction(ctx context.Context, id Identifier) (FunctionEntry
 // the temporary catalog functions of the namespace and the catalog's
 // functions of the database, sorted and filtered by f.
 func (m *Manager) ListUserFunctions(ctx context.Context, catalog, database string, f *LikeFilter) ([]string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, err := m.catalogOrValidation(ctx, catalog)
 	if err != nil {
 		return nil, err
@@ -175,6 +169,8 @@ func (m *Manager) ListUserFunctions(ctx context.Context, catalog, database strin
 	if err != nil {
 		return nil, err
 	}
+	names = slices.Clone(names)
+	m.mu.Lock()
 	for k := range m.systemFunctions {
 		names = append(names, k)
 	}
@@ -183,5 +179,6 @@ func (m *Manager) ListUserFunctions(ctx context.Context, catalog, database strin
 			names = append(names, id.Object)
 		}
 	}
+	m.mu.Unlock()
 	return f.Filter(sortedUnique(names)), nil
 }

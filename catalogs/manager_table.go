@@ -18,8 +18,6 @@ type TableEntry struct {
 // shadows a permanent one of the same identifier). A missing object (or
 // catalog) is ErrTableNotExist.
 func (m *Manager) GetTable(ctx context.Context, id Identifier) (TableEntry, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	e, ok, err := m.lookupTable(ctx, id)
 	if err != nil {
 		return TableEntry{}, err
@@ -33,17 +31,24 @@ func (m *Manager) GetTable(ctx context.Context, id Identifier) (TableEntry, erro
 // TableExists reports whether a temporary or permanent table or view
 // exists at id.
 func (m *Manager) TableExists(ctx context.Context, id Identifier) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	_, ok, err := m.lookupTable(ctx, id)
 	return ok, err
 }
 
 func (m *Manager) lookupTable(ctx context.Context, id Identifier) (TableEntry, bool, error) {
-	if t, ok := m.temporary[id]; ok {
+	if t, ok := m.temporaryTable(id); ok {
 		return TableEntry{ID: id, Table: t.CopyBase(), Temporary: true}, true, nil
 	}
 	return m.lookupPermanent(ctx, id)
+}
+
+// temporaryTable returns the temporary table or view at id. Stored values
+// are never changed, only replaced, so the caller may read it unlocked.
+func (m *Manager) temporaryTable(id Identifier) (BaseTable, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.temporary[id]
+	return t, ok
 }
 
 func (m *Manager) lookupPermanent(ctx context.Context, id Identifier) (TableEntry, bool, error) {
@@ -101,8 +106,6 @@ func (m *Manager) catalogForDDL(ctx context.Context, id Identifier, view bool) (
 // c." unless ignoreIfExists; a missing database is
 // "Database d does not exist in Catalog c.".
 func (m *Manager) CreateTable(ctx context.Context, id Identifier, t BaseTable, ignoreIfExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, err := m.catalogForDDL(ctx, id, t.TableKind() == KindView)
 	if err != nil {
 		return err
@@ -130,9 +133,9 @@ func (m *Manager) CreateTemporaryTable(ctx context.Context, id Identifier, t Bas
 // existing view's definition or creates the view. A table of that name is
 // the already-exists error.
 func (m *Manager) ReplaceView(ctx context.Context, id Identifier, v *CatalogView, temporary bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	if temporary {
+		m.mu.Lock()
+		defer m.mu.Unlock()
 		if old, ok := m.temporary[id]; ok && old.TableKind() != KindView {
 			return validation(ErrTableAlreadyExist, "Temporary table '%s' already exists", id)
 		}
@@ -168,13 +171,11 @@ func (m *Manager) DropView(ctx context.Context, id Identifier, ignoreIfNotExists
 }
 
 func (m *Manager) dropPermanent(ctx context.Context, id Identifier, ignoreIfNotExists bool, kind TableKind) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	word, Word := "table", "Table"
 	if kind == KindView {
 		word, Word = "view", "View"
 	}
-	if t, ok := m.temporary[id]; ok && t.TableKind() == kind {
+	if t, ok := m.temporaryTable(id); ok && t.TableKind() == kind {
 		return validation(ErrTemporaryExists,
 			"Temporary %s with identifier '%s' exists. Drop it first before removing the permanent %s.", word, id, word)
 	}
@@ -249,8 +250,6 @@ func (m *Manager) permanentForAlter(ctx context.Context, id Identifier, kind Tab
 // replaces the stored table (the engine builds it from GetTable's copy).
 // With ignoreIfNotExists (ALTER TABLE IF EXISTS) a missing table is no error.
 func (m *Manager) AlterTable(ctx context.Context, id Identifier, t *CatalogTable, ignoreIfNotExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	_, ok, err := m.permanentForAlter(ctx, id, KindTable, ignoreIfNotExists)
 	if err != nil || !ok {
 		return err
@@ -264,8 +263,6 @@ func (m *Manager) AlterTable(ctx context.Context, id Identifier, t *CatalogTable
 
 // AlterView is ALTER VIEW ... AS: v replaces the stored view.
 func (m *Manager) AlterView(ctx context.Context, id Identifier, v *CatalogView) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	if _, _, err := m.permanentForAlter(ctx, id, KindView, false); err != nil {
 		return err
 	}
@@ -296,8 +293,6 @@ func (m *Manager) RenameView(ctx context.Context, from, to Identifier) error {
 }
 
 func (m *Manager) rename(ctx context.Context, from, to Identifier, kind TableKind, ignoreIfNotExists bool) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	e, ok, err := m.permanentForAlter(ctx, from, kind, ignoreIfNotExists)
 	if err != nil || !ok {
 		return err
@@ -340,8 +335,6 @@ func (m *Manager) ListViews(ctx context.Context, catalog, database string, f *Li
 }
 
 func (m *Manager) list(ctx context.Context, catalog, database string, f *LikeFilter, views bool) ([]string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, err := m.catalogOrValidation(ctx, catalog)
 	if err != nil {
 		return nil, err
@@ -360,11 +353,13 @@ func (m *Manager) list(ctx context.Context, catalog, database string, f *LikeFil
 		return nil, err
 	}
 	names = slices.Clone(names)
+	m.mu.Lock()
 	for id, t := range m.temporary {
 		if id.Catalog == catalog && id.Database == database && (!views || t.TableKind() == KindView) {
 			names = append(names, id.Object)
 		}
 	}
+	m.mu.Unlock()
 	return f.Filter(sortedUnique(names)), nil
 }
 

@@ -405,8 +405,13 @@ func TestMatchLike(t *testing.T) {
 		{"mississippi", "%iss%ipp_", false, true},
 	}
 	for _, tt := range tests {
-		if got := catalogs.MatchLike(tt.s, tt.pattern, tt.ci); got != tt.want {
-			t.Errorf("MatchLike(%q, %q, %v) = %v", tt.s, tt.pattern, tt.ci, got)
+		f := &catalogs.LikeFilter{Pattern: tt.pattern, CaseInsensitive: tt.ci}
+		if got := f.Match(tt.s); got != tt.want {
+			t.Errorf("LIKE %q matching %q (ILIKE %v) = %v", tt.pattern, tt.s, tt.ci, got)
+		}
+		f.Not = true
+		if got := f.Filter([]string{tt.s}); (len(got) == 0) != tt.want {
+			t.Errorf("NOT LIKE %q filtering %q (ILIKE %v) kept %v", tt.pattern, tt.s, tt.ci, got)
 		}
 	}
 }
@@ -476,20 +481,6 @@ func TestRegisterClash(t *testing.T) {
 	must(t, m3.DropCatalog(ctx, "_env_prod", false))
 	ok, _ := store.Contains(ctx, "_env_prod")
 	equal(t, ok, false)
-}
-
-func TestEngineMessages(t *testing.T) {
-	i := dc("non_exist")
-	flinkErr(t, catalogs.DescribeNotExist(i), catalogs.ErrTableNotExist, "ValidationException",
-		"Tables or views with the identifier 'default_catalog.default_database.non_exist' doesn't exist.")
-	flinkErr(t, catalogs.ShowCreateTableNotExist(i), catalogs.ErrTableNotExist, "ValidationException",
-		"Could not execute SHOW CREATE TABLE. Table with identifier `default_catalog`.`default_database`.`non_exist` does not exist.")
-	flinkErr(t, catalogs.ShowCreateViewNotExist(i), catalogs.ErrTableNotExist, "ValidationException",
-		"Could not execute SHOW CREATE VIEW. View with identifier `default_catalog`.`default_database`.`non_exist` does not exist.")
-	flinkErr(t, catalogs.ShowCreateTableOnView(dc("v1")), catalogs.ErrWrongKind, "TableException",
-		"SHOW CREATE TABLE is only supported for tables, but `default_catalog`.`default_database`.`v1` is a view. Please use SHOW CREATE VIEW instead.")
-	flinkErr(t, catalogs.ShowCreateViewOnTable(dc("orders2")), catalogs.ErrWrongKind, "TableException",
-		"SHOW CREATE VIEW is only supported for views, but `default_catalog`.`default_database`.`orders2` is a table. Please use SHOW CREATE TABLE instead.")
 }
 
 // limited is a catalog that declares the optional capabilities.

@@ -8,12 +8,6 @@ import (
 // current catalog and database (CM qualifyIdentifier): t becomes
 // current.current.t, d.t becomes current.d.t, c.d.t stays.
 func (m *Manager) Qualify(parts ...string) (Identifier, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.qualify(parts)
-}
-
-func (m *Manager) qualify(parts []string) (Identifier, error) {
 	if len(parts) < 1 || len(parts) > 3 {
 		return Identifier{}, validation(ErrInvalidIdentifier, "Object identifier must consist of 1 to 3 parts.")
 	}
@@ -30,17 +24,18 @@ func (m *Manager) qualify(parts []string) (Identifier, error) {
 	case 2:
 		id.Database = parts[0]
 	}
-	if strings.TrimSpace(m.currentCatalog) == "" {
+	curCat, curDB := m.current()
+	if strings.TrimSpace(curCat) == "" {
 		return Identifier{}, validation(ErrNoCurrentCatalog,
 			"A current catalog has not been set. Please use a fully qualified identifier (such as 'my_catalog.my_database.my_table') or set a current catalog using 'USE CATALOG my_catalog'.")
 	}
-	id.Catalog = m.currentCatalog
+	id.Catalog = curCat
 	if id.Database == "" {
-		if strings.TrimSpace(m.currentDatabase) == "" {
+		if strings.TrimSpace(curDB) == "" {
 			return Identifier{}, validation(ErrNoCurrentDatabase,
 				"A current database has not been set. Please use a fully qualified identifier (such as 'my_database.my_table' or 'my_catalog.my_database.my_table') or set a current database using 'USE my_database'.")
 		}
-		id.Database = m.currentDatabase
+		id.Database = curDB
 	}
 	return id, nil
 }
@@ -48,17 +43,16 @@ func (m *Manager) qualify(parts []string) (Identifier, error) {
 // QualifyDatabase turns [catalog.]database into a catalog and database
 // name, using the current catalog for a 1-part name.
 func (m *Manager) QualifyDatabase(parts ...string) (catalog, database string, err error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	switch len(parts) {
 	case 2:
 		return parts[0], parts[1], nil
 	case 1:
-		if strings.TrimSpace(m.currentCatalog) == "" {
+		curCat, _ := m.current()
+		if strings.TrimSpace(curCat) == "" {
 			return "", "", validation(ErrNoCurrentCatalog,
 				"A current catalog has not been set. Please use a fully qualified identifier (such as 'my_catalog.my_database.my_table') or set a current catalog using 'USE CATALOG my_catalog'.")
 		}
-		return m.currentCatalog, parts[0], nil
+		return curCat, parts[0], nil
 	}
 	return "", "", validation(ErrInvalidIdentifier, "Database identifier must consist of 1 or 2 parts.")
 }

@@ -231,14 +231,6 @@ var (
 	_ BaseTable = (*CatalogView)(nil)
 )
 
-// CopyBaseTable returns a deep copy of t, or nil.
-func CopyBaseTable(t BaseTable) BaseTable {
-	if t == nil {
-		return nil
-	}
-	return t.CopyBase()
-}
-
 // FunctionLanguage is the language of a catalog function.
 type FunctionLanguage string
 

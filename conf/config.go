@@ -32,7 +32,6 @@ import (
 type Config struct {
 	File          string          // the name errors are reported with
 	Store         string          // or "" when not set
-	StoreLine     int             // line of the store key, 0 when absent
 	Catalogs      []CatalogConfig // in file order
 	Execution     Execution
 	Configuration []Setting // in file order; keys are unique
@@ -51,7 +50,6 @@ type CatalogConfig struct {
 	DefaultDatabase string            // or "" when not given
 	Options         map[string]string // every other key
 	Line            int               // line of the entry
-	TypeLine        int               // line of the type key
 }
 
 // AllOptions returns the catalog's options as CREATE CATALOG would hold
@@ -166,7 +164,7 @@ func Parse(data []byte, name string) (*Config, error) {
 		switch key {
 		case "store":
 			s, err := p.scalar(v, "store")
-			cfg.Store, cfg.StoreLine = s, k.Line
+			cfg.Store = s
 			return err
 		case "catalogs":
 			return p.catalogs(v, cfg)
@@ -291,7 +289,7 @@ func (p *parser) catalogs(n *yaml.Node, cfg *Config) error {
 			case "name":
 				c.Name, hasName = s, true
 			case "type":
-				c.Type, hasType, c.TypeLine = s, true, k.Line
+				c.Type, hasType = s, true
 			case "default-database":
 				c.DefaultDatabase = s
 			default:
@@ -383,20 +381,6 @@ func (p *parser) configuration(n *yaml.Node, cfg *Config) error {
 		cfg.Configuration = append(cfg.Configuration, Setting{Key: key, Value: s, Line: k.Line})
 		return nil
 	})
-}
-
-// CheckCatalogTypes reports the first catalog whose type is not in
-// supported, at the line of its type key.
-func (c *Config) CheckCatalogTypes(supported []string) error {
-	for _, cat := range c.Catalogs {
-		if !slices.Contains(supported, cat.Type) {
-			s := slices.Clone(supported)
-			slices.Sort(s)
-			return &Error{File: c.File, Line: cat.TypeLine, Msg: fmt.Sprintf(
-				"catalog %q has unsupported type %q (supported types: %s)", cat.Name, cat.Type, strings.Join(s, ", "))}
-		}
-	}
-	return nil
 }
 
 // CatalogError returns an error about a catalog entry at its line, for

@@ -2,6 +2,7 @@ package conf
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,6 +20,7 @@ const (
 	TypeEnum
 	TypeDuration
 	TypeZone
+	TypeMemorySize
 )
 
 // Option describes one session option key that eddy interprets.
@@ -80,6 +82,11 @@ func (o *Option) Validate(value string) (string, error) {
 			return "", o.parseError(value)
 		}
 		return value, nil
+	case TypeMemorySize:
+		if _, err := ParseMemorySize(value); err != nil {
+			return "", o.parseError(value)
+		}
+		return value, nil
 	case TypeZone:
 		if _, err := LoadZone(value); err != nil {
 			return "", &ValueError{Exception: "ValidationException",
@@ -95,10 +102,25 @@ func (o *Option) parseError(value string) error {
 		Msg: fmt.Sprintf("Could not parse value '%s' for key '%s'.", value, o.Key)}
 }
 
-// ParseDuration reads Flink's duration syntax: a number and an optional unit
-// (ms, s, sec, min, m, h, d; no unit means milliseconds).
+// durationUnits are the unit labels of Flink's TimeUtils.parseDuration.
+var durationUnits = map[string]time.Duration{
+	"ns": time.Nanosecond, "nano": time.Nanosecond, "nanos": time.Nanosecond, "nanosecond": time.Nanosecond, "nanoseconds": time.Nanosecond,
+	"us": time.Microsecond, "µs": time.Microsecond, "micro": time.Microsecond, "micros": time.Microsecond, "microsecond": time.Microsecond, "microseconds": time.Microsecond,
+	"ms": time.Millisecond, "milli": time.Millisecond, "millis": time.Millisecond, "millisecond": time.Millisecond, "milliseconds": time.Millisecond,
+	"":  time.Millisecond,
+	"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
+	"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+	"h": time.Hour, "hour": time.Hour, "hours": time.Hour,
+	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
+}
+
+// ParseDuration reads Flink's duration syntax (TimeUtils.parseDuration): a
+// number and an optional unit, blanks allowed between them, units
+// case-insensitive (ns, us, ms, s, min or m, h, d and their long forms); a
+// bare number is milliseconds. It is the one reader of durations, for
+// session options and connector options alike.
 func ParseDuration(s string) (time.Duration, error) {
-	s = strings.TrimSpace(strings.ToLower(s))
+	s = strings.TrimSpace(s)
 	i := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
@@ -110,18 +132,39 @@ func ParseDuration(s string) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	units := map[string]time.Duration{
-		"": time.Millisecond, "ms": time.Millisecond, "milli": time.Millisecond, "millis": time.Millisecond,
-		"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
-		"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
-		"h": time.Hour, "hour": time.Hour, "hours": time.Hour,
-		"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
-	}
-	u, ok := units[strings.TrimSpace(s[i:])]
+	u, ok := durationUnits[strings.ToLower(strings.TrimSpace(s[i:]))]
 	if !ok {
 		return 0, fmt.Errorf("invalid duration unit %q", s[i:])
 	}
 	return time.Duration(n) * u, nil
+}
+
+// memoryUnits are the unit labels of Flink's MemorySize.
+var memoryUnits = map[string]int64{"": 1, "b": 1, "bytes": 1, "k": 1 << 10, "kb": 1 << 10, "kibibytes": 1 << 10,
+	"m": 1 << 20, "mb": 1 << 20, "mebibytes": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gibibytes": 1 << 30,
+	"t": 1 << 40, "tb": 1 << 40, "tebibytes": 1 << 40}
+
+// ParseMemorySize reads a memory size in bytes as Flink's MemorySize does:
+// a number with an optional unit (b, k/kb, m/mb, g/gb, t/tb and the long
+// forms, case-insensitive, blanks allowed between number and unit).
+func ParseMemorySize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	end := 0
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	if end == 0 {
+		return 0, fmt.Errorf("invalid memory size %q", s)
+	}
+	n, err := strconv.ParseInt(s[:end], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	mul, ok := memoryUnits[strings.ToLower(strings.TrimSpace(s[end:]))]
+	if !ok || n > math.MaxInt64/mul {
+		return 0, fmt.Errorf("invalid memory size %q", s)
+	}
+	return n * mul, nil
 }
 
 // LoadZone resolves a table.local-time-zone value: "default" is the
@@ -182,6 +225,20 @@ func (r *Registry) Validate(key, value string) (string, error) {
 	return value, nil
 }
 
+// defaults is the registry Default reads; like every Registry it never
+// changes.
+var defaults = Options()
+
+// Default returns the default value of an option key eddy interprets, ""
+// for a key without one. It is the one place defaults are written: the
+// shell and the renderer read theirs from here.
+func Default(key string) string {
+	if o, ok := defaults.Lookup(key); ok {
+		return o.Default
+	}
+	return ""
+}
+
 // Option keys eddy reads.
 const (
 	RuntimeMode        = "execution.runtime-mode"
@@ -205,6 +262,7 @@ const (
 	StateTTL           = "table.exec.state.ttl"
 	CheckpointInterval = "execution.checkpointing.interval"
 	SpillMemory        = "eddy.exec.memory-budget"
+	CatalogOpenTimeout = "eddy.catalog.open-timeout"
 )
 
 // Options returns the registry of the options eddy interprets, with Flink's
@@ -248,8 +306,11 @@ func Options() *Registry {
 			Description: "Aggregation strategy."},
 		{Key: StateTTL, Type: TypeDuration, Default: "0 ms", Description: "Idle state retention."},
 		{Key: CheckpointInterval, Type: TypeDuration, Description: "Checkpoint interval."},
-		{Key: SpillMemory, Type: TypeString, Default: "256mb",
+		{Key: SpillMemory, Type: TypeMemorySize, Default: "256mb",
 			Description: "Memory a sort, aggregation or hash join may hold before spilling to disk."},
+		// No default here: unset, the catalog layer's own bound applies.
+		{Key: CatalogOpenTimeout, Type: TypeDuration,
+			Description: "How long opening a catalog (connecting to its metastore or service) may take; read when the session starts. Unset: 10 s."},
 	}
 	r := &Registry{byKey: make(map[string]*Option, len(opts))}
 	for _, o := range opts {

@@ -11,7 +11,9 @@ import (
 // What the shell asks between statements: names for Tab completion, read
 // live from the catalogs (an object created a moment ago is there), and
 // whether an option was given a value. Failures give no names: completion
-// offers nothing rather than an error.
+// offers nothing rather than an error. The name lookups pass ctx on to the
+// catalogs, which give up when it ends; the shell bounds each Tab press
+// with a short deadline, so a remote catalog cannot freeze the prompt.
 
 // OptionIsSet reports whether key has a value of its own in the session —
 // from SET, the configuration or a -D flag — rather than only a default.

@@ -1,10 +1,7 @@
 package engine
 
 import (
-	"math"
 	"sort"
-	"strconv"
-	"strings"
 
 	"eddy/conf"
 	"eddy/engine/sqlerr"
@@ -55,11 +52,6 @@ func (c *config) get(key string) string {
 	return ""
 }
 
-func (c *config) getInt(key string) int {
-	n, _ := strconv.Atoi(c.get(key))
-	return n
-}
-
 func (c *config) getBool(key string) bool { return c.get(key) == "true" }
 
 // setKey validates and sets one key; a bad value changes nothing.
@@ -100,37 +92,12 @@ func (c *config) list() [][2]string {
 	return out
 }
 
-// memoryBudget returns eddy.exec.memory-budget in bytes: a number with an
-// optional unit as Flink's MemorySize reads it (b, k/kb, m/mb, g/gb, t/tb,
-// case-insensitive, blanks allowed between number and unit).
+// memoryBudget returns eddy.exec.memory-budget in bytes (conf.ParseMemorySize).
 func (c *config) memoryBudget() (int64, error) {
 	v := c.get(conf.SpillMemory)
-	n, err := parseMemorySize(v)
+	n, err := conf.ParseMemorySize(v)
 	if err != nil {
 		return 0, Errorf(sqlerr.IllegalArgumentException, "Could not parse value '%s' for key '%s'.", v, conf.SpillMemory)
 	}
 	return n, nil
-}
-
-func parseMemorySize(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	end := 0
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-		end++
-	}
-	if end == 0 {
-		return 0, strconv.ErrSyntax
-	}
-	n, err := strconv.ParseInt(s[:end], 10, 64)
-	if err != nil {
-		return 0, err
-	}
-	units := map[string]int64{"": 1, "b": 1, "bytes": 1, "k": 1 << 10, "kb": 1 << 10, "kibibytes": 1 << 10,
-		"m": 1 << 20, "mb": 1 << 20, "mebibytes": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gibibytes": 1 << 30,
-		"t": 1 << 40, "tb": 1 << 40, "tebibytes": 1 << 40}
-	mul, ok := units[strings.ToLower(strings.TrimSpace(s[end:]))]
-	if !ok || n > math.MaxInt64/mul {
-		return 0, strconv.ErrSyntax
-	}
-	return n * mul, nil
 }

@@ -71,17 +71,3 @@ func TestMemoryBudgetSpillsGiveSameRows(t *testing.T) {
 		}
 	}
 }
-
-func TestParseMemorySize(t *testing.T) {
-	for in, want := range map[string]int64{"256mb": 256 << 20, "64 MB": 64 << 20, "1g": 1 << 30, "512": 512,
-		"16kb": 16 << 10, "2t": 2 << 40, "100b": 100} {
-		if got, err := parseMemorySize(in); err != nil || got != want {
-			t.Errorf("parseMemorySize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "mb", "1.5g", "12 parsecs", "-1mb", "99999999999999999999"} {
-		if _, err := parseMemorySize(bad); err == nil {
-			t.Errorf("parseMemorySize(%q) gave no error", bad)
-		}
-	}
-}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -35,7 +37,68 @@ type completer struct {
 	names nameSource // or nil
 	// pending returns the earlier lines of the statement being typed.
 	pending func() string
+	// budget bounds the name lookups of one Tab press (0:
+	// completionBudget).
+	budget time.Duration
 }
+
+// completionBudget is how long one Tab press waits for names from the
+// catalogs. A lookup still running then is abandoned: Tab offers what
+// arrived in time (keywords always), and a remote catalog never freezes
+// the prompt.
+const completionBudget = 200 * time.Millisecond
+
+// boundedNames is a nameSource whose lookups return by ctx's deadline: a
+// lookup that has not answered by then gives no names. Its results are
+// handed over through a channel, so an abandoned lookup finishes on its
+// own without touching the completion.
+type boundedNames struct{ src nameSource }
+
+// within calls f and returns its names, or nil once ctx ends first.
+func within(ctx context.Context, f func() []string) []string {
+	if ctx.Err() != nil {
+		return nil
+	}
+	done := make(chan []string, 1)
+	go func() {
+		defer func() {
+			if recover() != nil {
+				done <- nil // no names rather than a crashed shell
+			}
+		}()
+		done <- f()
+	}()
+	select {
+	case names := <-done:
+		return names
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+func (b boundedNames) CatalogNames(ctx context.Context) []string {
+	return within(ctx, func() []string { return b.src.CatalogNames(ctx) })
+}
+
+func (b boundedNames) DatabaseNames(ctx context.Context, catalog string) []string {
+	return within(ctx, func() []string { return b.src.DatabaseNames(ctx, catalog) })
+}
+
+func (b boundedNames) ObjectNames(ctx context.Context, catalog, database string) []string {
+	return within(ctx, func() []string { return b.src.ObjectNames(ctx, catalog, database) })
+}
+
+func (b boundedNames) ColumnNames(ctx context.Context, name []string) []string {
+	return within(ctx, func() []string { return b.src.ColumnNames(ctx, name) })
+}
+
+func (b boundedNames) FunctionNames(ctx context.Context) []string {
+	return within(ctx, func() []string { return b.src.FunctionNames(ctx) })
+}
+
+func (b boundedNames) OptionKeys() []string { return b.src.OptionKeys() }
+
+func (b boundedNames) OptionValues(key string) []string { return b.src.OptionValues(key) }
 
 // Do returns the candidates for the word before pos as the text to insert
 // after it, and the length of that word.
@@ -65,7 +128,18 @@ func (c *completer) Do(line []rune, pos int) (cands [][]rune, length int) {
 // rest is what follows the cursor on its line (it helps to find the tables
 // of the statement).
 func (c *completer) complete(text, rest string) (cands []string, partial string) {
-	ctx := context.Background()
+	budget := c.budget
+	if budget <= 0 {
+		budget = completionBudget
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	if c.names != nil {
+		// A copy per press: the completer itself keeps no state.
+		bounded := *c
+		bounded.names = boundedNames{c.names}
+		c = &bounded
+	}
 	toks, open := lexForCompletion(text)
 	// Only the statement at the cursor counts.
 	start := 0
@@ -585,26 +659,12 @@ func dedupe(ss []string) []string {
 }
 
 // statementStarts are the statements and client commands a line can begin
-// with.
-var statementStarts = []string{
-	"ADD JAR", "ALTER", "ANALYZE TABLE", "BEGIN STATEMENT SET", "CALL", "CLEAR", "COMPILE PLAN", "CREATE",
-	"DELETE FROM", "DESCRIBE", "DROP", "END", "EXECUTE", "EXIT", "EXPLAIN", "HELP", "INSERT INTO",
-	"INSERT OVERWRITE", "LOAD MODULE", "QUIT", "REMOVE JAR", "RESET", "SELECT", "SET", "SHOW", "SOURCE",
-	"TRUNCATE TABLE", "UNLOAD MODULE", "UPDATE", "USE", "VALUES", "WITH",
-}
+// with: the parser's and the shell's SOURCE.
+var statementStarts = func() []string {
+	starts := append(parser.StatementStarts(), cmdSource)
+	slices.Sort(starts)
+	return starts
+}()
 
 // clauseKeywords are the keywords offered inside a statement.
-var clauseKeywords = []string{
-	"ALL", "AND", "ARRAY", "AS", "ASC", "BETWEEN", "BIGINT", "BOOLEAN", "BY", "BYTES", "CASE", "CAST",
-	"CATALOG", "CATALOGS", "CHAR", "COLUMNS", "COMMENT", "CREATE", "CROSS JOIN", "CUMULATE", "CURRENT",
-	"DATABASE", "DATABASES", "DATE", "DECIMAL", "DESC", "DESCRIPTOR", "DISTINCT", "DOUBLE", "ELSE", "END",
-	"EXCEPT", "EXISTS", "FALSE", "FETCH", "FIRST", "FLOAT", "FOR SYSTEM_TIME AS OF", "FROM", "FULL JOIN",
-	"FUNCTION", "FUNCTIONS", "GROUP BY", "HAVING", "HOP", "IF", "IF EXISTS", "IF NOT EXISTS", "IN",
-	"INNER JOIN", "INT", "INTEGER", "INTERSECT", "INTERVAL", "INTO", "IS", "JARS", "JOIN", "KEY", "LAST",
-	"LATERAL", "LEFT JOIN", "LIKE", "LIMIT", "MAP", "MODULES", "MULTISET", "NOT", "NOT NULL", "NULL",
-	"NULLS", "OFFSET", "ON", "OR", "ORDER BY", "OVER", "OVERWRITE", "PARTITION BY", "PARTITIONED BY",
-	"PRIMARY KEY", "RIGHT JOIN", "ROW", "ROWS", "SELECT", "SESSION", "SMALLINT", "STRING", "TABLE",
-	"TABLES", "TEMPORARY", "THEN", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ", "TINYINT", "TRUE", "TRY_CAST",
-	"TUMBLE", "UNION", "UNION ALL", "UNNEST", "VALUES", "VARCHAR", "VIEW", "VIEWS", "WATERMARK FOR",
-	"WHEN", "WHERE", "WINDOW", "WITH",
-}
+var clauseKeywords = parser.ClauseKeywords()

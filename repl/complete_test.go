@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeNames is a small catalog for completion: default_catalog (current,
@@ -141,6 +142,10 @@ func TestCompletionContains(t *testing.T) {
 		// A keyword after a table name.
 		{"SELECT * FROM orders WH", "", []string{"WHERE "}, []string{"orders"}},
 		{"SELECT * FROM orders o, sales.leads WHERE ", "", []string{"order_id", "lead_id"}, nil},
+		// Statements the parser knows, from its keyword lists.
+		{"st", "", []string{"stop job "}, nil},
+		{"SHOW J", "", []string{"JOBS ", "JARS "}, nil},
+		{"so", "", []string{"source "}, nil},
 	} {
 		got, _ := c.complete(tc.text, tc.rest)
 		for _, w := range tc.want {
@@ -189,5 +194,58 @@ func TestCompletionFiles(t *testing.T) {
 	slices.Sort(got)
 	if !reflect.DeepEqual(got, want) || partial != dir+"/s" {
 		t.Errorf("SOURCE completion = %q, %q; want %q", got, partial, want)
+	}
+}
+
+// slowNames answers catalogs and databases only after a long wait, as a
+// remote catalog that stopped answering would.
+type slowNames struct {
+	*fakeNames
+	release chan struct{}
+}
+
+func (s *slowNames) CatalogNames(ctx context.Context) []string {
+	<-s.release
+	return s.fakeNames.CatalogNames(ctx)
+}
+
+func (s *slowNames) DatabaseNames(ctx context.Context, catalog string) []string {
+	<-s.release
+	return s.fakeNames.DatabaseNames(ctx, catalog)
+}
+
+// A Tab press waits for the catalogs no longer than its budget and offers
+// the names that arrived in time.
+func TestCompletionDeadline(t *testing.T) {
+	names := &slowNames{fakeNames: newFakeNames(), release: make(chan struct{})}
+	defer close(names.release)
+	c := &completer{names: names, budget: 50 * time.Millisecond}
+	start := time.Now()
+	got, _ := c.complete("SELECT * FROM ", "")
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Tab waited %s for a catalog that does not answer", took)
+	}
+	if want := []string{"`order items`", "`select`", "orders"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("complete = %q, want the tables that arrived in time, %q", got, want)
+	}
+	if got, _ := c.complete("USE CATALOG ", ""); len(got) != 0 {
+		t.Errorf("complete(USE CATALOG) = %q while the catalogs do not answer", got)
+	}
+	if got, _ := c.complete("sh", ""); !slices.Contains(got, "show ") {
+		t.Errorf("keywords are not offered while the catalogs do not answer: %q", got)
+	}
+}
+
+// panicNames fails while listing tables.
+type panicNames struct{ *fakeNames }
+
+func (panicNames) ObjectNames(context.Context, string, string) []string { panic("lookup bug") }
+
+// A lookup that panics gives no names and leaves the shell running.
+func TestCompletionLookupPanics(t *testing.T) {
+	c := &completer{names: panicNames{newFakeNames()}}
+	got, _ := c.complete("SELECT * FROM ", "")
+	if want := []string{"default_catalog.", "default_database.", "other_cat.", "sales."}; !reflect.DeepEqual(got, want) {
+		t.Errorf("complete = %q, want the names of the lookups that worked, %q", got, want)
 	}
 }

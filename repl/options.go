@@ -14,32 +14,33 @@ import (
 // value or its default) and whether it has one. A Session implementation
 // can answer DisplayOptions with it.
 func OptionsFromConfig(get func(key string) (string, bool)) render.Options {
-	str := func(key, def string) string {
+	// str returns the option's value, else its default in conf's registry.
+	str := func(key string) string {
 		if v, ok := get(key); ok && v != "" {
 			return v
 		}
-		return def
+		return conf.Default(key)
 	}
-	flag := func(key string, def bool) bool {
-		b, err := strconv.ParseBool(strings.TrimSpace(str(key, strconv.FormatBool(def))))
+	flag := func(key string) bool {
+		b, err := strconv.ParseBool(strings.TrimSpace(str(key)))
 		if err != nil {
-			return def
+			b, _ = strconv.ParseBool(conf.Default(key))
 		}
 		return b
 	}
 	opt := render.Options{
-		ResultMode:      strings.ToLower(str(conf.ResultMode, render.ModeTable)),
-		Streaming:       !strings.EqualFold(str(conf.RuntimeMode, "streaming"), "batch"),
+		ResultMode:      strings.ToLower(str(conf.ResultMode)),
+		Streaming:       !strings.EqualFold(str(conf.RuntimeMode), "batch"),
 		MaxColumnWidth:  render.DefaultMaxColumnWidth,
-		PrintTimeCost:   flag(conf.PrintTimeCost, false),
-		Verbose:         flag(conf.Verbose, false),
-		Format:          strings.ToLower(str(conf.OutputFormat, render.FormatTableau)),
-		Prompt:          str(conf.Prompt, render.DefaultPrompt),
-		ShowLineNumbers: flag(conf.ShowLineNumbers, false),
+		PrintTimeCost:   flag(conf.PrintTimeCost),
+		Verbose:         flag(conf.Verbose),
+		Format:          strings.ToLower(str(conf.OutputFormat)),
+		Prompt:          str(conf.Prompt),
+		ShowLineNumbers: flag(conf.ShowLineNumbers),
 		// Flink's DEFAULT colour schema highlights nothing.
-		Highlight: !strings.EqualFold(str(conf.ColorSchema, "DARK"), "DEFAULT"),
+		Highlight: !strings.EqualFold(str(conf.ColorSchema), "DEFAULT"),
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(str(conf.MaxTableResultRows, ""))); err == nil && n > 0 {
+	if n, err := strconv.Atoi(strings.TrimSpace(str(conf.MaxTableResultRows))); err == nil && n > 0 {
 		opt.MaxTableRows = n
 	}
 	// table.display.max-column-width, or its older name when it has no value
@@ -51,7 +52,7 @@ func OptionsFromConfig(get func(key string) (string, bool)) render.Options {
 	if n, err := strconv.Atoi(strings.TrimSpace(v)); ok && err == nil && n > 0 {
 		opt.MaxColumnWidth = n
 	}
-	if loc, err := conf.LoadZone(str(conf.LocalTimeZone, "default")); err == nil {
+	if loc, err := conf.LoadZone(str(conf.LocalTimeZone)); err == nil {
 		opt.Location = loc
 	}
 	return opt

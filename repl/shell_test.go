@@ -386,7 +386,7 @@ func TestOptionsFromConfig(t *testing.T) {
 	def := OptionsFromConfig(func(string) (string, bool) { return "", false })
 	if def.ResultMode != render.ModeTable || !def.Streaming || def.MaxColumnWidth != 30 || def.Verbose ||
 		def.Format != render.FormatTableau || def.Prompt != render.DefaultPrompt || def.ShowLineNumbers ||
-		!def.Highlight || def.MaxTableRows != 0 {
+		!def.Highlight || def.MaxTableRows != 1000000 || !def.PrintTimeCost {
 		t.Errorf("defaults %+v", def)
 	}
 	display := map[string]string{

@@ -51,8 +51,8 @@ type Factory struct{}
 // Type returns generic_in_memory.
 func (Factory) Type() string { return Type }
 
-// Create makes an empty catalog.
-func (Factory) Create(name string, options map[string]string) (catalogs.Catalog, error) {
+// Open makes an empty catalog; it has nothing to connect to.
+func (Factory) Open(_ context.Context, name string, options map[string]string) (catalogs.Catalog, error) {
 	for k := range options {
 		if k != catalogs.OptionDefaultDatabase {
 			return nil, catalogs.ClassErrorf(catalogs.ErrInvalidOption, "ValidationException",

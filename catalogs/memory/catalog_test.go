@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"testing"
 
 	"eddy/catalogs"
@@ -9,7 +10,7 @@ import (
 
 func TestConformance(t *testing.T) {
 	catalogtest.Run(t, func(t *testing.T) catalogs.Catalog {
-		c, err := Factory{}.Create(catalogtest.CatalogName, map[string]string{})
+		c, err := Factory{}.Open(context.Background(), catalogtest.CatalogName, map[string]string{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -18,14 +19,14 @@ func TestConformance(t *testing.T) {
 }
 
 func TestFactoryOptions(t *testing.T) {
-	c, err := Factory{}.Create("c", map[string]string{"default-database": "db"})
+	c, err := Factory{}.Open(context.Background(), "c", map[string]string{"default-database": "db"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.DefaultDatabase() != "db" {
 		t.Fatalf("default database %q", c.DefaultDatabase())
 	}
-	if _, err := (Factory{}).Create("c", map[string]string{"path": "x"}); err == nil {
+	if _, err := (Factory{}).Open(context.Background(), "c", map[string]string{"path": "x"}); err == nil {
 		t.Fatal("unknown option accepted")
 	}
 }

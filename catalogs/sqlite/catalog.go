@@ -38,10 +38,17 @@ var (
 // Type returns sqlite.
 func (s *Store) Type() string { return Type }
 
-// Create makes the sqlite catalog name, stored in this store or, with the
-// path option, in that file. Its default database (option
-// default-database, default "default") is created when missing.
+// Create is Open without a deadline, for callers that open a catalog of a
+// local file directly.
 func (s *Store) Create(name string, options map[string]string) (catalogs.Catalog, error) {
+	return s.Open(context.Background(), name, options)
+}
+
+// Open makes the sqlite catalog name, stored in this store or, with the
+// path option, in that file. Its default database (option
+// default-database, default "default") is created when missing; ctx bounds
+// that write.
+func (s *Store) Open(ctx context.Context, name string, options map[string]string) (catalogs.Catalog, error) {
 	var unsupported []string
 	for k := range options {
 		if k != catalogs.OptionDefaultDatabase && k != OptionPath {
@@ -73,7 +80,7 @@ func (s *Store) Create(name string, options map[string]string) (catalogs.Catalog
 			c.store, c.own = other, true
 		}
 	}
-	err := c.store.WriteTx(context.Background(), func(tx *sql.Tx) error {
+	err := c.store.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO databases (catalog, name) VALUES (?, ?) ON CONFLICT DO NOTHING`, name, c.defaultDB)
 		return err
 	})

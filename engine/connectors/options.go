@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"eddy/conf"
 )
 
 // Option validation as Flink's FactoryUtil does it: required options
@@ -106,30 +108,12 @@ func parseLong(key, v string) (int64, error) {
 	return n, nil
 }
 
-// durationUnits are the unit labels of Flink's TimeUtils.parseDuration.
-var durationUnits = map[string]time.Duration{
-	"ns": time.Nanosecond, "nano": time.Nanosecond, "nanos": time.Nanosecond, "nanosecond": time.Nanosecond, "nanoseconds": time.Nanosecond,
-	"us": time.Microsecond, "µs": time.Microsecond, "micro": time.Microsecond, "micros": time.Microsecond, "microsecond": time.Microsecond, "microseconds": time.Microsecond,
-	"ms": time.Millisecond, "milli": time.Millisecond, "millis": time.Millisecond, "millisecond": time.Millisecond, "milliseconds": time.Millisecond,
-	"":  time.Millisecond,
-	"s": time.Second, "sec": time.Second, "secs": time.Second, "second": time.Second, "seconds": time.Second,
-	"m": time.Minute, "min": time.Minute, "mins": time.Minute, "minute": time.Minute, "minutes": time.Minute,
-	"h": time.Hour, "hour": time.Hour, "hours": time.Hour,
-	"d": 24 * time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour,
-}
-
 // parseDuration reads a Duration option ("5 s", "100ms", "1 min"); a bare
 // number is milliseconds, as in Flink.
 func parseDuration(key, v string) (time.Duration, error) {
-	s := strings.TrimSpace(v)
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	n, err := strconv.ParseInt(s[:i], 10, 64)
-	unit, ok := durationUnits[strings.ToLower(strings.TrimSpace(s[i:]))]
-	if err != nil || !ok {
+	d, err := conf.ParseDuration(v)
+	if err != nil {
 		return 0, validationError("Could not parse value '%s' for key '%s'.", v, key)
 	}
-	return time.Duration(n) * unit, nil
+	return d, nil
 }

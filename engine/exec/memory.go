@@ -1,13 +1,15 @@
 package exec
 
 import (
+	"eddy/conf"
 	"eddy/engine/vector"
 )
 
 // DefaultMemoryBudget is the number of bytes a sort, an aggregation or the
 // build side of a hash join holds before it spills to disk, when the
-// statement sets no budget (eddy.exec.memory-budget's default, 256mb).
-const DefaultMemoryBudget = 256 << 20
+// statement sets no budget: eddy.exec.memory-budget's default in conf's
+// option registry.
+var DefaultMemoryBudget, _ = conf.ParseMemorySize(conf.Default(conf.SpillMemory))
 
 // The sizes below estimate what a value costs in the Go heap: its slot in
 // the column slice plus what the slot points to. They need not be exact,
@@ -75,15 +77,6 @@ func batchBytes(bt *vector.Batch) int64 {
 	}
 	if bt.Kinds != nil {
 		size += int64(bt.N)
-	}
-	return size
-}
-
-// rowBytes estimates the heap bytes of row i of the given columns.
-func rowBytes(cols []*vector.Vec, i int) int64 {
-	var size int64
-	for _, v := range cols {
-		size += vecBytes(v, i, i+1)
 	}
 	return size
 }

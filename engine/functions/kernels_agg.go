@@ -97,13 +97,12 @@ func (a *countAcc) Result() any { return a.n }
 // sumAcc is SUM: integers wrap in the result type as Flink's Java sum
 // does, DECIMAL is exact, FLOAT/DOUBLE add in float64.
 type sumAcc struct {
-	ret   *types.Type
-	zero  bool // SUM0: 0 instead of NULL on empty input
-	n     int64
-	i     int64
-	f     float64
-	d     *apd.Decimal
-	isDec bool
+	ret  *types.Type
+	zero bool // SUM0: 0 instead of NULL on empty input
+	n    int64
+	i    int64
+	f    float64
+	d    *apd.Decimal
 }
 
 func (a *sumAcc) add(v *vector.Vec, i int, sign int64) {

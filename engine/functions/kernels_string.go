@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"eddy/engine/like"
 	"eddy/engine/types"
 	"eddy/engine/vector"
 )
@@ -394,13 +395,48 @@ func regexKernel(ret *types.Type, fn func(re *regexp.Regexp, a []any) any) Scala
 	}
 }
 
-// likeKernel is LIKE / SIMILAR TO with an optional escape character.
+// likeKernel is LIKE / ILIKE / SIMILAR TO with an optional escape
+// character. LIKE and ILIKE match with package like; SIMILAR TO, whose
+// patterns are regular expressions, through regexp.
 func likeKernel(name string, ret *types.Type) ScalarKernel {
 	negate := strings.HasPrefix(name, "NOT ")
-	similar := strings.HasSuffix(name, "SIMILAR TO")
+	if strings.HasSuffix(name, "SIMILAR TO") {
+		return similarKernel(negate)
+	}
 	fold := name == "ILIKE"
 	boolT := types.New(types.Boolean)
 	_ = ret
+	return func(env *Env, args []*vector.Vec, n int) (*vector.Vec, error) {
+		cache := map[string]*like.Pattern{}
+		return strict(boolT, func(_ *Env, a []any) (any, error) {
+			p := asString(a[1])
+			esc := ""
+			if len(a) > 2 {
+				esc = asString(a[2])
+			}
+			key := p + "\x00" + esc
+			pat, ok := cache[key]
+			if !ok {
+				pat = like.Compile(p, escapeRune(esc), fold)
+				cache[key] = pat
+			}
+			return pat.Match(asString(a[0])) != negate, nil
+		})(env, args, n)
+	}
+}
+
+// escapeRune is the escape character of an ESCAPE clause: its first
+// character, or none for an empty one.
+func escapeRune(esc string) rune {
+	for _, r := range esc {
+		return r
+	}
+	return like.NoEscape
+}
+
+// similarKernel is [NOT] SIMILAR TO.
+func similarKernel(negate bool) ScalarKernel {
+	boolT := types.New(types.Boolean)
 	return func(env *Env, args []*vector.Vec, n int) (*vector.Vec, error) {
 		cache := map[string]*regexp.Regexp{}
 		return strict(boolT, func(_ *Env, a []any) (any, error) {
@@ -413,7 +449,7 @@ func likeKernel(name string, ret *types.Type) ScalarKernel {
 			re, ok := cache[key]
 			if !ok {
 				var err error
-				re, err = regexp.Compile(likePattern(p, esc, similar, fold))
+				re, err = regexp.Compile(similarPattern(p, esc))
 				if err != nil {
 					return nil, &EvalError{Exception: "IllegalArgumentException", Msg: "Invalid pattern: " + p}
 				}
@@ -424,13 +460,12 @@ func likeKernel(name string, ret *types.Type) ScalarKernel {
 	}
 }
 
-func likePattern(p, esc string, similar, fold bool) string {
+// similarPattern translates a SIMILAR TO pattern into a regular
+// expression: '%' and '_' as in LIKE, the regular-expression operators
+// kept, everything else literal.
+func similarPattern(p, esc string) string {
 	var b strings.Builder
-	b.WriteString("(?s)")
-	if fold {
-		b.WriteString("(?i)")
-	}
-	b.WriteString("^")
+	b.WriteString("(?s)^")
 	rs := []rune(p)
 	escR := rune(-1)
 	if esc != "" {
@@ -446,7 +481,7 @@ func likePattern(p, esc string, similar, fold bool) string {
 			b.WriteString(".*")
 		case r == '_':
 			b.WriteString(".")
-		case similar && strings.ContainsRune("|*+?{}()[]", r):
+		case strings.ContainsRune("|*+?{}()[]", r):
 			b.WriteRune(r)
 		default:
 			b.WriteString(regexp.QuoteMeta(string(r)))

@@ -12,6 +12,40 @@ func IsReserved(upper string) bool {
 	return ok
 }
 
+// StatementStarts returns the keyword phrases a statement or client
+// command can begin with, sorted: what Tab offers at the start of a line.
+func StatementStarts() []string { return slices.Clone(statementStarts) }
+
+// ClauseKeywords returns the keywords and keyword phrases Tab offers
+// inside a statement, sorted.
+func ClauseKeywords() []string { return slices.Clone(clauseKeywords) }
+
+// statementStarts are the phrases StatementStarts returns; every word is a
+// keyword of keywordText.
+var statementStarts = []string{
+	"ADD JAR", "ALTER", "ANALYZE TABLE", "BEGIN STATEMENT SET", "CALL", "CLEAR", "COMPILE PLAN", "CREATE",
+	"DELETE FROM", "DESCRIBE", "DROP", "END", "EXECUTE", "EXIT", "EXPLAIN", "HELP", "INSERT INTO",
+	"INSERT OVERWRITE", "LOAD MODULE", "QUIT", "REMOVE JAR", "RESET", "SELECT", "SET", "SHOW",
+	"STOP JOB", "TRUNCATE TABLE", "UNLOAD MODULE", "UPDATE", "USE", "VALUES", "WITH",
+}
+
+// clauseKeywords are the phrases ClauseKeywords returns; every word is a
+// keyword of keywordText.
+var clauseKeywords = []string{
+	"ALL", "AND", "ARRAY", "AS", "ASC", "BETWEEN", "BIGINT", "BOOLEAN", "BY", "BYTES", "CASE", "CAST",
+	"CATALOG", "CATALOGS", "CHAR", "COLUMNS", "COMMENT", "CREATE", "CROSS JOIN", "CUMULATE", "CURRENT",
+	"DATABASE", "DATABASES", "DATE", "DECIMAL", "DESC", "DESCRIPTOR", "DISTINCT", "DOUBLE", "ELSE", "END",
+	"EXCEPT", "EXISTS", "FALSE", "FETCH", "FIRST", "FLOAT", "FOR SYSTEM_TIME AS OF", "FROM", "FULL JOIN",
+	"FUNCTION", "FUNCTIONS", "GROUP BY", "HAVING", "HOP", "IF", "IF EXISTS", "IF NOT EXISTS", "IN",
+	"INNER JOIN", "INT", "INTEGER", "INTERSECT", "INTERVAL", "INTO", "IS", "JARS", "JOBS", "JOIN", "KEY",
+	"LAST", "LATERAL", "LEFT JOIN", "LIKE", "LIMIT", "MAP", "MODULES", "MULTISET", "NOT", "NOT NULL", "NULL",
+	"NULLS", "OFFSET", "ON", "OR", "ORDER BY", "OVER", "OVERWRITE", "PARTITION BY", "PARTITIONED BY",
+	"PARTITIONS", "PRIMARY KEY", "PROCEDURES", "RIGHT JOIN", "ROW", "ROWS", "SELECT", "SESSION", "SMALLINT",
+	"STRING", "TABLE", "TABLES", "TEMPORARY", "THEN", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ", "TINYINT", "TRUE",
+	"TRY_CAST", "TUMBLE", "UNION", "UNION ALL", "UNNEST", "VALUES", "VARCHAR", "VIEW", "VIEWS",
+	"WATERMARK FOR", "WHEN", "WHERE", "WINDOW", "WITH",
+}
+
 // keywordText interns the upper-case text of reserved and common
 // non-reserved keywords (with whether each is reserved); the lexer finds
 // them through keywords, allocating nothing.

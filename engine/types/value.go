@@ -346,18 +346,6 @@ func truncated(d *apd.Decimal) *apd.Decimal {
 	return out
 }
 
-func bitsOf(k Kind) int {
-	switch k {
-	case TinyInt:
-		return 8
-	case SmallInt:
-		return 16
-	case Int:
-		return 32
-	}
-	return 64
-}
-
 func castToFloat(v any, from, to *Type) (any, error) {
 	var f float64
 	switch x := v.(type) {
@@ -473,8 +461,6 @@ func castToBinary(v any, from, to *Type) (any, error) {
 	}
 	return b, nil
 }
-
-const nanosPerDay = int64(24 * time.Hour)
 
 func castToDate(v any, from, to *Type) (any, error) {
 	switch x := v.(type) {

@@ -1,8 +1,11 @@
 package render
 
 import (
+	"strconv"
 	"strings"
 	"time"
+
+	"eddy/conf"
 )
 
 // Result modes (sql-client.execution.result-mode).
@@ -49,10 +52,10 @@ func IsMachineFormat(name string) bool {
 }
 
 // DefaultPrompt is sql-client.display.prompt's default.
-const DefaultPrompt = "%c.%d> "
+var DefaultPrompt = conf.Default(conf.Prompt)
 
-// DefaultMaxColumnWidth is sql-client.display.max-column-width's default.
-const DefaultMaxColumnWidth = 30
+// DefaultMaxColumnWidth is table.display.max-column-width's default.
+var DefaultMaxColumnWidth, _ = strconv.Atoi(conf.Default(conf.MaxColumnWidth))
 
 // Options controls how results are shown. The session's configuration
 // supplies most fields; the shell adds Interactive, Color and Started.
