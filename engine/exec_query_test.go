@@ -12,6 +12,7 @@ import (
 	"eddy/engine/ast"
 	"eddy/engine/plan"
 	"eddy/engine/types"
+	"eddy/engine/validate"
 )
 
 // openQuerySession opens a session whose current catalog is a sqlite
@@ -77,12 +78,23 @@ func (s *Session) insertPlan(t *testing.T, table string, overwrite bool, src pla
 	if err != nil {
 		t.Fatal(err)
 	}
-	sink, err := buildSink(id, entry.Table.(*catalogs.CatalogTable),
+	sink, err := s.bindSink(id, entry,
 		&ast.Insert{Table: &ast.ObjectName{Parts: []*ast.Ident{{Name: table}}}, Overwrite: overwrite}, src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sink
+}
+
+// bindSink binds src as the query of ins into the table of entry, with the
+// catalog the validator would resolve.
+func (s *Session) bindSink(id catalogs.Identifier, entry catalogs.TableEntry, ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
+	cat, err := s.cat.Catalog(context.Background(), id.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	entry.ID = id
+	return validate.BindSink(entry, cat, ins, src)
 }
 
 func (s *Session) scanPlan(t *testing.T, table string) plan.Node {
@@ -131,7 +143,7 @@ func TestInsertIntoManagedSQLiteTable(t *testing.T) {
 	ctx := context.Background()
 	mustExec(t, s, "CREATE TABLE t (id INT, s STRING)")
 	ins := s.insertPlan(t, "t", false, valuesPlan([]any{int32(1), "Hello World"}, []any{int32(2), "Hi"}))
-	if err := s.runSinks(ctx, s.connectors(), []*plan.Sink{ins}); err != nil {
+	if err := s.runSinks(ctx, s.connectors(), []*plan.Sink{ins}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := queryRows(t, s, s.scanPlan(t, "t")), "+I 1 Hello World\n+I 2 Hi"; got != want {
@@ -140,7 +152,7 @@ func TestInsertIntoManagedSQLiteTable(t *testing.T) {
 	// A statement set whose second INSERT fails writes nothing at all.
 	good := s.insertPlan(t, "t", false, valuesPlan([]any{int32(3), "x"}))
 	bad := s.insertPlan(t, "t", false, valuesPlan([]any{int32(4), "y"}, []any{int32(0), "boom"}))
-	err := s.runSinks(ctx, s.connectors(), []*plan.Sink{good, bad})
+	err := s.runSinks(ctx, s.connectors(), []*plan.Sink{good, bad}, nil)
 	if err == nil || !strings.Contains(err.Error(), "/ by zero") {
 		t.Fatalf("err = %v, want / by zero", err)
 	}
@@ -149,7 +161,7 @@ func TestInsertIntoManagedSQLiteTable(t *testing.T) {
 	}
 	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
 	over := s.insertPlan(t, "t", true, valuesPlan([]any{nil, "only"}))
-	if err := s.runSinks(ctx, s.connectors(), []*plan.Sink{over}); err != nil {
+	if err := s.runSinks(ctx, s.connectors(), []*plan.Sink{over}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := queryRows(t, s, s.scanPlan(t, "t")), "+I NULL only"; got != want {
@@ -168,19 +180,19 @@ func TestInsertColumnCountMismatch(t *testing.T) {
 	mustExec(t, s, "CREATE TABLE t3 (a INT, b STRING, c INT)")
 	id, _ := s.cat.Qualify("t3")
 	entry, _ := s.cat.GetTable(context.Background(), id)
-	_, err := buildSink(id, entry.Table.(*catalogs.CatalogTable),
+	_, err := s.bindSink(id, entry,
 		&ast.Insert{Table: &ast.ObjectName{Parts: []*ast.Ident{{Name: "t3"}}}}, valuesPlan([]any{int32(1), "a"}))
 	if err == nil || !strings.Contains(err.Error(), "Different number of columns") {
 		t.Fatalf("err = %v", err)
 	}
 	// With a column list the missing column is NULL.
-	sink, err := buildSink(id, entry.Table.(*catalogs.CatalogTable), &ast.Insert{
+	sink, err := s.bindSink(id, entry, &ast.Insert{
 		Table:   &ast.ObjectName{Parts: []*ast.Ident{{Name: "t3"}}},
 		Columns: []*ast.Ident{{Name: "c"}, {Name: "b"}}}, valuesPlan([]any{int32(7), "x"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.runSinks(context.Background(), s.connectors(), []*plan.Sink{sink}); err != nil {
+	if err := s.runSinks(context.Background(), s.connectors(), []*plan.Sink{sink}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := queryRows(t, s, s.scanPlan(t, "t3")), "+I NULL x 7"; got != want {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"eddy/catalogs"
 )
 
 // Scan reads a catalog table (or a temporary table) through its connector,
@@ -119,6 +121,12 @@ type Sink struct {
 	Overwrite bool
 	// StaticPartition holds PARTITION (k = 'v', ...) values, or nil.
 	StaticPartition map[string]string
+	// Catalog is the catalog that keeps the table, as the validator
+	// resolved it (nil for a temporary table): the runtime opens the
+	// table through it without looking the table up again.
+	Catalog catalogs.Catalog
+	// Temporary marks a temporary table (its rows live in the session).
+	Temporary bool
 }
 
 // Schema returns nil: a sink produces no rows.
