@@ -290,14 +290,12 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 					return nil, err
 				}
 			}
-			t, env, err := s.typeExprEnv(qs, e, clauseValues)
+			t, p, err := s.valuesElem(qs, e)
 			if err != nil {
 				return nil, err
 			}
 			colTypes[i] = append(colTypes[i], t.Type)
 			row.Elems = append(row.Elems, t.Expr)
-			p, err := env.toPlan(env.pre)
-			s.noPlan(err)
 			prow = append(prow, p)
 		}
 		out.Rows = append(out.Rows, row)
@@ -321,6 +319,32 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		an.Plan = &plan.Values{Cols: schemaOf(cols), Rows: rows}
 	}
 	return an, nil
+}
+
+// valuesElem types one element of a VALUES row and converts it to a plan
+// expression (nil when it has no plan: s.noPlan records why). A literal,
+// the usual element of INSERT ... VALUES, is typed by the literal rules
+// directly: the expression path types a lone literal by the same rules,
+// through copies of its tree.
+func (s *state) valuesElem(qs *qscope, e ast.Expr) (*Typed, plan.Expr, error) {
+	if l, ok := e.(*ast.Literal); ok {
+		v := Validator{funcs: s.a.Funcs, Source: s.a.Source}
+		t, err := v.literal(l, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := literalValue(l, t.Type)
+		s.noPlan(err)
+		cp := *l
+		return &Typed{Expr: &cp, Type: t.Type}, p, nil
+	}
+	t, env, err := s.typeExprEnv(qs, e, clauseValues)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := env.toPlan(env.pre)
+	s.noPlan(err)
+	return t, p, nil
 }
 
 // setOp validates UNION, INTERSECT and EXCEPT: both sides have the same

@@ -166,7 +166,9 @@ func BindSink(entry catalogs.TableEntry, cat catalogs.Catalog, ins *ast.Insert, 
 // castIfNeeded casts e to t unless it already has t's type (nullability
 // aside).
 func castIfNeeded(e plan.Expr, t *types.Type) plan.Expr {
-	if e.Type().WithNullable(true).Equal(t.WithNullable(true)) {
+	from, to := *e.Type(), *t
+	from.NotNull, to.NotNull = false, false
+	if from.Equal(&to) {
 		return e
 	}
 	return &plan.Cast{X: e, T: t.WithNullable(e.Type().Nullable())}
