@@ -248,9 +248,9 @@ func (s *Session) dmlResult(targets []string) *Result {
 	if s.dmlSync() {
 		return Info(msgFinishStatement)
 	}
-	j := s.jobs.add(s.jobName(targets), true, nil)
-	s.jobs.finish(j, nil)
-	return submitted(j.info.ID)
+	j := s.jobs.Add(s.jobName(targets), true, nil)
+	s.jobs.Finish(j, nil)
+	return submitted(j.ID())
 }
 
 // execInsert runs INSERT INTO / INSERT OVERWRITE.
@@ -302,21 +302,21 @@ func (s *Session) runPlannedInserts(ctx context.Context, sinks []*plan.Sink, g c
 	}
 	name := s.jobName(sinkNames(sinks))
 	if sinksBounded(sinks) {
-		j := s.jobs.add(name, true, nil)
+		j := s.jobs.Add(name, true, nil)
 		err := s.runSinks(ctx, s.connectors(), sinks, g)
-		s.jobs.finish(j, err)
+		s.jobs.Finish(j, jobError(err))
 		if err != nil {
 			return nil, err
 		}
-		return submitted(j.info.ID), nil
+		return submitted(j.ID()), nil
 	}
 	r, err := s.openSinks(ctx, s.connectors(), sinks, nil)
 	if err != nil {
 		return nil, err
 	}
 	r.Interleave = true
-	j := s.jobs.add(name, false, r.Run)
-	return submitted(j.info.ID), nil
+	j := s.jobs.Add(name, false, backgroundJob(r.Run))
+	return submitted(j.ID()), nil
 }
 
 // sinkNames returns the full names of the sinks' tables.

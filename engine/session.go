@@ -11,6 +11,7 @@ import (
 	"eddy/engine/ast"
 	"eddy/engine/connectors"
 	"eddy/engine/functions"
+	"eddy/engine/jobs"
 	"eddy/engine/parser"
 )
 
@@ -53,7 +54,7 @@ type Session struct {
 
 	// jobs are the INSERTs and statement sets submitted under
 	// table.dml-sync = false.
-	jobs jobs
+	jobs jobs.Registry
 
 	// group is the write group whose transaction is open (see
 	// BeginGroup), or nil.
