@@ -96,6 +96,12 @@ func constantVec(e plan.Expr, bt *vector.Batch, loc *time.Location) (*vector.Vec
 		}
 		return bt.Cols[e.Index], true
 	case *plan.Literal:
+		if bt.N == 1 {
+			// vector.Const's own one-value vector.
+			v := vector.New(e.T, 1)
+			v.Append(e.Value)
+			return v, true
+		}
 		return vector.Const(e.T, e.Value, bt.N), true
 	case *plan.Cast:
 		x, ok := constantVec(e.X, bt, loc)

@@ -272,9 +272,9 @@ func (s *state) cte(name string) *Analyzed {
 // column takes the common type of its values and is named EXPR$n.
 func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 	qs := &qscope{parent: outer}
-	out := &ast.Values{Pos: v.Pos}
+	out := &ast.Values{Pos: v.Pos, Rows: make([]*ast.RowCtor, 0, len(v.Rows))}
 	var colTypes [][]*types.Type
-	var rows [][]plan.Expr
+	rows := make([][]plan.Expr, 0, len(v.Rows))
 	for _, r := range v.Rows {
 		if colTypes != nil && len(r.Elems) != len(colTypes) {
 			return nil, errorf(r.Pos, ErrIncompatible, "Values passed to VALUES operator must have compatible types")
@@ -282,8 +282,8 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		if colTypes == nil {
 			colTypes = make([][]*types.Type, len(r.Elems))
 		}
-		row := &ast.RowCtor{Pos: r.Pos, Explicit: true}
-		var prow []plan.Expr
+		row := &ast.RowCtor{Pos: r.Pos, Explicit: true, Elems: make([]ast.Expr, 0, len(r.Elems))}
+		prow := make([]plan.Expr, 0, len(r.Elems))
 		for i, e := range r.Elems {
 			if ast.Query(v) != s.root {
 				if err := checkUntypedNull(e, false); err != nil {
