@@ -57,7 +57,14 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 			}
 			switch x := x.(type) {
 			case *plan.Scan:
-				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
+				if x.Catalog != nil || x.Temporary {
+					// The validator resolved the table: no second lookup.
+					if _, ok := st.tables[x.Table]; !ok {
+						st.tables[x.Table] = scanTable(x)
+					}
+				} else {
+					resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
+				}
 				if resolveErr == nil {
 					resolveErr = connectors.Validate(st.tables[x.Table], false)
 				}
@@ -141,6 +148,20 @@ func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id pl
 	}
 	st.tables[id] = t
 	return nil
+}
+
+// scanTable returns the connectors' view of the table a scan reads, from
+// what the validator resolved.
+func scanTable(x *plan.Scan) *connectors.Table {
+	t := &connectors.Table{Catalog: x.Catalog, Name: catalogs.NewIdentifier(x.Table.Catalog, x.Table.Database, x.Table.Object),
+		Temporary: x.Temporary, Options: x.Options, PartitionKeys: x.PartitionKeys}
+	if t.Options == nil {
+		t.Options = map[string]string{}
+	}
+	for _, c := range x.Physical {
+		t.Columns = append(t.Columns, connectors.Column{Name: c.Name, Type: c.Type})
+	}
+	return t
 }
 
 // OpenScan implements exec.Tables.

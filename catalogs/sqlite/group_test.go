@@ -190,3 +190,20 @@ func TestRowGroupKeepsOrder(t *testing.T) {
 	must(t, g.Commit(ctx))
 	equal(t, readRows(t, b, pt, tbl), "[800 over];[900 r900];")
 }
+
+// TestRowGroupHolds: a group writes the catalogs of its own store only; a
+// catalog of another connection to the same file is refused (it would
+// wait for the group's own lock).
+func TestRowGroupHolds(t *testing.T) {
+	a, b, tbl, p, g := openGroup(t)
+	defer g.Rollback()
+	if !g.Holds(a) || g.Holds(b) {
+		t.Errorf("Holds: its store's catalog %v, another store's catalog %v", g.Holds(a), g.Holds(b))
+	}
+	err := g.WriteRows(ctx, b, p, physTypes(tbl), false, func(emit func([]any) error) error {
+		return emit([]any{int32(1), "x"})
+	})
+	if err == nil {
+		t.Error("a group wrote a table of another store")
+	}
+}

@@ -36,6 +36,13 @@ type Scan struct {
 	// the Physical schema, or nil.
 	Rowtime   int
 	Watermark Expr
+	// Catalog is the catalog that keeps the table, as the validator
+	// resolved it (nil for a temporary table, and in plans made by hand):
+	// the runtime opens the table through it without looking the table up
+	// again.
+	Catalog catalogs.Catalog
+	// Temporary marks a temporary table (its rows live in the session).
+	Temporary bool
 }
 
 // Schema returns the projected physical columns.
