@@ -12,10 +12,12 @@ import (
 	"io"
 	"maps"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -41,7 +43,26 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code, sig := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if sig != nil {
+		endBySignal(sig)
+	}
+	os.Exit(code)
+}
+
+// endBySignal ends the process by sig, with the signal's own exit status:
+// the shell caught it while it held answers, printed them, and stopped.
+func endBySignal(sig os.Signal) {
+	s, ok := sig.(syscall.Signal)
+	if !ok {
+		return
+	}
+	signal.Reset(s)
+	_ = syscall.Kill(os.Getpid(), s)
+	// The signal is delivered asynchronously; nothing runs meanwhile.
+	for {
+		time.Sleep(time.Second)
+	}
 }
 
 // options are the parsed command line.
@@ -127,10 +148,12 @@ func splitDefines(args []string) []string {
 	return out
 }
 
-func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
+// run runs eddy and returns its exit status, and the signal that stopped
+// the shell (main then ends the process by it), or nil.
+func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig os.Signal) {
 	o, code, done := parseFlags(args, stderr)
 	if done {
-		return code
+		return code, nil
 	}
 	// EDDY_CPUPROFILE=FILE writes a CPU profile of the whole run, for the
 	// performance suite and anyone chasing a slow statement.
@@ -138,12 +161,12 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		f, err := os.Create(path)
 		if err != nil {
 			render.Problem(stderr, "EDDY_CPUPROFILE: %v", err)
-			return exitUsage
+			return exitUsage, nil
 		}
 		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
 			render.Problem(stderr, "EDDY_CPUPROFILE: %v", err)
-			return exitUsage
+			return exitUsage, nil
 		}
 		defer pprof.StopCPUProfile()
 	}
@@ -154,7 +177,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			render.Problem(stderr, "-i: %v", err)
-			return exitUsage
+			return exitUsage, nil
 		}
 		inits[i] = string(data)
 	}
@@ -169,7 +192,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 		if err != nil {
 			render.Problem(stderr, "-f: %v", err)
-			return exitUsage
+			return exitUsage, nil
 		}
 		defer f.Close()
 		in = f
@@ -177,7 +200,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	cfg, err := loadConfig(o.config)
 	if err != nil {
 		render.Problem(stderr, "%v", err)
-		return exitUsage
+		return exitUsage, nil
 	}
 	ctx := context.Background()
 	options := defines(o.defines)
@@ -197,7 +220,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 	}
 	if err != nil {
 		render.Problem(stderr, "%v", err)
-		return exitFailure
+		return exitFailure, nil
 	}
 	defer closeSession()
 
@@ -221,15 +244,15 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	for _, text := range inits {
-		if c := sh.RunScript(ctx, text); c != 0 || sh.Exited() {
-			return c
+		if c := sh.RunScript(ctx, text); c != 0 || sh.Exited() || sh.Signal() != nil {
+			return c, sh.Signal()
 		}
 	}
 	if o.hasExec {
 		defer sh.CloseJobs()
-		return sh.RunScript(ctx, o.exec)
+		return sh.RunScript(ctx, o.exec), sh.Signal()
 	}
-	return sh.Run(ctx)
+	return sh.Run(ctx), sh.Signal()
 }
 
 // defines turns -D key=value flags into session options.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"maps"
 	"strings"
+
+	"eddy/engine/types"
 )
 
 // CatalogDescriptor is a catalog definition: its name, the options given
@@ -47,4 +49,48 @@ type CatalogStore interface {
 func IsSensitiveOption(key string) bool {
 	k := strings.ToLower(key)
 	return strings.Contains(k, "password") || strings.Contains(k, "secret") || strings.Contains(k, "token")
+}
+
+// RowStore is the storage contract of catalogs that keep the rows of their
+// managed tables themselves (the sqlite catalog). Rows are engine values
+// of the given column types. Each method writes in a transaction of its
+// own; a WriteGroup opened with BeginWriteGroup lets several statements
+// share one (group commit).
+type RowStore interface {
+	// ReadRows calls fn for at most limit rows (limit <= 0: all) after the
+	// row position after (0: from the start) and returns the position of
+	// the last row read.
+	ReadRows(ctx context.Context, path ObjectPath, cols []*types.Type, after int64, limit int,
+		fn func(row []any) error) (int64, error)
+	// WriteRows stores every row produce emits in one transaction
+	// (replacing the table's rows when overwrite is set): when the
+	// producer or the store fails nothing is written.
+	WriteRows(ctx context.Context, path ObjectPath, cols []*types.Type, overwrite bool,
+		produce func(emit func(row []any) error) error) error
+	// TruncateRows removes every row of a table.
+	TruncateRows(ctx context.Context, path ObjectPath) error
+	// BeginWriteGroup opens a write group on the store that keeps the
+	// catalog's rows. The group holds the store's write lock until it
+	// ends: its owner must commit or roll it back.
+	BeginWriteGroup(ctx context.Context) (WriteGroup, error)
+}
+
+// WriteGroup is an open write transaction of a row store that several
+// statements share. Each WriteRows is a statement of its own inside it (a
+// failed one leaves nothing behind and the group goes on); every
+// statement becomes durable at Commit, none before. Whoever opens a group
+// must not acknowledge one of its statements before Commit returned nil.
+type WriteGroup interface {
+	// Holds reports whether the rows of rs live in the group's store, so
+	// that WriteRows can write them.
+	Holds(rs RowStore) bool
+	// WriteRows is rs.WriteRows inside the group, for a catalog rs the
+	// group holds.
+	WriteRows(ctx context.Context, rs RowStore, path ObjectPath, cols []*types.Type, overwrite bool,
+		produce func(emit func(row []any) error) error) error
+	// Commit ends the group, storing every statement that succeeded in
+	// it. An error means none of them was stored.
+	Commit(ctx context.Context) error
+	// Rollback ends the group and discards every statement of it.
+	Rollback() error
 }

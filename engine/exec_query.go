@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -13,7 +12,9 @@ import (
 	"eddy/engine/connectors"
 	"eddy/engine/exec"
 	"eddy/engine/plan"
+	"eddy/engine/sink"
 	"eddy/engine/types"
+	"eddy/engine/validate"
 	"eddy/engine/vector"
 )
 
@@ -56,7 +57,14 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 			}
 			switch x := x.(type) {
 			case *plan.Scan:
-				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
+				if x.Catalog != nil || x.Temporary {
+					// The validator resolved the table: no second lookup.
+					if _, ok := st.tables[x.Table]; !ok {
+						st.tables[x.Table] = scanTable(x)
+					}
+				} else {
+					resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
+				}
 				if resolveErr == nil {
 					scanMetadata(st.tables[x.Table], x)
 					resolveErr = st.conns.Validate(st.tables[x.Table], false)
@@ -69,10 +77,11 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 			case *plan.WindowTVF:
 				resolveErr = windowTimeAttr(x, st.streaming)
 			case *plan.Sink:
-				resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
-				if resolveErr == nil {
-					resolveErr = st.conns.Validate(st.tables[x.Table], true)
+				// The validator resolved the target: no second lookup.
+				if _, ok := st.tables[x.Table]; !ok {
+					st.tables[x.Table] = sink.Table(x)
 				}
+				resolveErr = st.conns.Validate(st.tables[x.Table], true)
 			}
 		})
 	}
@@ -138,6 +147,20 @@ func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id pl
 	}
 	st.tables[id] = t
 	return nil
+}
+
+// scanTable returns the connectors' view of the table a scan reads, from
+// what the validator resolved.
+func scanTable(x *plan.Scan) *connectors.Table {
+	t := &connectors.Table{Catalog: x.Catalog, Name: catalogs.NewIdentifier(x.Table.Catalog, x.Table.Database, x.Table.Object),
+		Temporary: x.Temporary, Options: x.Options, PartitionKeys: x.PartitionKeys}
+	if t.Options == nil {
+		t.Options = map[string]string{}
+	}
+	for _, c := range x.Physical {
+		t.Columns = append(t.Columns, connectors.Column{Name: c.Name, Type: c.Type})
+	}
+	return t
 }
 
 // OpenScan implements exec.Tables.
@@ -248,14 +271,15 @@ func (s *Session) dmlResult(targets []string) *Result {
 	if s.dmlSync() {
 		return Info(msgFinishStatement)
 	}
-	j := s.jobs.add(s.jobName(targets), true, nil)
-	s.jobs.finish(j, nil)
-	return submitted(j.info.ID)
+	j := s.jobs.Add(s.jobName(targets), true, nil)
+	s.jobs.Finish(j, nil)
+	return submitted(j.ID())
 }
 
 // execInsert runs INSERT INTO / INSERT OVERWRITE.
 func (s *Session) execInsert(ctx context.Context, st *ast.Insert) (*Result, error) {
-	return s.runInserts(ctx, []*ast.Insert{st})
+	res, _, err := s.insert(ctx, st, nil)
+	return res, err
 }
 
 // execStatementSetRun runs EXECUTE STATEMENT SET and END of BEGIN
@@ -265,10 +289,19 @@ func (s *Session) execStatementSetRun(ctx context.Context, set *ast.StatementSet
 	if len(set.Inserts) == 0 {
 		return Success(), nil
 	}
-	return s.runInserts(ctx, set.Inserts)
+	sinks := make([]*plan.Sink, len(set.Inserts))
+	for i, ins := range set.Inserts {
+		sk, err := s.planInsert(ctx, ins)
+		if err != nil {
+			return nil, err
+		}
+		sinks[i] = sk
+	}
+	return s.runPlannedInserts(ctx, sinks, nil)
 }
 
-// runInserts plans and runs INSERTs as one job.
+// runPlannedInserts runs planned INSERTs as one job; g, when not nil, is
+// the write group their rows are written in.
 //
 // With table.dml-sync = true the job runs inside the statement, which
 // answers when it has ended. With false (Flink's default) the statement
@@ -283,43 +316,30 @@ func (s *Session) execStatementSetRun(ctx context.Context, set *ast.StatementSet
 //     INSERT never races a writer, and a failure is reported by the
 //     statement that caused it (SHOW JOBS also lists the job, FINISHED or
 //     FAILED).
-func (s *Session) runInserts(ctx context.Context, inserts []*ast.Insert) (*Result, error) {
-	sinks := make([]*plan.Sink, len(inserts))
-	for i, ins := range inserts {
-		sink, err := s.planInsert(ctx, ins)
-		if err != nil {
-			return nil, err
-		}
-		sinks[i] = sink
-	}
-	return s.runPlannedInserts(ctx, sinks)
-}
-
-// runPlannedInserts runs planned INSERTs as one job (see runInserts).
-func (s *Session) runPlannedInserts(ctx context.Context, sinks []*plan.Sink) (*Result, error) {
+func (s *Session) runPlannedInserts(ctx context.Context, sinks []*plan.Sink, g catalogs.WriteGroup) (*Result, error) {
 	if s.dmlSync() {
-		if err := s.runSinks(ctx, s.connectors(), sinks); err != nil {
+		if err := s.runSinks(ctx, s.connectors(), sinks, g); err != nil {
 			return nil, err
 		}
 		return Info(msgFinishStatement), nil
 	}
 	name := s.jobName(sinkNames(sinks))
 	if sinksBounded(sinks) {
-		j := s.jobs.add(name, true, nil)
-		err := s.runSinks(ctx, s.connectors(), sinks)
-		s.jobs.finish(j, err)
+		j := s.jobs.Add(name, true, nil)
+		err := s.runSinks(ctx, s.connectors(), sinks, g)
+		s.jobs.Finish(j, jobError(err))
 		if err != nil {
 			return nil, err
 		}
-		return submitted(j.info.ID), nil
+		return submitted(j.ID()), nil
 	}
-	r, err := s.openSinks(ctx, s.connectors(), sinks)
+	r, err := s.openSinks(ctx, s.connectors(), sinks, nil)
 	if err != nil {
 		return nil, err
 	}
-	r.interleave = true
-	j := s.jobs.add(name, false, r.run)
-	return submitted(j.info.ID), nil
+	r.Interleave = true
+	j := s.jobs.Add(name, false, backgroundJob(r.Run))
+	return submitted(j.ID()), nil
 }
 
 // sinkNames returns the full names of the sinks' tables.
@@ -344,31 +364,31 @@ func sinksBounded(sinks []*plan.Sink) bool {
 	return bounded
 }
 
-// runSinks writes every sink's rows and commits all writers at the end;
-// on any failure every writer is aborted.
-func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink) error {
-	r, err := s.openSinks(ctx, conns, sinks)
+// runSinks writes every sink's rows (inside g when not nil) and commits
+// all writers at the end; on any failure every writer is aborted. A
+// single sink of literal rows into a table whose catalog keeps its rows
+// takes the fast path (sink.WriteLiteral): the same rows, without
+// operators.
+func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink, g catalogs.WriteGroup) error {
+	if len(sinks) == 1 {
+		loc, err := s.location()
+		if err != nil {
+			return err
+		}
+		if done, err := sink.WriteLiteral(ctx, conns.Registry, sinks[0], sink.Table(sinks[0]), g, loc); done {
+			return err
+		}
+	}
+	r, err := s.openSinks(ctx, conns, sinks, g)
 	if err != nil {
 		return err
 	}
-	return r.run(ctx)
+	return r.Run(ctx)
 }
 
-// sinkRun is a prepared set of sinks: their writers are open and their
-// operators built, so run needs nothing of the session (it may run in a
-// job's goroutine).
-type sinkRun struct {
-	writers []connectors.Writer
-	ops     []exec.Operator
-	// interleave pumps the sinks in turn, a batch each (a statement set
-	// over unbounded sources: each sink makes progress); otherwise each
-	// sink is written to its end before the next starts.
-	interleave bool
-}
-
-// openSinks resolves the sinks' tables, opens their writers and builds
-// their operators.
-func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink) (*sinkRun, error) {
+// openSinks resolves the sinks' tables, opens their writers (inside g
+// when not nil) and builds their operators.
+func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink, g catalogs.WriteGroup) (*sink.Run, error) {
 	nodes := make([]plan.Node, len(sinks))
 	for i, sk := range sinks {
 		nodes[i] = sk
@@ -377,30 +397,35 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 	if err != nil {
 		return nil, err
 	}
-	r := &sinkRun{}
+	r := &sink.Run{}
 	for _, sk := range sinks {
 		if st.streaming && sk.Overwrite {
 			// INSERT OVERWRITE is batch only (FileSystemTableSink's text).
-			return nil, r.abort(Errorf("IllegalStateException", "Streaming mode not support overwrite."))
+			return nil, r.Abort(Errorf("IllegalStateException", "Streaming mode not support overwrite."))
 		}
 		sk, err := s.optimizeSink(sk)
 		if err != nil {
-			return nil, r.abort(err)
+			return nil, r.Abort(err)
 		}
-		w, err := st.OpenSink(ctx, sk)
-		if err != nil {
-			return nil, r.abort(err)
+		var w connectors.Writer
+		if g != nil {
+			var ok bool
+			if w, ok = st.conns.Registry.OpenGroupWriter(st.tables[sk.Table], g, sk.Overwrite); !ok {
+				return nil, r.Abort(fmt.Errorf("table %s is not kept in the write group's store", sk.Table))
+			}
+		} else if w, err = st.OpenSink(ctx, sk); err != nil {
+			return nil, r.Abort(err)
 		}
-		r.writers = append(r.writers, w)
 		op, err := b.Build(sk.Input)
 		if err != nil {
-			return nil, r.abort(err)
+			r.AddWriter(w)
+			return nil, r.Abort(err)
 		}
 		if st.streaming && !st.changelogSink(sk) && sk.InputUpdates {
 			// A table that stores rows receives the query's final rows.
 			op = exec.Materialize(op, sk.Input.Schema().Types())
 		}
-		r.ops = append(r.ops, op)
+		r.Add(w, op)
 	}
 	return r, nil
 }
@@ -412,204 +437,10 @@ func (st *sessionTables) changelogSink(sk *plan.Sink) bool {
 	return st.conns.Abilities(st.tables[sk.Table]).Accepts != connectors.InsertOnly
 }
 
-// abort closes the operators, discards every writer's output and returns
-// err joined with their errors.
-func (r *sinkRun) abort(err error) error {
-	for _, op := range r.ops {
-		op.Close()
-	}
-	for _, w := range r.writers {
-		err = errors.Join(err, w.Abort())
-	}
-	return err
-}
-
-// run writes every sink's rows, then commits all writers.
-func (r *sinkRun) run(ctx context.Context) error {
-	if r.interleave && len(r.ops) > 1 {
-		if err := r.pumpInTurn(ctx); err != nil {
-			return r.abort(err)
-		}
-		return r.commit(ctx)
-	}
-	for i, op := range r.ops {
-		w := r.writers[i]
-		err := func() error {
-			defer op.Close()
-			for {
-				bt, err := op.Next(ctx)
-				if err != nil {
-					return err
-				}
-				if bt == nil {
-					return nil
-				}
-				if err := w.Write(ctx, bt); err != nil {
-					return err
-				}
-			}
-		}()
-		if err != nil {
-			return r.abort(err)
-		}
-	}
-	return r.commit(ctx)
-}
-
-// pumpInTurn writes a batch of each unfinished sink in turn until all
-// have ended.
-func (r *sinkRun) pumpInTurn(ctx context.Context) error {
-	done := make([]bool, len(r.ops))
-	for left := len(r.ops); left > 0; {
-		for i, op := range r.ops {
-			if done[i] {
-				continue
-			}
-			bt, err := op.Next(ctx)
-			if err != nil {
-				return err
-			}
-			if bt == nil {
-				done[i] = true
-				left--
-				op.Close()
-				continue
-			}
-			if err := r.writers[i].Write(ctx, bt); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// commit commits every writer; after a failure the writers not yet
-// committed are discarded.
-func (r *sinkRun) commit(ctx context.Context) error {
-	for i, w := range r.writers {
-		if err := w.Commit(ctx); err != nil {
-			// Writers before i have committed; the rest are discarded.
-			r.writers = r.writers[i+1:]
-			r.ops = nil
-			return r.abort(err)
-		}
-	}
-	return nil
-}
-
-// planInsert plans INSERT's query and maps it onto the target table's
-// physical columns: named columns by name, the rest NULL, static
-// partition values as literals, casts where the types differ.
+// planInsert binds an INSERT (validate.Analyzer.Insert): its target, its
+// query, and the mapping onto the target's physical columns.
 func (s *Session) planInsert(ctx context.Context, st *ast.Insert) (*plan.Sink, error) {
-	id, err := s.cat.Qualify(st.Table.Names()...)
-	if err != nil {
-		return nil, err
-	}
-	entry, err := s.cat.GetTable(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	tbl, ok := entry.Table.(*catalogs.CatalogTable)
-	if !ok {
-		return nil, Errorf("ValidationException", "View '%s' cannot be written: it is a view, not a table.", id)
-	}
-	src, err := s.planQuery(ctx, st.Source)
-	if err != nil {
-		return nil, err
-	}
-	return buildSink(id, tbl, st, src)
-}
-
-func buildSink(id catalogs.Identifier, tbl *catalogs.CatalogTable, st *ast.Insert, src plan.Node) (*plan.Sink, error) {
-	var phys plan.Schema
-	for _, c := range tbl.Schema.Columns {
-		if c.Kind == catalogs.Physical {
-			phys = append(phys, plan.Column{Name: c.Name, Type: c.Type})
-		}
-	}
-	static := map[string]string{}
-	staticExpr := map[string]ast.Expr{}
-	for _, p := range st.Partition {
-		lit, ok := p.Value.(*ast.Literal)
-		if !ok {
-			return nil, Errorf("ValidationException", "Partition value of '%s' must be a literal.", p.Key.Name)
-		}
-		static[p.Key.Name] = lit.Value
-		staticExpr[p.Key.Name] = p.Value
-	}
-	// The target columns the query fills, in order.
-	var targets []int
-	if st.Columns != nil {
-		for _, c := range st.Columns {
-			idx := -1
-			for i, pc := range phys {
-				if pc.Name == c.Name {
-					idx = i
-				}
-			}
-			if idx < 0 {
-				return nil, Errorf("ValidationException", "Unknown target column '%s'", c.Name)
-			}
-			targets = append(targets, idx)
-		}
-	} else {
-		for i, pc := range phys {
-			if _, ok := static[pc.Name]; !ok {
-				targets = append(targets, i)
-			}
-		}
-	}
-	srcSchema := src.Schema()
-	if len(srcSchema) != len(targets) {
-		q := make([]string, len(srcSchema))
-		for i, c := range srcSchema {
-			q[i] = c.Name + " " + c.Type.String()
-		}
-		k := make([]string, len(phys))
-		for i, c := range phys {
-			k[i] = c.Name + " " + c.Type.String()
-		}
-		return nil, Errorf("ValidationException",
-			"Column types of query result and sink for '%s' do not match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]",
-			id.SummaryString(), strings.Join(q, ", "), strings.Join(k, ", "))
-	}
-	exprs := make([]plan.Expr, len(phys))
-	for j, t := range targets {
-		exprs[t] = castIfNeeded(srcSchema.Ref(j), phys[t].Type)
-	}
-	for i, pc := range phys {
-		if exprs[i] != nil {
-			continue
-		}
-		if v, ok := static[pc.Name]; ok {
-			exprs[i] = &plan.Cast{X: &plan.Literal{Value: v, T: types.NewString().WithNullable(false)}, T: pc.Type}
-			continue
-		}
-		if !pc.Type.Nullable() {
-			return nil, Errorf("ValidationException", "Column '%s' has no default value and does not allow NULLs", pc.Name)
-		}
-		exprs[i] = &plan.Literal{Value: nil, T: pc.Type}
-	}
-	proj := &plan.Project{Input: src, Exprs: exprs, Names: phys.Names()}
-	return &plan.Sink{Input: proj, Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
-		Options: tbl.Options, Physical: phys, PartitionKeys: tbl.PartitionKeys, Overwrite: st.Overwrite,
-		StaticPartition: nilIfEmpty(static)}, nil
-}
-
-func nilIfEmpty(m map[string]string) map[string]string {
-	if len(m) == 0 {
-		return nil
-	}
-	return m
-}
-
-// castIfNeeded casts e to t unless it already has t's type (nullability
-// aside).
-func castIfNeeded(e plan.Expr, t *types.Type) plan.Expr {
-	if e.Type().WithNullable(true).Equal(t.WithNullable(true)) {
-		return e
-	}
-	return &plan.Cast{X: e, T: t.WithNullable(e.Type().Nullable())}
+	return s.analyzer(s.sql).Insert(ctx, st)
 }
 
 // execTruncate runs TRUNCATE TABLE (batch mode only, as in Flink).
@@ -733,9 +564,17 @@ func (s *Session) execCreateTableAs(ctx context.Context, st *ast.CreateTable) (*
 	if err != nil {
 		return nil, err
 	}
-	sink, err := buildSink(id, tbl, &ast.Insert{Table: st.Name}, src)
+	var cat catalogs.Catalog
+	if !st.Temporary {
+		cat, err = s.cat.Catalog(ctx, id.Catalog)
+	}
+	var sk *plan.Sink
 	if err == nil {
-		err = s.runSinks(ctx, s.connectors(), []*plan.Sink{sink})
+		sk, err = validate.BindSink(catalogs.TableEntry{ID: id, Table: tbl, Temporary: st.Temporary}, cat,
+			&ast.Insert{Table: st.Name}, src)
+	}
+	if err == nil {
+		err = s.runSinks(ctx, s.connectors(), []*plan.Sink{sk}, nil)
 	}
 	if err != nil {
 		if st.Temporary {

@@ -12,6 +12,7 @@ import (
 	"eddy/engine/connectors"
 	"eddy/engine/ddl"
 	"eddy/engine/functions"
+	"eddy/engine/jobs"
 	"eddy/engine/parser"
 	"eddy/engine/sqlerr"
 )
@@ -59,11 +60,11 @@ type Session struct {
 
 	// jobs are the INSERTs and statement sets submitted under
 	// table.dml-sync = false.
-	jobs jobs
+	jobs jobs.Registry
 
-	// group is the shared write transaction of deferred INSERTs
-	// (ExecuteDeferred), or nil.
-	group *rowGroup
+	// group is the write group whose transaction is open (see
+	// BeginGroup), or nil.
+	group *Group
 }
 
 // NewSession returns a session over cfg.Catalogs. A bad base option value
@@ -108,49 +109,56 @@ func (s *Session) Option(key string) string {
 // Execute parses and runs one statement (a trailing ';' is allowed).
 // Every failure is returned as an *Error. A failed statement changes
 // nothing.
-func (s *Session) Execute(ctx context.Context, sql string) (res *Result, err error) {
+func (s *Session) Execute(ctx context.Context, sql string) (*Result, error) {
+	res, _, err := s.run(ctx, sql, nil)
+	return res, err
+}
+
+// run parses and runs one statement: parse, then validate, plan and run
+// (execute). g is the write group the statement runs in, or nil (see
+// Group.Execute for held).
+func (s *Session) run(ctx context.Context, sql string, g *Group) (res *Result, held bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
 			err = &Error{Class: sqlerr.InternalError, Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
+			if g.open() {
+				// What the statement left in the group's transaction is
+				// unknown: none of its statements may be stored.
+				g.broken, held = err, true
+			}
 		}
 	}()
-	if err := s.commitGroup(ctx); err != nil {
-		return nil, err // an open shared transaction ends before anything else runs
+	if s.group != nil && s.group != g {
+		// An open group's transaction ends before anything else runs.
+		if err := s.group.commit(ctx); err != nil {
+			return nil, false, err
+		}
 	}
 	stmt, err := parser.Parse(sql)
 	if err != nil {
-		return nil, AsError(err)
+		// A statement that does not parse changes nothing: in an open
+		// group it is reported in order with the others.
+		return nil, g.open(), AsError(err)
 	}
 	s.sql = sql
 	defer func() { s.sql = "" }()
-	res, err = s.execute(ctx, stmt)
-	if err != nil {
-		return nil, AsError(err)
+	if ins, ok := stmt.(*ast.Insert); ok && s.stmtSet == nil {
+		res, held, err = s.insert(ctx, ins, g)
+	} else if g.open() {
+		return nil, false, ErrCommitFirst
+	} else {
+		res, err = s.execute(ctx, stmt)
 	}
-	return res, nil
-}
-
-// ExecuteStatement runs an already parsed statement.
-func (s *Session) ExecuteStatement(ctx context.Context, stmt ast.Statement) (res *Result, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer func() {
-		if r := recover(); r != nil {
-			res = nil
-			err = &Error{Class: sqlerr.InternalError, Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
+	if err != nil {
+		if err == ErrCommitFirst {
+			return nil, false, err
 		}
-	}()
-	if err := s.commitGroup(ctx); err != nil {
-		return nil, err
+		return nil, held, AsError(err)
 	}
-	res, err = s.execute(ctx, stmt)
-	if err != nil {
-		return nil, AsError(err)
-	}
-	return res, nil
+	return res, held, nil
 }
 
 // Close ends the session: it waits for background jobs that read only
@@ -158,7 +166,9 @@ func (s *Session) ExecuteStatement(ctx context.Context, stmt ast.Statement) (res
 // session's catalogs.
 func (s *Session) Close() error {
 	s.mu.Lock()
-	s.rollbackGroup() // never committed: none of its answers was given
+	if s.group != nil {
+		_ = s.group.rollback() // never committed: none of its answers was given
+	}
 	s.mu.Unlock()
 	s.CloseJobs()
 	return s.cat.Close()

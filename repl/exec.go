@@ -43,9 +43,22 @@ func clientCommand(stmt string) string {
 // clearScreen moves the cursor home and erases the screen.
 const clearScreen = "\x1b[H\x1b[2J"
 
+// stmtRunner runs the SQL of a statement for exec and gives the display
+// options of its answer: the session itself, or the grouper of a piped
+// run, which runs statements in the session's write group.
+type stmtRunner interface {
+	Execute(ctx context.Context, sql string) (*engine.Result, error)
+	DisplayOptions() render.Options
+}
+
 // exec runs one statement and writes its answer: results to out, errors to
 // errw. A panic below it is recovered and reported as an InternalError.
-func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, interactive bool) (tag render.Tag) {
+func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, interactive bool) render.Tag {
+	return sh.execIn(ctx, sh.sess, stmt, out, errw, interactive)
+}
+
+// execIn is exec with the statement's SQL run by r.
+func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, errw io.Writer, interactive bool) (tag render.Tag) {
 	sh.bare = false
 	started := time.Now()
 	opt := render.Options{Interactive: interactive, Color: sh.cfg.Color}
@@ -83,11 +96,11 @@ func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, int
 			sh.setRunning(nil)
 		}()
 	}
-	res, err := sh.sess.Execute(ctx, stmt)
+	res, err := r.Execute(ctx, stmt)
 	if prog != nil {
 		prog.countRows(res)
 	}
-	opt = sh.options(interactive, started)
+	opt = sh.optionsOf(r, interactive, started)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			err = render.Cancelled()
@@ -108,7 +121,12 @@ func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, int
 // unless sql-client.display.print-time-cost was set explicitly (by SET, the
 // configuration or -D), so that output does not change from run to run.
 func (sh *Shell) options(interactive bool, started time.Time) render.Options {
-	opt := sh.sess.DisplayOptions()
+	return sh.optionsOf(sh.sess, interactive, started)
+}
+
+// optionsOf is options with the session's display options as r gives them.
+func (sh *Shell) optionsOf(r stmtRunner, interactive bool, started time.Time) render.Options {
+	opt := r.DisplayOptions()
 	if !interactive && !sh.optionIsSet(conf.PrintTimeCost) {
 		opt.PrintTimeCost = false
 	}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -18,23 +17,42 @@ import (
 
 // Group commit of piped scripts. A script piped into the shell is mostly
 // INSERT ... VALUES statements; the engine can run consecutive ones inside
-// one shared store transaction (engine.Session.ExecuteDeferred). The shell
-// then holds their answers and prints them, in order, only once the shared
-// commit succeeded: every answer printed is durable, and a crash loses only
+// one shared store transaction: the shell runs a piped script's statements
+// in a write group of the session (engine.Session.BeginGroup), whose
+// Execute says which statements it holds. The shell then holds their
+// answers and prints them, in order, only once the group's commit
+// succeeded: every answer printed is durable, and a crash loses only
 // statements whose answer never appeared — as if they had not been read.
 // The shell commits when the next statement cannot join, when reading the
-// next line could wait for the writer of the pipe (an interactive pipe sees
-// each answer at once), after groupMaxStatements statements or
+// next line could wait for the writer of the pipe (an interactive pipe
+// sees each answer at once), after groupMaxStatements statements or
 // groupMaxWait (other writers of the store wait no longer), at the end of
 // the input and before a failure stops the script. A terminal session
 // never groups.
+//
+// SIGINT and SIGTERM are caught only while answers are held: the shell
+// then commits and prints them, stops reading and reports the signal
+// (Shell.Signal), for main to end eddy by it. With nothing held a signal
+// ends eddy at once, as it does any program.
 
-// deferredSession is a session that can hold statements in a shared
-// transaction (*engine.Session, through FromEngine).
-type deferredSession interface {
-	ExecuteDeferred(ctx context.Context, sql string) (res *engine.Result, deferred bool, err error)
-	CommitDeferred(ctx context.Context) error
+// Group is a write group of a session (*engine.Group).
+type Group interface {
+	// Execute runs one statement in the group's transaction mode; held
+	// reports that its answer waits for Commit. engine.ErrCommitFirst
+	// refuses a statement that cannot join the open transaction.
+	Execute(ctx context.Context, sql string) (res *engine.Result, held bool, err error)
+	// Commit commits the group's transaction; an error means that none of
+	// its statements was stored.
+	Commit(ctx context.Context) error
 }
+
+// groupingSession is a session that runs statements in write groups.
+type groupingSession interface {
+	BeginGroup() Group
+}
+
+// BeginGroup returns a write group of the engine's session.
+func (s engineSession) BeginGroup() Group { return s.Session.BeginGroup() }
 
 // The bounds of one shared transaction.
 const (
@@ -52,10 +70,12 @@ type heldAnswer struct {
 	failed   bool
 }
 
-// grouper holds the answers of deferred statements (one piped run).
+// grouper runs the statements of one piped run in a write group and holds
+// the answers of the statements the group holds. It is the statement
+// runner (stmtRunner) of those statements.
 type grouper struct {
 	sh      *Shell
-	ds      deferredSession
+	grp     Group
 	w       writers // the run's real writers
 	held    []*heldAnswer
 	started time.Time // when the first held statement ran
@@ -67,58 +87,45 @@ type grouper struct {
 	// opt are the display options of the held statements (optOK).
 	opt   render.Options
 	optOK bool
-	// open is set while answers are held; signal is the SIGINT or
-	// SIGTERM that arrived meanwhile (see watchSignals).
-	open   atomic.Bool
-	signal atomic.Value // os.Signal
+	// sigs receives SIGINT and SIGTERM while answers are held; sig is
+	// the one that arrived.
+	sigs chan os.Signal
+	sig  os.Signal
 }
 
 // newGrouper returns the grouper of a piped run, or nil when the session
-// cannot defer statements.
+// has no write groups.
 func (sh *Shell) newGrouper(w writers) *grouper {
-	ds, ok := sh.sess.(deferredSession)
+	gs, ok := sh.sess.(groupingSession)
 	if !ok {
 		return nil
 	}
-	return &grouper{sh: sh, ds: ds, w: w}
+	return &grouper{sh: sh, grp: gs.BeginGroup(), w: w}
 }
 
-// groupingSession is the shell's session while a grouper runs: Execute
-// tries the shared transaction first.
-type groupingSession struct {
-	Session
-	g *grouper
-}
-
-func (s groupingSession) Execute(ctx context.Context, sql string) (*engine.Result, error) {
-	g := s.g
-	res, held, err := g.ds.ExecuteDeferred(ctx, sql)
+// Execute runs sql in the group: when the group cannot take it, the held
+// answers are committed and printed first.
+func (g *grouper) Execute(ctx context.Context, sql string) (*engine.Result, error) {
+	res, held, err := g.grp.Execute(ctx, sql)
 	if errors.Is(err, engine.ErrCommitFirst) {
 		if !g.commit(ctx) && !g.sh.cfg.KeepGoing {
 			g.discard = true
 			return nil, errStopped
 		}
-		res, held, err = g.ds.ExecuteDeferred(ctx, sql)
+		res, held, err = g.grp.Execute(ctx, sql)
 	}
 	g.holding = held
 	return res, err
 }
 
-// OptionIsSet forwards to the session (see optionSetter).
-func (s groupingSession) OptionIsSet(key string) bool {
-	o, ok := s.Session.(optionSetter)
-	return ok && o.OptionIsSet(key)
-}
-
 // DisplayOptions keeps the options read for a held statement: held
 // statements are INSERTs, which change no option, and any other statement
 // reads them again.
-func (s groupingSession) DisplayOptions() render.Options {
-	g := s.g
+func (g *grouper) DisplayOptions() render.Options {
 	if g.optOK {
 		return g.opt
 	}
-	opt := s.Session.DisplayOptions()
+	opt := g.sh.sess.DisplayOptions()
 	if g.holding {
 		g.opt, g.optOK = opt, true
 	}
@@ -176,10 +183,7 @@ func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 		return sh.runOne(ctx, stmt, g.w, false)
 	}
 	g.cur, g.holding, g.discard = &heldAnswer{}, false, false
-	saved := sh.sess
-	sh.sess = groupingSession{Session: saved, g: g}
-	tag := sh.exec(ctx, stmt, holdWriter{g: g}, holdWriter{g: g, isErr: true}, false)
-	sh.sess = saved
+	tag := sh.execIn(ctx, g, stmt, holdWriter{g: g}, holdWriter{g: g, isErr: true}, false)
 	held, discarded := g.holding, g.discard
 	g.holding, g.discard = false, false
 	if discarded {
@@ -206,7 +210,7 @@ func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 	}
 	if len(g.held) == 0 {
 		g.started = time.Now()
-		g.open.Store(true)
+		g.catchSignals()
 	}
 	g.held = append(g.held, h)
 	if failed && !sh.cfg.KeepGoing {
@@ -215,7 +219,7 @@ func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 		g.commit(ctx)
 		return false
 	}
-	if len(g.held) >= groupMaxStatements || time.Since(g.started) >= groupMaxWait || g.signal.Load() != nil {
+	if len(g.held) >= groupMaxStatements || time.Since(g.started) >= groupMaxWait || g.caught() != nil {
 		if !g.commit(ctx) {
 			return false
 		}
@@ -231,7 +235,7 @@ func (g *grouper) pending() bool { return len(g.held) > 0 }
 // reports the failure instead (none of them was stored). It reports
 // whether the commit succeeded.
 func (g *grouper) commit(ctx context.Context) bool {
-	err := g.ds.CommitDeferred(ctx)
+	err := g.grp.Commit(ctx)
 	opt := g.sh.options(false, time.Time{})
 	for _, h := range g.held {
 		if err != nil && !h.failed {
@@ -253,8 +257,7 @@ func (g *grouper) commit(ctx context.Context) bool {
 	g.w.flush()
 	clear(g.held)
 	g.held = g.held[:0]
-	g.open.Store(false)
-	g.dieIfSignalled()
+	g.releaseSignals()
 	return err == nil
 }
 
@@ -289,48 +292,35 @@ func (s *plainSource) lineReady() bool {
 	return bytes.IndexByte(b, '\n') >= 0
 }
 
-// watchSignals makes SIGINT and SIGTERM commit and answer the held
-// statements before eddy ends as the signal ends it; with nothing held
-// the signal ends it at once, as without grouping. stop ends the watch.
-func (g *grouper) watchSignals() (stop func()) {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
+// catchSignals catches SIGINT and SIGTERM while answers are held.
+func (g *grouper) catchSignals() {
+	if g.sigs == nil {
+		g.sigs = make(chan os.Signal, 1)
+		signal.Notify(g.sigs, os.Interrupt, syscall.SIGTERM)
+	}
+}
+
+// caught returns the signal that arrived while answers were held, or nil.
+func (g *grouper) caught() os.Signal {
+	if g.sig == nil && g.sigs != nil {
 		select {
-		case sig := <-sigs:
-			g.signal.Store(sig)
-			// Either this sees the answers held and the loop ends eddy
-			// after its commit, or the loop has committed and this does.
-			if !g.open.Load() {
-				g.die(sig)
-			}
-		case <-done:
+		case g.sig = <-g.sigs:
+		default:
 		}
-	}()
-	return func() {
-		signal.Stop(sigs)
-		close(done)
 	}
+	return g.sig
 }
 
-// dieIfSignalled ends eddy when a signal came while answers were held
-// (they have been committed and printed by now).
-func (g *grouper) dieIfSignalled() {
-	if sig, ok := g.signal.Load().(os.Signal); ok {
-		g.die(sig)
+// releaseSignals ends catching signals once no answer is held; a signal
+// caught meanwhile stops the run (Shell.Signal), now that every answer
+// held is printed.
+func (g *grouper) releaseSignals() {
+	if g.sigs == nil {
+		return
 	}
-}
-
-// die ends the process by sig, with the signal's own exit status.
-func (g *grouper) die(sig os.Signal) {
-	g.w.flush()
-	signal.Reset(os.Interrupt, syscall.SIGTERM)
-	if s, ok := sig.(syscall.Signal); ok {
-		_ = syscall.Kill(os.Getpid(), s)
+	signal.Stop(g.sigs)
+	if sig := g.caught(); sig != nil {
+		g.sh.signal = sig
 	}
-	// The signal is delivered asynchronously; nothing runs meanwhile.
-	for {
-		time.Sleep(time.Second)
-	}
+	g.sigs = nil
 }

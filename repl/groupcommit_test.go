@@ -45,6 +45,18 @@ func (g *groupSession) ExecuteDeferred(ctx context.Context, sql string) (*engine
 	return engine.Info("done " + sql), true, nil
 }
 
+// BeginGroup implements groupingSession.
+func (g *groupSession) BeginGroup() Group { return fakeGroup{g} }
+
+// fakeGroup is the write group of a groupSession.
+type fakeGroup struct{ g *groupSession }
+
+func (f fakeGroup) Execute(ctx context.Context, sql string) (*engine.Result, bool, error) {
+	return f.g.ExecuteDeferred(ctx, sql)
+}
+
+func (f fakeGroup) Commit(ctx context.Context) error { return f.g.CommitDeferred(ctx) }
+
 func (g *groupSession) CommitDeferred(context.Context) error {
 	if g.open == 0 {
 		return nil

@@ -22,12 +22,10 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 	var g *grouper
 	plain, _ := src.(*plainSource)
 	if !interactive && plain != nil {
-		if g = sh.newGrouper(w); g != nil {
-			defer g.watchSignals()()
-		}
+		g = sh.newGrouper(w)
 	}
 	var buf strings.Builder
-	for !sh.exited {
+	for !sh.exited && sh.signal == nil {
 		prompt := ""
 		if interactive {
 			prompt = sh.prompt(strings.Count(buf.String(), "\n") + 1)
@@ -103,10 +101,13 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 					return 1
 				}
 			}
-			if sh.exited {
+			if sh.exited || sh.signal != nil {
 				break
 			}
 		}
+	}
+	if sh.signal != nil {
+		return 1
 	}
 	if !interactive && !sh.exited && !parser.IsBlank(buf.String()) {
 		if g != nil {

@@ -75,6 +75,9 @@ type Shell struct {
 	// sourceDepth counts the SOURCE statements running inside each other.
 	sourceDepth int
 	interrupts  chan os.Signal // SIGINT while interactive; nil otherwise
+	// signal is the SIGINT or SIGTERM that stopped a piped run after
+	// its held answers were printed (see groupcommit.go), or nil.
+	signal os.Signal
 }
 
 // New returns a shell over sess.
@@ -135,6 +138,12 @@ func (sh *Shell) CloseJobs() { sh.closeJobs() }
 
 // Exited reports whether QUIT or EXIT has run: the caller should stop.
 func (sh *Shell) Exited() bool { return sh.exited }
+
+// Signal returns the signal (SIGINT or SIGTERM) that stopped the run, or
+// nil. A piped run catches these signals only while it holds answers of a
+// write group; it then commits and prints them, stops, and leaves it to
+// the caller to end the process by the signal, as the signal would have.
+func (sh *Shell) Signal() os.Signal { return sh.signal }
 
 // Run reads statements from the configured input until it ends (or QUIT,
 // EXIT, Ctrl-D) and returns the exit status: 0 when every statement

@@ -45,9 +45,6 @@ type RowGroup struct {
 	ended   bool
 }
 
-// groupKey is the context key under which a RowGroup travels to WriteRows.
-type groupKey struct{}
-
 // BeginGroup takes the store's write lock and returns the open group. A
 // store kept busy by another process is retried as WriteTx retries it.
 func (s *Store) BeginGroup(ctx context.Context) (*RowGroup, error) {
@@ -88,19 +85,45 @@ func (s *Store) activeGroup() *RowGroup {
 	return s.group
 }
 
-// Context returns ctx carrying the group: WriteRows of every catalog of
-// the group's store called with it writes inside the group.
-func (g *RowGroup) Context(ctx context.Context) context.Context {
-	return context.WithValue(ctx, groupKey{}, g)
+// Holds reports whether rs is a catalog of the group's store.
+func (g *RowGroup) Holds(rs catalogs.RowStore) bool {
+	c, ok := rs.(*Catalog)
+	return ok && c.store == g.store
 }
 
-// groupOf returns the open group of store s that ctx carries, or nil.
-func groupOf(ctx context.Context, s *Store) *RowGroup {
-	g, _ := ctx.Value(groupKey{}).(*RowGroup)
-	if g == nil || g.store != s {
-		return nil
+// WriteRows is the catalog's WriteRows inside the group: the rows of one
+// statement, in a savepoint of their own. rs must be a catalog the group
+// holds.
+func (g *RowGroup) WriteRows(ctx context.Context, rs catalogs.RowStore, path catalogs.ObjectPath, cols []*types.Type,
+	overwrite bool, produce func(emit func(row []any) error) error) error {
+	c, ok := rs.(*Catalog)
+	if !ok || c.store != g.store {
+		return catalogs.Errorf(catalogs.ErrStore, "the rows of %s are not kept in store %s", path.FullName(), g.store.path)
 	}
-	return g
+	key := objectKey{c.name, path.Database, path.Object}
+	if !overwrite {
+		if done, err := g.appendRows(key, cols, produce); done {
+			return err
+		}
+	}
+	w, err := newRowWrite(c, path, cols, overwrite, produce)
+	if err != nil {
+		return err
+	}
+	var tbl string
+	err = g.statement(ctx, func(tx *sql.Tx) error {
+		var err error
+		tbl, err = w.run(context.WithoutCancel(ctx), tx, g.rows[key])
+		return err
+	})
+	if err == nil {
+		// Only a released savepoint's table is known to exist; a rolled
+		// back group takes this map with it.
+		g.mu.Lock()
+		g.rows[key] = tbl
+		g.mu.Unlock()
+	}
+	return err
 }
 
 // The one savepoint of a group: statements of a group run one after
@@ -189,27 +212,15 @@ func (g *RowGroup) end() {
 	s.groupMu.Unlock()
 }
 
-// BeginRowGroup opens a group on the catalog's store (see RowGroup). It
-// returns join, which makes a statement's context write inside the group,
-// and end, which ends the group: commit true commits, false rolls back.
-func (c *Catalog) BeginRowGroup(ctx context.Context) (join func(context.Context) context.Context,
-	end func(ctx context.Context, commit bool) error, err error) {
+// BeginWriteGroup opens a group on the catalog's store (see RowGroup):
+// the catalogs of one store share its groups.
+func (c *Catalog) BeginWriteGroup(ctx context.Context) (catalogs.WriteGroup, error) {
 	g, err := c.store.BeginGroup(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	end = func(ctx context.Context, commit bool) error {
-		if commit {
-			return g.Commit(ctx)
-		}
-		return g.Rollback()
-	}
-	return g.Context, end, nil
+	return g, nil
 }
-
-// RowGroupKey identifies the store that keeps the catalog's rows: the
-// managed tables of catalogs with the same key can share a group.
-func (c *Catalog) RowGroupKey() any { return c.store }
 
 // appendRows is WriteRows inside the group for a table whose data table
 // the group knows already. The rows go into the group's pending rows,
@@ -311,3 +322,9 @@ func (g *RowGroup) insertText(tbl string, ncols, n int) string {
 	}
 	return t
 }
+
+// The storage contract (catalogs.RowStore) and its write group.
+var (
+	_ catalogs.RowStore   = (*Catalog)(nil)
+	_ catalogs.WriteGroup = (*RowGroup)(nil)
+)

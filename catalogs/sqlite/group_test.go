@@ -11,15 +11,11 @@ import (
 	"eddy/engine/types"
 )
 
-// writeIn writes rows under the context of a group (join) and returns
+// writeIn writes rows inside a group (join; nil: without one) and returns
 // WriteRows's error; failAfter >= 0 makes the producer fail after that
 // many rows.
 func writeIn(c *Catalog, join func() any, p catalogs.ObjectPath, tbl *catalogs.CatalogTable, failAfter int, rows ...[]any) error {
-	gctx := ctx
-	if join != nil {
-		gctx = join().(*RowGroup).Context(ctx)
-	}
-	return c.WriteRows(gctx, p, physTypes(tbl), false, func(emit func([]any) error) error {
+	produce := func(emit func([]any) error) error {
 		for i, r := range rows {
 			if i == failAfter {
 				return errors.New("producer failed")
@@ -29,7 +25,11 @@ func writeIn(c *Catalog, join func() any, p catalogs.ObjectPath, tbl *catalogs.C
 			}
 		}
 		return nil
-	})
+	}
+	if join != nil {
+		return join().(*RowGroup).WriteRows(ctx, c, p, physTypes(tbl), false, produce)
+	}
+	return c.WriteRows(ctx, p, physTypes(tbl), false, produce)
 }
 
 func numbered(from, n int) [][]any {
@@ -183,11 +183,27 @@ func TestRowGroupKeepsOrder(t *testing.T) {
 	g, err = a.store.BeginGroup(ctx)
 	must(t, err)
 	must(t, writeIn(a, join, pt, tbl, -1, numbered(700, 1)...))
-	gctx := g.Context(ctx)
-	must(t, a.WriteRows(gctx, pt, physTypes(tbl), true, func(emit func([]any) error) error {
+	must(t, g.WriteRows(ctx, a, pt, physTypes(tbl), true, func(emit func([]any) error) error {
 		return emit([]any{int32(800), "over"})
 	}))
 	must(t, writeIn(a, join, pt, tbl, -1, numbered(900, 1)...))
 	must(t, g.Commit(ctx))
 	equal(t, readRows(t, b, pt, tbl), "[800 over];[900 r900];")
+}
+
+// TestRowGroupHolds: a group writes the catalogs of its own store only; a
+// catalog of another connection to the same file is refused (it would
+// wait for the group's own lock).
+func TestRowGroupHolds(t *testing.T) {
+	a, b, tbl, p, g := openGroup(t)
+	defer g.Rollback()
+	if !g.Holds(a) || g.Holds(b) {
+		t.Errorf("Holds: its store's catalog %v, another store's catalog %v", g.Holds(a), g.Holds(b))
+	}
+	err := g.WriteRows(ctx, b, p, physTypes(tbl), false, func(emit func([]any) error) error {
+		return emit([]any{int32(1), "x"})
+	})
+	if err == nil {
+		t.Error("a group wrote a table of another store")
+	}
 }

@@ -206,35 +206,12 @@ func (c *Catalog) ReadRows(ctx context.Context, path catalogs.ObjectPath, cols [
 
 // WriteRows stores the rows produce emits in one transaction; overwrite
 // replaces the table's rows. An error from produce rolls everything back.
-// Called with the context of an open RowGroup of the catalog's store, it
-// writes inside the group, in a savepoint of its own.
+// (RowGroup.WriteRows writes inside an open group instead.)
 func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, overwrite bool,
 	produce func(emit func(row []any) error) error) error {
 	key := objectKey{c.name, path.Database, path.Object}
-	g := groupOf(ctx, c.store)
-	if g != nil && !overwrite {
-		if done, err := g.appendRows(key, cols, produce); done {
-			return err
-		}
-	}
 	w, err := newRowWrite(c, path, cols, overwrite, produce)
 	if err != nil {
-		return err
-	}
-	if g != nil {
-		var tbl string
-		err := g.statement(ctx, func(tx *sql.Tx) error {
-			var err error
-			tbl, err = w.run(context.WithoutCancel(ctx), tx, g.rows[key])
-			return err
-		})
-		if err == nil {
-			// Only a released savepoint's table is known to exist; a
-			// rolled back group takes this map with it.
-			g.mu.Lock()
-			g.rows[key] = tbl
-			g.mu.Unlock()
-		}
 		return err
 	}
 	var version int64

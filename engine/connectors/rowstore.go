@@ -8,20 +8,31 @@ import (
 	"eddy/engine/vector"
 )
 
-// RowStore is implemented by catalogs that store the rows of their managed
-// tables themselves (the sqlite catalog). Rows are engine values of the
-// given column types. WriteRows stores every row the producer emits in one
-// transaction (replacing the table's rows when overwrite is set): when the
-// producer or the store fails nothing is written.
-type RowStore interface {
-	// ReadRows calls fn for at most limit rows (limit <= 0: all) after the
-	// row position after (0: from the start) and returns the position of
-	// the last row read.
-	ReadRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, after int64, limit int,
-		fn func(row []any) error) (int64, error)
-	WriteRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, overwrite bool,
-		produce func(emit func(row []any) error) error) error
-	TruncateRows(ctx context.Context, path catalogs.ObjectPath) error
+// RowStore is the storage contract of catalogs that keep the rows of
+// their managed tables themselves (catalogs.RowStore, with its explicit
+// write group): the connectors read and write such tables through it.
+type RowStore = catalogs.RowStore
+
+// StoredRows returns the row store that keeps t's rows: the catalog of a
+// permanent managed table when it keeps rows itself; nil otherwise (the
+// MemoryStore or a connector holds them).
+func (r *Registry) StoredRows(t *Table) RowStore {
+	if t.Temporary || !r.Managed(t) {
+		return nil
+	}
+	rs, _ := t.Catalog.(RowStore)
+	return rs
+}
+
+// OpenGroupWriter returns a writer of t's rows inside the write group g:
+// its Commit writes them as one statement of the group. ok is false when
+// g's store does not keep t's rows.
+func (r *Registry) OpenGroupWriter(t *Table, g catalogs.WriteGroup, overwrite bool) (w Writer, ok bool) {
+	rs := r.StoredRows(t)
+	if rs == nil || !g.Holds(rs) {
+		return nil, false
+	}
+	return &rowStoreWriter{rs: rs, t: t, overwrite: overwrite, group: g}, true
 }
 
 // readRowStore reads a table one page of BatchSize rows per batch, so a
@@ -74,11 +85,12 @@ func (r *rowStoreReader) Close() error {
 }
 
 // rowStoreWriter buffers the statement's rows and writes them in one
-// transaction at Commit.
+// transaction at Commit: one of its own, or a statement of group.
 type rowStoreWriter struct {
 	rs        RowStore
 	t         *Table
 	overwrite bool
+	group     catalogs.WriteGroup // nil: a transaction of its own
 	batches   []*vector.Batch
 }
 
@@ -91,7 +103,7 @@ func (w *rowStoreWriter) Write(ctx context.Context, b *vector.Batch) error {
 }
 
 func (w *rowStoreWriter) Commit(ctx context.Context) error {
-	return w.rs.WriteRows(ctx, w.t.Name.Path(), w.t.Types(), w.overwrite, func(emit func(row []any) error) error {
+	produce := func(emit func(row []any) error) error {
 		for _, b := range w.batches {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -103,7 +115,11 @@ func (w *rowStoreWriter) Commit(ctx context.Context) error {
 			}
 		}
 		return nil
-	})
+	}
+	if w.group != nil {
+		return w.group.WriteRows(ctx, w.rs, w.t.Name.Path(), w.t.Types(), w.overwrite, produce)
+	}
+	return w.rs.WriteRows(ctx, w.t.Name.Path(), w.t.Types(), w.overwrite, produce)
 }
 
 func (w *rowStoreWriter) Abort() error {

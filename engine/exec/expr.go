@@ -185,58 +185,64 @@ func (b *Builder) compileCast(e *plan.Cast) (evaluator, error) {
 	}
 	from, to, try := e.X.Type(), e.T, e.Try
 	loc := b.env.Loc
-	fc, tc := vector.ClassOf(from), vector.ClassOf(to)
-	integer := func(k types.Kind) bool {
-		return k == types.TinyInt || k == types.SmallInt || k == types.Int || k == types.BigInt
-	}
 	return func(ctx context.Context, bt *vector.Batch) (*vector.Vec, error) {
 		v, err := x(ctx, bt)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case from.Kind == to.Kind && fc != vector.Decimal && fc != vector.String && fc != vector.Bytes && fc != vector.Time && fc != vector.Any:
-			out := *v
-			out.T = to
-			return &out, nil
-		case integer(from.Kind) && integer(to.Kind):
-			out := vector.Make(to, v.Len)
-			out.SetNulls(v.Nulls())
-			for i, n := range v.Ints[:v.Len] {
-				out.Ints[i] = narrow(to.Kind, n)
-			}
-			return out, nil
-		case fc == vector.Int && tc == vector.Float && integer(from.Kind):
-			out := vector.Make(to, v.Len)
-			out.SetNulls(v.Nulls())
-			for i, n := range v.Ints[:v.Len] {
-				f := float64(n)
-				if to.Kind == types.Float {
-					f = float64(float32(f))
-				}
-				out.Floats[i] = f
-			}
-			return out, nil
+		return castVec(v, from, to, try, loc)
+	}, nil
+}
+
+// castVec casts every value of v from type from to type to (TRY_CAST
+// when try: a value that cannot be cast becomes NULL).
+func castVec(v *vector.Vec, from, to *types.Type, try bool, loc *time.Location) (*vector.Vec, error) {
+	fc, tc := vector.ClassOf(from), vector.ClassOf(to)
+	integer := func(k types.Kind) bool {
+		return k == types.TinyInt || k == types.SmallInt || k == types.Int || k == types.BigInt
+	}
+	switch {
+	case from.Kind == to.Kind && fc != vector.Decimal && fc != vector.String && fc != vector.Bytes && fc != vector.Time && fc != vector.Any:
+		out := *v
+		out.T = to
+		return &out, nil
+	case integer(from.Kind) && integer(to.Kind):
+		out := vector.Make(to, v.Len)
+		out.SetNulls(v.Nulls())
+		for i, n := range v.Ints[:v.Len] {
+			out.Ints[i] = narrow(to.Kind, n)
 		}
-		out := vector.New(to, v.Len)
-		for i := range v.Len {
-			if v.IsNull(i) {
+		return out, nil
+	case fc == vector.Int && tc == vector.Float && integer(from.Kind):
+		out := vector.Make(to, v.Len)
+		out.SetNulls(v.Nulls())
+		for i, n := range v.Ints[:v.Len] {
+			f := float64(n)
+			if to.Kind == types.Float {
+				f = float64(float32(f))
+			}
+			out.Floats[i] = f
+		}
+		return out, nil
+	}
+	out := vector.New(to, v.Len)
+	for i := range v.Len {
+		if v.IsNull(i) {
+			out.AppendNull()
+			continue
+		}
+		c, err := castOne(v.Get(i), from, to, loc)
+		if err != nil {
+			var ce *types.CastError
+			if try && errors.As(err, &ce) {
 				out.AppendNull()
 				continue
 			}
-			c, err := castOne(v.Get(i), from, to, loc)
-			if err != nil {
-				var ce *types.CastError
-				if try && errors.As(err, &ce) {
-					out.AppendNull()
-					continue
-				}
-				return nil, err
-			}
-			out.Append(c)
+			return nil, err
 		}
-		return out, nil
-	}, nil
+		out.Append(c)
+	}
+	return out, nil
 }
 
 // castOne casts a value; TIMESTAMP and TIMESTAMP_LTZ convert through the

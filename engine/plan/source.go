@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"eddy/catalogs"
 )
 
 // Scan reads a catalog table (or a temporary table) through its connector,
@@ -41,6 +43,13 @@ type Scan struct {
 	// the Physical schema, or nil.
 	Rowtime   int
 	Watermark Expr
+	// Catalog is the catalog that keeps the table, as the validator
+	// resolved it (nil for a temporary table, and in plans made by hand):
+	// the runtime opens the table through it without looking the table up
+	// again.
+	Catalog catalogs.Catalog
+	// Temporary marks a temporary table (its rows live in the session).
+	Temporary bool
 }
 
 // Schema returns the projected physical columns.
@@ -137,6 +146,12 @@ type Sink struct {
 	// and the table is a managed one (no 'connector' option), so the rows
 	// may be handed to the catalog's store without running operators.
 	Direct bool
+	// Catalog is the catalog that keeps the table, as the validator
+	// resolved it (nil for a temporary table): the runtime opens the
+	// table through it without looking the table up again.
+	Catalog catalogs.Catalog
+	// Temporary marks a temporary table (its rows live in the session).
+	Temporary bool
 }
 
 // Schema returns nil: a sink produces no rows.

@@ -175,7 +175,19 @@ func (s *state) resolveObject(name *ast.ObjectName, hints []*ast.Hint) (catalogs
 			return id, nil, nil, err
 		}
 		s.addRead(Read{ID: id, Temporary: e.Temporary, Table: t})
-		return id, cols, s.scanPlan(id, t, cols, hints, name.Position()), nil
+		var kept catalogs.Catalog
+		if !e.Temporary {
+			if kept, err = cat.Catalog(s.ctx, id.Catalog); err != nil {
+				return id, nil, nil, err
+			}
+		}
+		p := s.scanPlan(id, t, cols, hints, name.Position())
+		plan.Walk(p, func(n plan.Node) {
+			if sc, ok := n.(*plan.Scan); ok {
+				sc.Catalog, sc.Temporary = kept, e.Temporary
+			}
+		})
+		return id, cols, p, nil
 	case *catalogs.CatalogView:
 		if len(hints) > 0 {
 			return id, nil, nil, errorf(hints[0].Pos, ErrViewHint,

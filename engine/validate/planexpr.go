@@ -420,7 +420,9 @@ func intervalValue(l *ast.IntervalLit, t *types.Type) (plan.Expr, error) {
 
 // castTo casts x to t unless it already has t (nullability aside).
 func castTo(x plan.Expr, t *types.Type) plan.Expr {
-	if x.Type().Equal(t.WithNullable(x.Type().Nullable())) {
+	to := *t
+	to.NotNull = x.Type().NotNull
+	if x.Type().Equal(&to) {
 		return x
 	}
 	return &plan.Cast{X: x, T: t.WithNullable(t.Nullable() || x.Type().Nullable())}

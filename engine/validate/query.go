@@ -282,9 +282,9 @@ func (s *state) cte(name string) *Analyzed {
 // column takes the common type of its values and is named EXPR$n.
 func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 	qs := &qscope{parent: outer}
-	out := &ast.Values{Pos: v.Pos}
+	out := &ast.Values{Pos: v.Pos, Rows: make([]*ast.RowCtor, 0, len(v.Rows))}
 	var colTypes [][]*types.Type
-	var rows [][]plan.Expr
+	rows := make([][]plan.Expr, 0, len(v.Rows))
 	for _, r := range v.Rows {
 		if colTypes != nil && len(r.Elems) != len(colTypes) {
 			return nil, errorf(r.Pos, ErrIncompatible, "Values passed to VALUES operator must have compatible types")
@@ -292,22 +292,20 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		if colTypes == nil {
 			colTypes = make([][]*types.Type, len(r.Elems))
 		}
-		row := &ast.RowCtor{Pos: r.Pos, Explicit: true}
-		var prow []plan.Expr
+		row := &ast.RowCtor{Pos: r.Pos, Explicit: true, Elems: make([]ast.Expr, 0, len(r.Elems))}
+		prow := make([]plan.Expr, 0, len(r.Elems))
 		for i, e := range r.Elems {
 			if ast.Query(v) != s.root {
 				if err := checkUntypedNull(e, false); err != nil {
 					return nil, err
 				}
 			}
-			t, env, err := s.typeExprEnv(qs, e, clauseValues)
+			t, p, err := s.valuesElem(qs, e)
 			if err != nil {
 				return nil, err
 			}
 			colTypes[i] = append(colTypes[i], t.Type)
 			row.Elems = append(row.Elems, t.Expr)
-			p, err := env.toPlan(env.pre)
-			s.noPlan(err)
 			prow = append(prow, p)
 		}
 		out.Rows = append(out.Rows, row)
@@ -331,6 +329,32 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		an.Plan = &plan.Values{Cols: schemaOf(cols), Rows: rows}
 	}
 	return an, nil
+}
+
+// valuesElem types one element of a VALUES row and converts it to a plan
+// expression (nil when it has no plan: s.noPlan records why). A literal,
+// the usual element of INSERT ... VALUES, is typed by the literal rules
+// directly: the expression path types a lone literal by the same rules,
+// through copies of its tree.
+func (s *state) valuesElem(qs *qscope, e ast.Expr) (*Typed, plan.Expr, error) {
+	if l, ok := e.(*ast.Literal); ok {
+		v := Validator{funcs: s.a.Funcs, Source: s.a.Source}
+		t, err := v.literal(l, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := literalValue(l, t.Type)
+		s.noPlan(err)
+		cp := *l
+		return &Typed{Expr: &cp, Type: t.Type}, p, nil
+	}
+	t, env, err := s.typeExprEnv(qs, e, clauseValues)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := env.toPlan(env.pre)
+	s.noPlan(err)
+	return t, p, nil
 }
 
 // setOp validates UNION, INTERSECT and EXCEPT: both sides have the same

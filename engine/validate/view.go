@@ -2,34 +2,174 @@ package validate
 
 import (
 	"context"
-	"errors"
+	"strings"
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/plan"
+	"eddy/engine/types"
 )
 
-// ErrReadOnlyView is an INSERT into a view: views are read-only.
-var ErrReadOnlyView = &Kind{"view is read-only", classFlink}
+// Error kinds of INSERT binding.
+var (
+	// ErrReadOnlyView is an INSERT into a view: views are read-only.
+	ErrReadOnlyView = &Kind{"view is read-only", classFlink}
+	// ErrInsertColumns is an INSERT whose query does not fit the target's
+	// columns (count, unknown or non-nullable columns, partition values).
+	ErrInsertColumns = &Kind{"query does not fit the target", classFlink}
+	// ErrUnplanned is a query that validated without a plan and without
+	// saying why.
+	ErrUnplanned = &Kind{"unsupported query", "TableException"}
+)
 
-// InsertTarget resolves the object an INSERT writes to. A missing object is
-// Calcite's "Object 'x' not found" with the name's position; a view is
-// ErrReadOnlyView.
+// InsertTarget resolves the object an INSERT writes to. A missing object
+// is the catalog's error (TableNotExistException, as the engine has always
+// answered it); a view is ErrReadOnlyView.
 func (a *Analyzer) InsertTarget(ctx context.Context, name *ast.ObjectName) (catalogs.TableEntry, error) {
-	s := &state{a: a, ctx: ctx}
 	id, err := a.Catalogs.Qualify(name.Names()...)
 	if err != nil {
 		return catalogs.TableEntry{}, err
 	}
 	e, err := a.Catalogs.GetTable(ctx, id)
-	if errors.Is(err, catalogs.ErrTableNotExist) {
-		return catalogs.TableEntry{}, s.notFound(name, id)
-	}
 	if err != nil {
 		return catalogs.TableEntry{}, err
 	}
-	if _, ok := e.Table.(*catalogs.CatalogView); ok {
+	e.ID = id
+	if _, ok := e.Table.(*catalogs.CatalogTable); !ok {
 		return catalogs.TableEntry{}, errorf(name.Position(), ErrReadOnlyView,
 			"View '%s' cannot be written: it is a view, not a table.", id)
 	}
 	return e, nil
+}
+
+// PlanQuery validates a query and returns its logical plan.
+func (a *Analyzer) PlanQuery(ctx context.Context, q ast.Query) (plan.Node, error) {
+	an, err := a.Query(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if an.Plan == nil {
+		if an.PlanErr != nil {
+			return nil, an.PlanErr
+		}
+		return nil, &Error{Kind: ErrUnplanned, Msg: "Unsupported query: the local engine of eddy cannot plan it yet."}
+	}
+	return an.Plan, nil
+}
+
+// Insert binds an INSERT: its target (InsertTarget) and the catalog that
+// keeps it, its query, and the mapping of the query's columns onto the
+// target's physical columns (BindSink). The sink carries everything the
+// runtime needs of the target: nothing is looked up again by name.
+func (a *Analyzer) Insert(ctx context.Context, ins *ast.Insert) (*plan.Sink, error) {
+	entry, err := a.InsertTarget(ctx, ins.Table)
+	if err != nil {
+		return nil, err
+	}
+	src, err := a.PlanQuery(ctx, ins.Source)
+	if err != nil {
+		return nil, err
+	}
+	var cat catalogs.Catalog
+	if !entry.Temporary {
+		if cat, err = a.Catalogs.Catalog(ctx, entry.ID.Catalog); err != nil {
+			return nil, err
+		}
+	}
+	return BindSink(entry, cat, ins, src)
+}
+
+// BindSink maps the planned query src of ins onto the physical columns of
+// the table of entry (kept by cat; nil for a temporary table): named
+// columns by name, the rest NULL, static partition values as literals,
+// casts where the types differ. CREATE TABLE AS binds its new table with
+// it too.
+func BindSink(entry catalogs.TableEntry, cat catalogs.Catalog, ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
+	id := entry.ID
+	tbl := entry.Table.(*catalogs.CatalogTable)
+	var phys plan.Schema
+	for _, c := range tbl.Schema.Columns {
+		if c.Kind == catalogs.Physical {
+			phys = append(phys, plan.Column{Name: c.Name, Type: c.Type})
+		}
+	}
+	static := map[string]string{}
+	for _, p := range ins.Partition {
+		lit, ok := p.Value.(*ast.Literal)
+		if !ok {
+			return nil, &Error{Kind: ErrInsertColumns, Msg: "Partition value of '" + p.Key.Name + "' must be a literal."}
+		}
+		static[p.Key.Name] = lit.Value
+	}
+	// The target columns the query fills, in order.
+	var targets []int
+	if ins.Columns != nil {
+		for _, c := range ins.Columns {
+			idx := -1
+			for i, pc := range phys {
+				if pc.Name == c.Name {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				return nil, &Error{Kind: ErrInsertColumns, Msg: "Unknown target column '" + c.Name + "'"}
+			}
+			targets = append(targets, idx)
+		}
+	} else {
+		for i, pc := range phys {
+			if _, ok := static[pc.Name]; !ok {
+				targets = append(targets, i)
+			}
+		}
+	}
+	srcSchema := src.Schema()
+	if len(srcSchema) != len(targets) {
+		q := make([]string, len(srcSchema))
+		for i, c := range srcSchema {
+			q[i] = c.Name + " " + c.Type.String()
+		}
+		k := make([]string, len(phys))
+		for i, c := range phys {
+			k[i] = c.Name + " " + c.Type.String()
+		}
+		return nil, errorf(ast.Pos{}, ErrInsertColumns,
+			"Column types of query result and sink for '%s' do not match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]",
+			id.SummaryString(), strings.Join(q, ", "), strings.Join(k, ", "))
+	}
+	exprs := make([]plan.Expr, len(phys))
+	for j, t := range targets {
+		exprs[t] = castIfNeeded(srcSchema.Ref(j), phys[t].Type)
+	}
+	for i, pc := range phys {
+		if exprs[i] != nil {
+			continue
+		}
+		if v, ok := static[pc.Name]; ok {
+			exprs[i] = &plan.Cast{X: &plan.Literal{Value: v, T: types.NewString().WithNullable(false)}, T: pc.Type}
+			continue
+		}
+		if !pc.Type.Nullable() {
+			return nil, &Error{Kind: ErrInsertColumns, Msg: "Column '" + pc.Name + "' has no default value and does not allow NULLs"}
+		}
+		exprs[i] = &plan.Literal{Value: nil, T: pc.Type}
+	}
+	if len(static) == 0 {
+		static = nil
+	}
+	proj := &plan.Project{Input: src, Exprs: exprs, Names: phys.Names()}
+	return &plan.Sink{Input: proj, Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
+		Options: tbl.Options, Physical: phys, PartitionKeys: tbl.PartitionKeys, Overwrite: ins.Overwrite,
+		StaticPartition: static, Catalog: cat, Temporary: entry.Temporary}, nil
+}
+
+// castIfNeeded casts e to t unless it already has t's type (nullability
+// aside).
+func castIfNeeded(e plan.Expr, t *types.Type) plan.Expr {
+	from, to := *e.Type(), *t
+	from.NotNull, to.NotNull = false, false
+	if from.Equal(&to) {
+		return e
+	}
+	return &plan.Cast{X: e, T: t.WithNullable(e.Type().Nullable())}
 }

@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"eddy/catalogs"
 	"eddy/catalogs/sqlite"
 	"eddy/engine/ast"
+	"eddy/engine/exec"
 	"eddy/engine/parser"
 )
 
@@ -62,61 +64,71 @@ func selectRows(t *testing.T, s *Session, sql string) []string {
 	return out
 }
 
-// TestFastInsertMatchesPlanner inserts each VALUES list twice — planned
-// (Execute) and through ExecuteDeferred, whose fast path takes the plain
-// literal rows — and requires the same answer and the same stored rows.
-func TestFastInsertMatchesPlanner(t *testing.T) {
+// TestLiteralRowsMatchOperators: the fast path of literal rows
+// (exec.ConstantRows over the validator's plan) computes exactly the rows
+// the operators compute, Go types included, and declines every plan whose
+// operators fail or that it does not cover.
+func TestLiteralRowsMatchOperators(t *testing.T) {
 	s, _ := openStoreSession(t)
 	ctx := context.Background()
-	const cols = "(i INT, b BIGINT, d DOUBLE, f FLOAT, x DECIMAL(10, 3), s STRING, v VARCHAR(5), ok BOOLEAN)"
-	mustExec(t, s, "CREATE TABLE planned "+cols)
-	mustExec(t, s, "CREATE TABLE fast "+cols)
+	mustExec(t, s, "CREATE TABLE t (i INT, b BIGINT, d DOUBLE, f FLOAT, x DECIMAL(10, 3), s STRING, v VARCHAR(5), ok BOOLEAN, ts TIMESTAMP(3))")
 	cases := []struct {
 		values string
-		fast   bool // the fast path takes it
+		fast   bool // the fast path computes it
 	}{
-		{"(1, 2, 3, 4, 5, 'x', 'abc', TRUE)", true},
-		{"(-1, -9000000000, 1.25, 0.1, 12.3456, '', 'abcde', false)", true},
-		{"(2147483647, 123456789012345678, -0.5, 3.75, -7.0005, 'über', 'ü', TRUE)", true},
-		{"(0, 0, 0.1, -2, 0.001, 'a''b', 'x', FALSE)", true},
-		{"(1, 2, 3, 4, 5, 'x', 'y', TRUE), (6, 7, 8, 9, 10, 'z', 'w', FALSE)", true},
-		{"(1, 2, 3.5, 4, 5, 'x', 'y', TRUE), (6, 7, 8, 9, 10, 'z', 'w', FALSE)", false}, // DOUBLE column: DECIMAL and INT rows
-		{"(1, 2, 3, 4, 5, 'x', 'abcdefg', TRUE)", false},                                // longer than VARCHAR(5)
-		{"(NULL, 2, 3, 4, 5, 'x', 'y', TRUE)", false},
-		{"(1, 2, 1e3, 4, 5, 'x', 'y', TRUE)", false},
-		{"(2147483648, 2, 3, 4, 5, 'x', 'y', TRUE)", false},
-		{"(1.5, 2, 3, 4, 5, 'x', 'y', TRUE)", false},
-		{"('1', 2, 3, 4, 5, 'x', 'y', TRUE)", false},
-		{"(1, 2, 3, 4, 5, 'x', 'y')", false},
-		{"(CAST('x' AS INT), 2, 3, 4, 5, 'x', 'y', TRUE)", false},
-		{"(1, 2, 3, 4, 123456789.5, 'x', 'y', TRUE)", false},
+		{"(1, 2, 3, 4, 5, 'x', 'abc', TRUE, TIMESTAMP '2024-01-02 03:04:05.678')", true},
+		{"(-1, -9000000000, 1.25, 0.1, 12.3456, '', 'abcde', false, NULL)", true},
+		{"(2147483647, 123456789012345678, -0.5, 3.75, -7.0005, 'über', 'ü', TRUE, NULL)", true},
+		{"(1, 2, 3.5, 4, 5, 'x', 'y', TRUE, NULL), (6, 7, 8, 9, 10, 'z', 'w', FALSE, NULL)", true},
+		{"(1, 2, 3, 4, 5, 'x', 'abcdefg', TRUE, NULL)", true},
+		{"(NULL, 2, 1e3, 4, 5, 2, 'y', TRUE, '2024-01-02 03:04:05')", true},
+		{"(1.5, 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", true},
+		{"('1', 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", true},
+		{"('x', 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", false},              // the cast fails
+		{"(CAST('x' AS INT), 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", false}, // the cast fails
+		{"(1, 2, 3, 4, 123456789.5, 'x', 'y', TRUE, NULL)", true},       // too long for DECIMAL(10, 3): NULL
+		{"(1, 2, 3, 4, 5, UPPER('x'), 'y', TRUE, NULL)", false},         // a function call
 	}
 	for _, c := range cases {
-		stmt, err := parser.Parse("INSERT INTO fast VALUES " + c.values)
+		stmt, err := parser.Parse("INSERT INTO t VALUES " + c.values)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, took := s.fastInsertRows(ctx, stmt.(*ast.Insert))
-		if took != c.fast {
-			t.Errorf("%s: fast path %v, want %v", c.values, took, c.fast)
+		sk, err := s.planInsert(ctx, stmt.(*ast.Insert))
+		if err != nil {
+			t.Fatalf("%s: %v", c.values, err)
 		}
-		_, perr := s.Execute(ctx, "INSERT INTO planned VALUES "+c.values)
-		_, _, ferr := s.ExecuteDeferred(ctx, "INSERT INTO fast VALUES "+c.values)
-		if cerr := s.CommitDeferred(ctx); cerr != nil {
-			t.Fatalf("%s: commit: %v", c.values, cerr)
+		fast, ok := exec.ConstantRows(sk.Input, time.UTC)
+		if ok != c.fast {
+			t.Errorf("%s: fast path %v, want %v", c.values, ok, c.fast)
 		}
-		pmsg, fmsg := fmt.Sprint(perr), fmt.Sprint(ferr)
-		if (perr == nil) != (ferr == nil) || strings.ReplaceAll(pmsg, "planned", "fast") != fmsg {
-			t.Errorf("%s:\nplanned: %v\ndeferred: %v", c.values, perr, ferr)
+		b, _, err := s.prepare(ctx, s.connectors(), sk.Input)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	planned := selectRows(t, s, "SELECT * FROM planned")
-	fast := selectRows(t, s, "SELECT * FROM fast")
-	if strings.Join(planned, "\n") != strings.Join(fast, "\n") {
-		t.Errorf("rows differ:\nplanned:\n%s\nfast:\n%s", strings.Join(planned, "\n"), strings.Join(fast, "\n"))
-	}
-	if len(planned) < 6 {
-		t.Errorf("only %d rows stored", len(planned))
+		op, err := b.Build(sk.Input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ran [][]any
+		var runErr error
+		for {
+			bt, err := op.Next(ctx)
+			if err != nil || bt == nil {
+				runErr = err
+				break
+			}
+			for i := range bt.N {
+				ran = append(ran, bt.Row(i))
+			}
+		}
+		op.Close()
+		if ok && runErr != nil {
+			t.Errorf("%s: the fast path computed rows where the operators fail: %v", c.values, runErr)
+		}
+		if ok && fmt.Sprintf("%#v", fast) != fmt.Sprintf("%#v", ran) {
+			t.Errorf("%s:\nfast:      %#v\noperators: %#v", c.values, fast, ran)
+		}
 	}
 }
 
@@ -141,38 +153,40 @@ func storedCount(t *testing.T, path, name string) int {
 	return n
 }
 
-// TestExecuteDeferred: deferred INSERTs become visible to other
-// connections at CommitDeferred; a statement that cannot join is refused
-// with ErrCommitFirst and changes nothing; Execute commits first; Close
-// rolls an open group back.
-func TestExecuteDeferred(t *testing.T) {
+// TestGroup: INSERTs held in a group become visible to other
+// connections at Commit; a statement that cannot join is refused with
+// ErrCommitFirst and changes nothing; Execute commits first; Close rolls an
+// open group back.
+func TestGroup(t *testing.T) {
 	s, path := openStoreSession(t)
 	ctx := context.Background()
 	mustExec(t, s, "CREATE TABLE t (i INT, s STRING)")
+	g := s.BeginGroup()
 	for i := range 3 {
-		_, deferred, err := s.ExecuteDeferred(ctx, fmt.Sprintf("INSERT INTO t VALUES (%d, 'r')", i))
+		_, deferred, err := g.Execute(ctx, fmt.Sprintf("INSERT INTO t VALUES (%d, 'r')", i))
 		if err != nil || !deferred {
 			t.Fatalf("insert %d: deferred %v, %v", i, deferred, err)
 		}
 	}
-	// Planned, not fast: still in the group.
-	if _, deferred, err := s.ExecuteDeferred(ctx, "INSERT INTO t VALUES (3, UPPER('r'))"); err != nil || !deferred {
+	// Computed by the operators, not the literal fast path: still in the
+	// group.
+	if _, deferred, err := g.Execute(ctx, "INSERT INTO t VALUES (3, UPPER('r'))"); err != nil || !deferred {
 		t.Fatalf("planned insert: deferred %v, %v", deferred, err)
 	}
 	// A failing statement in the group is deferred too, and changes nothing.
-	if _, deferred, err := s.ExecuteDeferred(ctx, "INSERT INTO t VALUES (CAST('x' AS INT), 'bad')"); err == nil || !deferred {
+	if _, deferred, err := g.Execute(ctx, "INSERT INTO t VALUES (CAST('x' AS INT), 'bad')"); err == nil || !deferred {
 		t.Fatalf("failing insert: deferred %v, %v", deferred, err)
 	}
 	if n := storedCount(t, path, "t"); n != 0 {
 		t.Errorf("%d rows visible before the commit", n)
 	}
-	if _, _, err := s.ExecuteDeferred(ctx, "SELECT * FROM t"); !errors.Is(err, ErrCommitFirst) {
+	if _, _, err := g.Execute(ctx, "SELECT * FROM t"); !errors.Is(err, ErrCommitFirst) {
 		t.Fatalf("a query in an open group: %v, want ErrCommitFirst", err)
 	}
-	if _, _, err := s.ExecuteDeferred(ctx, "INSERT INTO t SELECT * FROM t"); !errors.Is(err, ErrCommitFirst) {
+	if _, _, err := g.Execute(ctx, "INSERT INTO t SELECT * FROM t"); !errors.Is(err, ErrCommitFirst) {
 		t.Fatalf("an INSERT that reads the store in an open group: %v, want ErrCommitFirst", err)
 	}
-	if err := s.CommitDeferred(ctx); err != nil {
+	if err := g.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := storedCount(t, path, "t"); n != 4 {
@@ -181,14 +195,14 @@ func TestExecuteDeferred(t *testing.T) {
 	if got := selectRows(t, s, "SELECT * FROM t"); strings.Join(got, ",") != "[0 r],[1 r],[2 r],[3 R]" {
 		t.Errorf("rows %v", got)
 	}
-	if _, _, err := s.ExecuteDeferred(ctx, "INSERT INTO t VALUES (4, 'r')"); err != nil {
+	if _, _, err := g.Execute(ctx, "INSERT INTO t VALUES (4, 'r')"); err != nil {
 		t.Fatal(err)
 	}
 	mustExec(t, s, "CREATE TABLE u (i INT)") // commits the group first
 	if n := storedCount(t, path, "t"); n != 5 {
 		t.Errorf("%d rows after Execute, want 5", n)
 	}
-	if _, _, err := s.ExecuteDeferred(ctx, "INSERT INTO t VALUES (5, 'r')"); err != nil {
+	if _, _, err := g.Execute(ctx, "INSERT INTO t VALUES (5, 'r')"); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -199,21 +213,22 @@ func TestExecuteDeferred(t *testing.T) {
 	}
 }
 
-// TestDeferredTargetsFollowDDL: the tables a group resolved are resolved
-// again after DDL, which ends the group: a re-created table with other
+// TestGroupTargetsFollowDDL: every statement of a group resolves its
+// table again, and DDL ends the group: a re-created table with other
 // columns and a temporary table that shadows it are written, not the old
 // definition.
-func TestDeferredTargetsFollowDDL(t *testing.T) {
+func TestGroupTargetsFollowDDL(t *testing.T) {
 	s, path := openStoreSession(t)
 	ctx := context.Background()
+	g := s.BeginGroup()
 	deferred := func(sql string) (bool, error) {
 		t.Helper()
-		_, d, err := s.ExecuteDeferred(ctx, sql)
+		_, d, err := g.Execute(ctx, sql)
 		if errors.Is(err, ErrCommitFirst) {
-			if err := s.CommitDeferred(ctx); err != nil {
+			if err := g.Commit(ctx); err != nil {
 				t.Fatal(err)
 			}
-			_, d, err = s.ExecuteDeferred(ctx, sql)
+			_, d, err = g.Execute(ctx, sql)
 		}
 		return d, err
 	}
@@ -232,7 +247,7 @@ func TestDeferredTargetsFollowDDL(t *testing.T) {
 	if d, err := deferred("INSERT INTO t VALUES (6)"); err != nil || d {
 		t.Errorf("INSERT into the temporary table: deferred %v, %v", d, err)
 	}
-	if err := s.CommitDeferred(ctx); err != nil {
+	if err := g.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := storedCount(t, path, "t"); n != 1 {

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"eddy/catalogs"
+	"eddy/engine/ast"
+	"eddy/engine/plan"
+	"eddy/engine/sink"
+)
+
+// Group commit. A script piped into the shell runs thousands of
+// `INSERT INTO t VALUES (...)` statements; committing each one is most of
+// their cost. A Group is a transaction mode of the session's statements:
+// Group.Execute runs a statement exactly as Session.Execute does, except
+// that an INSERT appending rows computed without reading any table into a
+// table whose catalog keeps its rows writes inside the group's write
+// transaction of that store (catalogs.WriteGroup, opened at the first such
+// statement). Each such statement is a statement of its own inside it (a
+// failed one changes nothing), and all become durable at Commit. The
+// caller must not acknowledge a held statement before Commit returned nil:
+// a crash before then loses only unacknowledged statements.
+
+// ErrCommitFirst is Group.Execute's answer to a statement that cannot join
+// the group's open transaction: nothing ran, and the caller commits the
+// group (Commit), reports the held answers, then runs the statement.
+var ErrCommitFirst = errors.New("engine: commit the deferred statements before this statement")
+
+// Group is a write group of a session (see BeginGroup). A session has at
+// most one open group: Session.Execute commits it before it runs anything
+// else, and Close rolls it back.
+type Group struct {
+	s *Session
+	// wg is the open write transaction, or nil.
+	wg catalogs.WriteGroup
+	// broken is set when a statement broke off inside the group: it is
+	// rolled back instead of committed.
+	broken error
+}
+
+// BeginGroup returns a write group of the session. It holds no
+// transaction until a statement joins it.
+func (s *Session) BeginGroup() *Group { return &Group{s: s} }
+
+// Execute runs sql as Session.Execute does, in the group's transaction
+// mode. held reports that the statement wrote inside the group's
+// transaction: its answer, success or failure, is provisional until Commit
+// returns nil, and its rows are not durable before. When the group's
+// transaction is open and sql cannot join it, nothing runs and the error
+// is ErrCommitFirst.
+func (g *Group) Execute(ctx context.Context, sql string) (res *Result, held bool, err error) {
+	return g.s.run(ctx, sql, g)
+}
+
+// Commit commits the group's transaction, if one is open. An error means
+// that none of its statements was stored. The group can be used again.
+func (g *Group) Commit(ctx context.Context) error {
+	g.s.mu.Lock()
+	defer g.s.mu.Unlock()
+	return g.commit(ctx)
+}
+
+// Rollback discards the group's transaction, if one is open.
+func (g *Group) Rollback() error {
+	g.s.mu.Lock()
+	defer g.s.mu.Unlock()
+	return g.rollback()
+}
+
+// open reports whether the group holds a transaction (false for no group).
+func (g *Group) open() bool { return g != nil && g.wg != nil }
+
+// join makes sure the group's transaction is open on rs's store.
+func (g *Group) join(ctx context.Context, rs catalogs.RowStore) error {
+	if g.wg != nil {
+		return nil
+	}
+	wg, err := rs.BeginWriteGroup(ctx)
+	if err != nil {
+		return AsError(err)
+	}
+	g.wg = wg
+	g.s.group = g
+	return nil
+}
+
+// commit ends the group's transaction (s.mu held).
+func (g *Group) commit(ctx context.Context) error {
+	wg := g.wg
+	if wg == nil {
+		return nil
+	}
+	g.wg = nil
+	g.s.group = nil
+	if err := g.broken; err != nil {
+		g.broken = nil
+		_ = wg.Rollback()
+		return err
+	}
+	if err := wg.Commit(ctx); err != nil {
+		return AsError(err)
+	}
+	return nil
+}
+
+// rollback discards the group's transaction (s.mu held).
+func (g *Group) rollback() error {
+	wg := g.wg
+	if wg == nil {
+		return nil
+	}
+	g.wg, g.broken = nil, nil
+	g.s.group = nil
+	return wg.Rollback()
+}
+
+// insert binds, plans and runs an INSERT: the one path of every INSERT,
+// typed or piped. In a group (g not nil) its write joins the group's
+// transaction when it can; held reports that it did.
+func (s *Session) insert(ctx context.Context, ins *ast.Insert, g *Group) (res *Result, held bool, err error) {
+	sk, err := s.planInsert(ctx, ins)
+	if err != nil {
+		// Binding writes nothing: a failure inside an open group is one
+		// of its answers.
+		return nil, g.open(), err
+	}
+	var wg catalogs.WriteGroup
+	if g != nil {
+		rs := sink.Groupable(s.conns.Registry, sk, sink.Table(sk))
+		if rs == nil || g.wg != nil && !g.wg.Holds(rs) {
+			if g.open() {
+				return nil, false, ErrCommitFirst
+			}
+		} else {
+			if err := g.join(ctx, rs); err != nil {
+				return nil, false, err
+			}
+			wg = g.wg
+		}
+	}
+	res, err = s.runPlannedInserts(ctx, []*plan.Sink{sk}, wg)
+	return res, wg != nil, err
+}

@@ -1,0 +1,117 @@
+package sink
+
+import (
+	"context"
+	"errors"
+
+	"eddy/engine/connectors"
+	"eddy/engine/exec"
+)
+
+// Run is a prepared set of sinks: their writers are open and their
+// operators built, so Run needs nothing of the session (it may run in a
+// job's goroutine).
+type Run struct {
+	writers []connectors.Writer
+	ops     []exec.Operator
+	// Interleave pumps the sinks in turn, a batch each (a statement set
+	// over unbounded sources: each sink makes progress); otherwise each
+	// sink is written to its end before the next starts.
+	Interleave bool
+}
+
+// Add adds a sink: its open writer and the operator of its rows.
+func (r *Run) Add(w connectors.Writer, op exec.Operator) {
+	r.writers = append(r.writers, w)
+	r.ops = append(r.ops, op)
+}
+
+// AddWriter adds the writer of a sink whose operator cannot be built: Abort
+// then discards its output too.
+func (r *Run) AddWriter(w connectors.Writer) { r.writers = append(r.writers, w) }
+
+// Abort closes the operators, discards every writer's output and returns
+// err joined with their errors.
+func (r *Run) Abort(err error) error {
+	for _, op := range r.ops {
+		op.Close()
+	}
+	for _, w := range r.writers {
+		err = errors.Join(err, w.Abort())
+	}
+	return err
+}
+
+// Run writes every sink's rows, then commits all writers; on any failure
+// every writer not yet committed is aborted.
+func (r *Run) Run(ctx context.Context) error {
+	if r.Interleave && len(r.ops) > 1 {
+		if err := r.pumpInTurn(ctx); err != nil {
+			return r.Abort(err)
+		}
+		return r.commit(ctx)
+	}
+	for i, op := range r.ops {
+		w := r.writers[i]
+		err := func() error {
+			defer op.Close()
+			for {
+				bt, err := op.Next(ctx)
+				if err != nil {
+					return err
+				}
+				if bt == nil {
+					return nil
+				}
+				if err := w.Write(ctx, bt); err != nil {
+					return err
+				}
+			}
+		}()
+		if err != nil {
+			return r.Abort(err)
+		}
+	}
+	return r.commit(ctx)
+}
+
+// pumpInTurn writes a batch of each unfinished sink in turn until all
+// have ended.
+func (r *Run) pumpInTurn(ctx context.Context) error {
+	done := make([]bool, len(r.ops))
+	for left := len(r.ops); left > 0; {
+		for i, op := range r.ops {
+			if done[i] {
+				continue
+			}
+			bt, err := op.Next(ctx)
+			if err != nil {
+				return err
+			}
+			if bt == nil {
+				done[i] = true
+				left--
+				op.Close()
+				continue
+			}
+			if err := r.writers[i].Write(ctx, bt); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// commit commits every writer; after a failure the writers not yet
+// committed are discarded.
+func (r *Run) commit(ctx context.Context) error {
+	for i, w := range r.writers {
+		if err := w.Commit(ctx); err != nil {
+			// Writers before i have committed; the rest are discarded.
+			r.writers = r.writers[i+1:]
+			r.ops = nil
+			return r.Abort(err)
+		}
+	}
+	return nil
+}
