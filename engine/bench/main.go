@@ -20,6 +20,12 @@ type config struct {
 	eddy    string // prebuilt eddy binary; empty builds one
 	only    string // run only workloads whose group contains this text
 	workdir string // data and stores; empty makes a temporary directory
+	// baseline is an earlier eddy binary measured in the same rounds as
+	// eddy (the before/after comparison of a change); empty: none.
+	baseline string
+	// peers runs the sqlite3 CLI and DuckDB too (false: eddy, and the
+	// baseline if any, only).
+	peers bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -31,6 +37,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.eddy, "eddy", "", "use this eddy binary instead of building one from the repository root")
 	fs.StringVar(&c.only, "only", "", "run only the workload groups whose name contains this text (startup, catalog, script, analytics, csv, streaming)")
 	fs.StringVar(&c.workdir, "workdir", "", "directory for generated data and stores (default: a temporary directory, removed at the end)")
+	fs.StringVar(&c.baseline, "baseline", "", "an earlier eddy binary to measure in the same rounds as eddy (adds baseline and eddy/baseline columns)")
+	fs.BoolVar(&c.peers, "peers", true, "also run the sqlite3 CLI and DuckDB (false: only eddy and the baseline)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -74,11 +82,28 @@ func bench(c config, stdout, stderr io.Writer) error {
 	} else if abs, err := filepath.Abs(eddyBin); err == nil {
 		eddyBin = abs
 	}
+	var base *env
 	env, err := newEnv(dir, eddyBin, c.scale, stderr)
 	if err != nil {
 		return err
 	}
 	defer env.close()
+	// The baseline works on stores of its own (a store written by one
+	// build is not handed to the other) over data generated alike.
+	if c.baseline != "" {
+		abs, err := filepath.Abs(c.baseline)
+		if err != nil {
+			return err
+		}
+		bdir := filepath.Join(dir, "baseline")
+		if err := os.MkdirAll(bdir, 0o755); err != nil {
+			return err
+		}
+		if base, err = newEnv(bdir, abs, c.scale, stderr); err != nil {
+			return err
+		}
+		defer base.close()
+	}
 	loadBefore := loadAverage()
 	var results []result
 	for _, g := range groups() {
@@ -92,13 +117,25 @@ func bench(c config, stdout, stderr io.Writer) error {
 			results = append(results, result{group: g.name, name: "(setup)", note: "not available: " + oneLine(err.Error())})
 			continue
 		}
-		for _, cs := range cases {
+		var baseCases []caseDef
+		if base != nil {
+			if baseCases, err = g.prepare(base); err != nil {
+				fmt.Fprintf(stderr, "  %s (baseline): %v\n", g.name, err)
+			}
+		}
+		for i, cs := range cases {
+			if i < len(baseCases) && baseCases[i].name == cs.name {
+				cs.runs[baseEngine] = baseCases[i].runs[eddyEngine]
+			}
+			if !c.peers {
+				cs.runs[sqliteEngine], cs.runs[duckEngine] = nil, nil
+			}
 			fmt.Fprintf(stderr, "  %s / %s\n", g.name, cs.name)
 			results = append(results, measure(g.name, cs, c.runs))
 		}
 	}
 	fmt.Fprintf(stdout, "eddy performance, -scale %s, medians of %d alternating runs, %s, load average %s at the start and %s at the end\n\n",
 		c.scale.name, c.runs, machine(), loadBefore, loadAverage())
-	writeTable(stdout, results)
+	writeTable(stdout, results, base != nil)
 	return nil
 }

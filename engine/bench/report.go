@@ -8,10 +8,15 @@ import (
 )
 
 // writeTable prints the results as a markdown table, then the failures
-// as numbered notes.
-func writeTable(w io.Writer, results []result) {
-	fmt.Fprintln(w, "| group | workload | eddy | sqlite3 | duckdb | eddy/sqlite3 | eddy/duckdb | target | |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---|---|")
+// as numbered notes. With baseline, two more columns show the baseline
+// binary's median and eddy's time over it.
+func writeTable(w io.Writer, results []result, baseline bool) {
+	head, rule, extra := "", "", ""
+	if baseline {
+		head, rule, extra = " baseline | eddy/baseline |", "---:|---:|", " | |"
+	}
+	fmt.Fprintln(w, "| group | workload | eddy | sqlite3 | duckdb | eddy/sqlite3 | eddy/duckdb |"+head+" target | |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|"+rule+"---|---|")
 	var notes []string
 	note := func(s string) string {
 		notes = append(notes, s)
@@ -20,7 +25,7 @@ func writeTable(w io.Writer, results []result) {
 	counts := map[verdict]int{}
 	for _, r := range results {
 		if r.note != "" {
-			fmt.Fprintf(w, "| %s | %s | %s | | | | | | |\n", r.group, r.name, note(r.note))
+			fmt.Fprintf(w, "| %s | %s | %s | | | | |%s | |\n", r.group, r.name, note(r.note), extra)
 			continue
 		}
 		cells := make([]string, numEngines)
@@ -37,9 +42,13 @@ func writeTable(w io.Writer, results []result) {
 			}
 		}
 		counts[r.verdict]++
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.group, r.name,
+		base := ""
+		if baseline {
+			base = fmt.Sprintf(" %s | %s |", cells[baseEngine], fmtRatio(r.st.ratio(baseEngine)))
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |%s %s | %s |\n", r.group, r.name,
 			cells[eddyEngine], cells[sqliteEngine], cells[duckEngine],
-			fmtRatio(r.st.ratio(sqliteEngine)), fmtRatio(r.st.ratio(duckEngine)),
+			fmtRatio(r.st.ratio(sqliteEngine)), fmtRatio(r.st.ratio(duckEngine)), base,
 			r.target, verdictText(r.verdict))
 	}
 	fmt.Fprintf(w, "\nTargets: %d met, %d missed, %d not judged (the run failed).\n",

@@ -107,11 +107,33 @@ func TestMeasureAndTable(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	writeTable(&b, []result{r})
+	writeTable(&b, []result{r}, false)
 	out := b.String()
 	for _, s := range []string{"| g | w | 20.0 ms (50,000/s) | 10.0 ms (100,000/s) | — | 2.00 | — | ≤ 15.0 ms: 20.0 ms | **missed** |", "0 met, 1 missed"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("table lacks %q:\n%s", s, out)
 		}
+	}
+}
+
+// TestBaselineColumns: with a baseline binary, its median and eddy's time
+// over it get columns of their own, and its runs alternate with eddy's.
+func TestBaselineColumns(t *testing.T) {
+	var order []engine
+	cs := caseDef{name: "w"}
+	for e, d := range map[engine]time.Duration{eddyEngine: 30 * time.Millisecond, baseEngine: 20 * time.Millisecond} {
+		cs.runs[e] = func(int) (sample, error) {
+			order = append(order, e)
+			return sample{d: d}, nil
+		}
+	}
+	r := measure("g", cs, 2)
+	if len(order) != 4 || order[0] != eddyEngine || order[1] != baseEngine || order[2] != eddyEngine {
+		t.Fatalf("run order %v", order)
+	}
+	var b strings.Builder
+	writeTable(&b, []result{r}, true)
+	if want := "| g | w | 30.0 ms | — | — | — | — | 20.0 ms | 1.50 |  |  |"; !strings.Contains(b.String(), want) {
+		t.Errorf("table lacks %q:\n%s", want, b.String())
 	}
 }

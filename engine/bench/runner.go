@@ -19,11 +19,14 @@ const (
 	eddyEngine engine = iota
 	sqliteEngine
 	duckEngine
+	// baseEngine is another eddy binary (-baseline), an earlier build to
+	// compare with, run with the same workloads in the same rounds.
+	baseEngine
 	numEngines
 )
 
 func (e engine) String() string {
-	return [...]string{"eddy", "sqlite3", "duckdb"}[e]
+	return [...]string{"eddy", "sqlite3", "duckdb", "baseline"}[e]
 }
 
 // sample is one timed run.
