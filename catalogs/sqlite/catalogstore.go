@@ -115,3 +115,17 @@ func (s *Store) exists(ctx context.Context, query string, args ...any) (bool, er
 	}
 	return n > 0, nil
 }
+
+// ensureDatabase creates a catalog's database when it is missing. It reads
+// first, so that opening a catalog whose database exists (every start but
+// the first) takes no write lock; a read-only store is left as it is.
+func (s *Store) ensureDatabase(ctx context.Context, catalog, name string) error {
+	ok, err := s.exists(ctx, `SELECT count(*) FROM databases WHERE catalog = ? AND name = ?`, catalog, name)
+	if err != nil || ok || s.readOnly {
+		return err
+	}
+	return s.WriteTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO databases (catalog, name) VALUES (?, ?) ON CONFLICT DO NOTHING`, catalog, name)
+		return err
+	})
+}
