@@ -334,7 +334,7 @@ func (s *Store) readLayout(ctx context.Context, q querier) (layout, error) {
 	case isBusy(err):
 		return l, err
 	case err != nil:
-		return l, s.damaged("its schema version cannot be read (" + sqliteText(err) + ")")
+		return l, s.damaged("its table eddy_meta is not the one eddy makes")
 	}
 	v, ok := parseVersion(text)
 	if !ok {
@@ -579,12 +579,3 @@ func storeErr(err error, format string, args ...any) error {
 
 // dataTableName matches SQLite's complaint about a missing data table.
 var dataTableName = regexp.MustCompile(`no such table: (main\.)?eddy_rows_\d+`)
-
-// sqliteText is an error's text for a message that names the store.
-func sqliteText(err error) string {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		return se.Error()
-	}
-	return err.Error()
-}
