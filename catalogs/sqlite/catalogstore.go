@@ -40,7 +40,10 @@ func (s *Store) ReplaceCatalog(ctx context.Context, d catalogs.CatalogDescriptor
 }
 
 // RemoveCatalog deletes a definition (DROP CATALOG). The contents of a
-// sqlite catalog of that name stay in the store.
+// sqlite catalog of that name stay in the store, as Flink's DROP CATALOG
+// leaves the tables of a Hive or JDBC catalog in their system: creating
+// the catalog again finds them. Dropping each of its databases with
+// CASCADE first purges them.
 func (s *Store) RemoveCatalog(ctx context.Context, name string, ignoreIfNotExists bool) error {
 	return s.WriteTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM catalog_defs WHERE name = ?`, name)
