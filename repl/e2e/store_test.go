@@ -346,3 +346,42 @@ DROP CATALOG c;
 		t.Errorf("a catalog made again after the purge is not empty: exit %d\n%s", code, out)
 	}
 }
+
+// TestTableDroppedUnderAReader: one shell reads a table over and over
+// while another drops and makes it again. A read may find the table
+// missing, but no message names the store's internal data tables.
+func TestTableDroppedUnderAReader(t *testing.T) {
+	vars, _ := env(t)
+	st := store(t)
+	populate(t, vars, st)
+	var reads, churn strings.Builder
+	reads.WriteString(batchTableau)
+	for range 300 {
+		reads.WriteString("SELECT count(*) FROM t;\n")
+	}
+	for range 100 {
+		churn.WriteString("DROP TABLE t;\nCREATE TABLE t (a INT, b STRING);\nINSERT INTO t VALUES (1, 'x');\n")
+	}
+	var wg sync.WaitGroup
+	var readOut, churnOut string
+	wg.Add(2)
+	go func() { defer wg.Done(); readOut, _ = combined(t, vars, reads.String(), "--store", st, "--keep-going") }()
+	go func() { defer wg.Done(); churnOut, _ = combined(t, vars, churn.String(), "--store", st, "--keep-going") }()
+	wg.Wait()
+	if rs := reasons(churnOut); len(rs) != 0 {
+		t.Errorf("the shell that drops and makes the table failed: %q", rs)
+	}
+	missing := 0
+	for _, r := range reasons(readOut) {
+		switch {
+		case strings.Contains(r, "eddy_rows"):
+			t.Errorf("a message names an internal table: %s", r)
+		case strings.Contains(r, "Object 't' not found"),
+			strings.Contains(r, "dropped or changed by another session"):
+			missing++
+		default:
+			t.Errorf("unexpected failure of a read: %s", r)
+		}
+	}
+	t.Logf("%d of 300 reads found the table missing", missing)
+}
