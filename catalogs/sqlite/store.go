@@ -150,13 +150,19 @@ func OpenStore(path string) (*Store, error) {
 		// SQLite reads a WAL store only where it can make the
 		// shared-memory file beside it. On a read-only location without
 		// a log nobody can be writing: read the file as it is.
-		if _, statErr := os.Stat(path + "-wal"); errors.Is(statErr, os.ErrNotExist) {
-			s.Close()
-			if s, err = openDB(path, immutableName(path), true); err != nil {
-				return nil, err
-			}
-			err = s.init(context.Background())
+		// (Another user who may write the directory would leave a log
+		// while a shell of theirs runs.)
+		_, statErr := os.Stat(path + "-wal")
+		s.Close()
+		if !errors.Is(statErr, os.ErrNotExist) {
+			return nil, &catalogs.Error{Kind: ErrReadOnly, Cause: err, Msg: fmt.Sprintf(
+				"Store %s is read-only and its log %s-wal holds changes that SQLite can read only where it may write beside the store. Open it once where it can be written.",
+				path, path)}
 		}
+		if s, err = openDB(path, immutableName(path), true); err != nil {
+			return nil, err
+		}
+		err = s.init(context.Background())
 	}
 	if err != nil {
 		s.Close()
@@ -275,10 +281,8 @@ var layoutTables = []string{"eddy_meta", "catalog_defs", "databases", "objects",
 type layout struct {
 	version  int    // 0: an empty database
 	objects  int    // every schema object
-	tables   int    // how many of layoutTables exist
 	missing  string // the first of layoutTables that is missing
 	triggers int    // the catalog version's triggers (cache.go)
-	hasMeta  bool
 }
 
 // current reports whether the store needs no initialisation, migration
@@ -312,14 +316,11 @@ func (s *Store) readLayout(ctx context.Context, q querier) (layout, error) {
 		have[n] = n != ""
 	}
 	for _, t := range layoutTables {
-		if have[t] {
-			l.tables++
-		} else if l.missing == "" {
+		if !have[t] && l.missing == "" {
 			l.missing = t
 		}
 	}
-	l.hasMeta = have["eddy_meta"]
-	if !l.hasMeta {
+	if !have["eddy_meta"] {
 		if l.objects > 0 {
 			return l, &catalogs.Error{Kind: ErrNotSQLite,
 				Msg: fmt.Sprintf("Store %s is a SQLite database but not an eddy store; eddy leaves it untouched. Choose another store file.", s.path)}
