@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -17,6 +18,21 @@ import (
 // The store's reliability as the shell meets it: read-only stores, a
 // store whose write lock another process holds, many shells making the
 // same new store, stores changed by hand, and what DROP CATALOG leaves.
+
+// combinedAsync is combined for a goroutine other than the test's: it
+// returns the failure to start eddy instead of ending the test.
+func combinedAsync(vars []string, input string, args ...string) (string, int, error) {
+	cmd := exec.Command(binary, args...)
+	cmd.Env = vars
+	cmd.Stdin = strings.NewReader(input)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return out.String(), ee.ExitCode(), nil
+	}
+	return out.String(), 0, err
+}
 
 // populate makes a store with one managed table t of two rows.
 func populate(t *testing.T, vars []string, st string) {
@@ -208,16 +224,20 @@ func TestFirstInitialisationRace(t *testing.T) {
 		var wg sync.WaitGroup
 		outs := make([]string, shells)
 		codes := make([]int, shells)
+		errs := make([]error, shells)
 		for p := range shells {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				script := fmt.Sprintf("CREATE TABLE s%d (a INT);\nSHOW TABLES;\n", p)
-				outs[p], codes[p] = combined(t, vars, script, "--store", st)
+				outs[p], codes[p], errs[p] = combinedAsync(vars, script, "--store", st)
 			}()
 		}
 		wg.Wait()
 		for p := range shells {
+			if errs[p] != nil {
+				t.Fatalf("running eddy: %v", errs[p])
+			}
 			if codes[p] != 0 || strings.Contains(outs[p], "[ERROR]") {
 				failures++
 				t.Errorf("trial %d, shell %d: exit %d\n%s", trial, p, codes[p], outs[p])
@@ -365,9 +385,19 @@ func TestTableDroppedUnderAReader(t *testing.T) {
 	var wg sync.WaitGroup
 	var readOut, churnOut string
 	wg.Add(2)
-	go func() { defer wg.Done(); readOut, _ = combined(t, vars, reads.String(), "--store", st, "--keep-going") }()
-	go func() { defer wg.Done(); churnOut, _ = combined(t, vars, churn.String(), "--store", st, "--keep-going") }()
+	var readErr, churnErr error
+	go func() {
+		defer wg.Done()
+		readOut, _, readErr = combinedAsync(vars, reads.String(), "--store", st, "--keep-going")
+	}()
+	go func() {
+		defer wg.Done()
+		churnOut, _, churnErr = combinedAsync(vars, churn.String(), "--store", st, "--keep-going")
+	}()
 	wg.Wait()
+	if readErr != nil || churnErr != nil {
+		t.Fatalf("running eddy: %v %v", readErr, churnErr)
+	}
 	if rs := reasons(churnOut); len(rs) != 0 {
 		t.Errorf("the shell that drops and makes the table failed: %q", rs)
 	}
