@@ -66,24 +66,11 @@ BEGIN UPDATE eddy_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'catal
 // versionTriggerCount is the number of triggers versionTriggers makes.
 const versionTriggerCount = 15
 
-// installVersion makes sure the store has the catalog version and its
-// triggers. A store that cannot be written (a read-only file) and lacks
-// them is served without the cache.
-func (s *Store) installVersion(ctx context.Context) {
-	var n int
-	err := s.read(ctx, func() error {
-		return s.db.QueryRowContext(ctx,
-			`SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'eddy_version_%'`).Scan(&n)
-	})
-	if err == nil && n == versionTriggerCount {
-		s.cache.enabled = true
-		return
-	}
-	err = s.WriteTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, versionTriggers)
-		return err
-	})
-	s.cache.enabled = err == nil
+// installTriggers makes the catalog version and its triggers, in the
+// transaction that initialises or upgrades the store (Store.upgrade).
+func installTriggers(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, versionTriggers)
+	return err
 }
 
 // versionQuery reads the catalog version.
@@ -101,7 +88,7 @@ func (s *Store) catalogVersion(ctx context.Context) (int64, bool) {
 	// the schema already: a short session (eddy -e) opens no connection
 	// for them; a script that runs many statements does.
 	if s.versionReads.Add(1) > versionReadsBeforeReader {
-		if v, ok := s.version.read(s.path, versionQuery); ok && v >= 0 {
+		if v, ok := s.version.read(s.name, versionQuery); ok && v >= 0 {
 			return v, true
 		}
 	}

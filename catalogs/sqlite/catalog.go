@@ -80,11 +80,7 @@ func (s *Store) Open(ctx context.Context, name string, options map[string]string
 			c.store, c.own = other, true
 		}
 	}
-	err := c.store.WriteTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO databases (catalog, name) VALUES (?, ?) ON CONFLICT DO NOTHING`, name, c.defaultDB)
-		return err
-	})
-	if err != nil {
+	if err := c.store.ensureDatabase(ctx, name, c.defaultDB); err != nil {
 		c.Close()
 		return nil, storeErr(err, "cannot open catalog %s", name)
 	}

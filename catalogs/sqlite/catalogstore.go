@@ -40,7 +40,10 @@ func (s *Store) ReplaceCatalog(ctx context.Context, d catalogs.CatalogDescriptor
 }
 
 // RemoveCatalog deletes a definition (DROP CATALOG). The contents of a
-// sqlite catalog of that name stay in the store.
+// sqlite catalog of that name stay in the store, as Flink's DROP CATALOG
+// leaves the tables of a Hive or JDBC catalog in their system: creating
+// the catalog again finds them. Dropping each of its databases with
+// CASCADE first purges them.
 func (s *Store) RemoveCatalog(ctx context.Context, name string, ignoreIfNotExists bool) error {
 	return s.WriteTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM catalog_defs WHERE name = ?`, name)
@@ -114,4 +117,18 @@ func (s *Store) exists(ctx context.Context, query string, args ...any) (bool, er
 		return false, storeErr(err, "cannot read store %s", s.path)
 	}
 	return n > 0, nil
+}
+
+// ensureDatabase creates a catalog's database when it is missing. It reads
+// first, so that opening a catalog whose database exists (every start but
+// the first) takes no write lock; a read-only store is left as it is.
+func (s *Store) ensureDatabase(ctx context.Context, catalog, name string) error {
+	ok, err := s.exists(ctx, `SELECT count(*) FROM databases WHERE catalog = ? AND name = ?`, catalog, name)
+	if err != nil || ok || s.readOnly {
+		return err
+	}
+	return s.WriteTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO databases (catalog, name) VALUES (?, ?) ON CONFLICT DO NOTHING`, catalog, name)
+		return err
+	})
 }

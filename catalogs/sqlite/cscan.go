@@ -210,6 +210,7 @@ const (
 
 	sqliteOpenReadOnly = 0x00000001
 	sqliteOpenNoMutex  = 0x00008000
+	sqliteOpenURI      = 0x00000040
 )
 
 // cChunkRows is the number of rows one eddy_fill call may step through.
@@ -246,7 +247,9 @@ func (p *readPool) getTuned(path string, tune bool) (*C.sqlite3, error) {
 	var db *C.sqlite3
 	// NOMUTEX: a connection serves one scan at a time, which the cursor
 	// serialises; sqlite3_interrupt needs no mutex.
-	rc := C.sqlite3_open_v2(cpath, &db, sqliteOpenReadOnly|sqliteOpenNoMutex, nil)
+	// URI: a store on a read-only location is opened by a file: name
+	// (Store.name); a plain path opens as before.
+	rc := C.sqlite3_open_v2(cpath, &db, sqliteOpenReadOnly|sqliteOpenNoMutex|sqliteOpenURI, nil)
 	if rc != sqliteOK {
 		err := fmt.Errorf("cannot open %s for reading: %s", path, errText(db))
 		if db != nil {

@@ -8,6 +8,15 @@
 // share one file; every DDL call is one transaction. All SQL uses
 // parameters: names are data, never SQL.
 //
+// Opening a store reads its layout and schema version in one snapshot and
+// takes the write lock only to initialise or migrate it, in one
+// transaction that reads them again under the lock: a store that is up to
+// date opens while another process holds the lock, and a store on a
+// location this process cannot write opens for reading only (ErrReadOnly
+// for every write). A store whose bookkeeping was edited by hand is
+// ErrDamaged. DROP CATALOG removes a catalog's definition and keeps its
+// contents, as Flink keeps the tables of a dropped Hive or JDBC catalog.
+//
 // Scans of managed tables (ScanRows) run on read-only connections of their
 // own, stepped from C in chunks (cscan.go, with the sqlite3 functions the
 // driver links in: cgo is required, and the driver's libsqlite3 build tag

@@ -71,7 +71,7 @@ func (c *Catalog) ScanRows(ctx context.Context, path catalogs.ObjectPath, cols [
 	if len(read) == 0 {
 		kinds = nil
 	}
-	cur, err := openCursor(ctx, &c.store.readers, c.store.path, q, args, kinds)
+	cur, err := openCursor(ctx, &c.store.readers, c.store.name, q, args, kinds)
 	if err != nil {
 		return nil, storeErr(err, "cannot read the rows of %s", path.FullName())
 	}

@@ -10,8 +10,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -80,7 +84,13 @@ CREATE TABLE functions (
 // Store is an open store file.
 type Store struct {
 	path string
+	// name is what SQLite opens: the path, or a URI for a store read on a
+	// read-only location (see openReadOnly).
+	name string
 	db   *sql.DB
+	// readOnly is set when the file or its directory cannot be written:
+	// the store answers reads and refuses every write.
+	readOnly bool
 	// readers are the read-only connections that scans of managed tables
 	// run on (see ScanRows).
 	readers readPool
@@ -100,34 +110,106 @@ var (
 )
 
 // ErrNotSQLite is the kind of error for a store path holding a file that is
-// not a SQLite database; ErrNewerSchema for a store written by a newer eddy.
+// not a SQLite database or a SQLite database that is not an eddy store;
+// ErrNewerSchema for a store written by a newer eddy; ErrDamaged for an
+// eddy store whose bookkeeping was changed by hand or by another program
+// (a schema version that is not a number eddy wrote, a missing table);
+// ErrReadOnly for a write to a store opened for reading only.
 var (
 	ErrNotSQLite   = catalogs.NewKind("store is not an eddy SQLite store", "CatalogException")
 	ErrNewerSchema = catalogs.NewKind("store has a newer schema version", "CatalogException")
+	ErrDamaged     = catalogs.NewKind("store is damaged", "CatalogException")
+	ErrReadOnly    = catalogs.NewKind("store is read-only", "CatalogException")
 )
 
 // OpenStore opens the store at path, creating the directory (0700) and the
 // file (0600) when missing and migrating an older layout. A file that is
-// not SQLite, a SQLite file that is not an eddy store, or a store of a newer
-// schema version is a clear error and the file is left untouched.
+// not SQLite, a SQLite file that is not an eddy store, a damaged store or a
+// store of a newer schema version is a clear error and the file is left
+// untouched.
+//
+// Opening takes no write lock unless the store must be initialised or
+// migrated: a store that is up to date opens while another process holds
+// its write lock. A store whose file or directory cannot be written (file
+// mode 0444, a read-only mount) is opened for reading only: it answers
+// queries and refuses every change with ErrReadOnly.
 func OpenStore(path string) (*Store, error) {
 	if path == "" {
 		return nil, catalogs.Errorf(catalogs.ErrStore, "store path is empty")
 	}
+	readOnly, err := prepareFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openDB(path, path, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	err = s.init(context.Background())
+	if err != nil && readOnly && isCantOpen(err) {
+		// SQLite reads a WAL store only where it can make the
+		// shared-memory file beside it. On a read-only location without
+		// a log nobody can be writing: read the file as it is.
+		// (Another user who may write the directory would leave a log
+		// while a shell of theirs runs.)
+		_, statErr := os.Stat(path + "-wal")
+		s.Close()
+		if !errors.Is(statErr, os.ErrNotExist) {
+			return nil, &catalogs.Error{Kind: ErrReadOnly, Cause: err, Msg: fmt.Sprintf(
+				"Store %s is read-only and its log %s-wal holds changes that SQLite can read only where it may write beside the store. Open it once where it can be written.",
+				path, path)}
+		}
+		if s, err = openDB(path, immutableName(path), true); err != nil {
+			return nil, err
+		}
+		err = s.init(context.Background())
+	}
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// prepareFile makes a missing store file (and its directory) and checks
+// an existing one. It reports whether the store can only be read.
+func prepareFile(path string) (readOnly bool, err error) {
+	_, err = os.Stat(path)
+	if err == nil {
+		if err := checkHeader(path); err != nil {
+			return false, err
+		}
+		return !writable(path), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return false, storeErr(err, "cannot open store %s", path)
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, storeErr(err, "cannot create the store directory %s", dir)
+			return false, storeErr(err, "cannot create the store directory %s", dir)
 		}
-	}
-	if err := checkHeader(path); err != nil {
-		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, storeErr(err, "cannot open store %s", path)
+		return false, storeErr(err, "cannot create store %s", path)
 	}
-	f.Close()
+	return false, f.Close()
+}
 
+// writable reports whether this process may write the store file and
+// make files beside it (SQLite's log and shared-memory files).
+func writable(path string) bool {
+	const w = 2 // W_OK
+	return syscall.Access(path, w) == nil && syscall.Access(filepath.Dir(path), w) == nil
+}
+
+// immutableName is the URI that opens path as a file nobody changes.
+func immutableName(path string) string {
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?mode=ro&immutable=1"
+}
+
+// openDB opens the database/sql handle; name is the path or a file: URI.
+func openDB(path, name string, readOnly bool) (*Store, error) {
 	q := url.Values{}
 	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
 	q.Set("_foreign_keys", "on")
@@ -144,17 +226,27 @@ func OpenStore(path string) (*Store, error) {
 	// against the system library (the libsqlite3 tag, whose default is
 	// FULL) behaves the same.
 	q.Set("_synchronous", "NORMAL")
-	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	file, extra, _ := strings.Cut(strings.TrimPrefix(name, "file:"), "?")
+	if name == path {
+		file = (&url.URL{Path: path}).EscapedPath()
+	}
+	if readOnly {
+		q.Set("mode", "ro")
+	}
+	dsn := "file:" + file + "?" + q.Encode()
+	if extra != "" && name != path {
+		dsn += "&" + extra
+	}
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, storeErr(err, "cannot open store %s", path)
 	}
-	s := &Store{path: path, db: db}
-	if err := s.init(context.Background()); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
+	return &Store{path: path, name: name, db: db, readOnly: readOnly}, nil
+}
+
+func isCantOpen(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrCantOpen
 }
 
 var sqliteHeader = []byte("SQLite format 3\x00")
@@ -182,32 +274,112 @@ func checkHeader(path string) error {
 	return nil
 }
 
-// readVersion returns the schema version, 0 for an empty database. A
-// database with tables but no eddy_meta is not an eddy store.
-func (s *Store) readVersion(ctx context.Context, q interface {
+// layoutTables are the tables every store of version 1 or later has.
+var layoutTables = []string{"eddy_meta", "catalog_defs", "databases", "objects", "functions"}
+
+// layout is what a store holds, read in one statement (one snapshot).
+type layout struct {
+	version  int    // 0: an empty database
+	objects  int    // every schema object
+	missing  string // the first of layoutTables that is missing
+	triggers int    // the catalog version's triggers (cache.go)
+}
+
+// current reports whether the store needs no initialisation, migration
+// or upgrade of its bookkeeping.
+func (l layout) current() bool {
+	return l.version == SchemaVersion && l.triggers == versionTriggerCount
+}
+
+type querier interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
-}) (int, error) {
-	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'eddy_meta'`).Scan(&n); err != nil {
-		return 0, storeErr(err, "cannot read store %s", s.path)
+}
+
+// readLayout reads what the store holds and checks its schema version.
+// The objects are counted in one statement, so a store that another
+// process initialises meanwhile is seen either empty or complete; the
+// version row is written in the transaction that makes eddy_meta.
+func (s *Store) readLayout(ctx context.Context, q querier) (layout, error) {
+	var l layout
+	var present string
+	err := q.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM sqlite_master),
+		(SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'eddy\_version\_%' ESCAPE '\'),
+		(SELECT coalesce(group_concat(name, ','), '') FROM sqlite_master WHERE type = 'table'
+			AND name IN ('eddy_meta', 'catalog_defs', 'databases', 'objects', 'functions'))`).
+		Scan(&l.objects, &l.triggers, &present)
+	if err != nil {
+		return l, storeErr(err, "cannot read store %s", s.path)
 	}
-	if n == 0 {
-		var tables int
-		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&tables); err != nil {
-			return 0, storeErr(err, "cannot read store %s", s.path)
+	have := map[string]bool{}
+	for _, n := range strings.Split(present, ",") {
+		have[n] = n != ""
+	}
+	for _, t := range layoutTables {
+		if !have[t] && l.missing == "" {
+			l.missing = t
 		}
-		if tables > 0 {
-			return 0, &catalogs.Error{Kind: ErrNotSQLite,
+	}
+	if !have["eddy_meta"] {
+		if l.objects > 0 {
+			return l, &catalogs.Error{Kind: ErrNotSQLite,
 				Msg: fmt.Sprintf("Store %s is a SQLite database but not an eddy store; eddy leaves it untouched. Choose another store file.", s.path)}
 		}
-		return 0, nil
+		return l, nil
 	}
-	var v int
-	err := q.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM eddy_meta WHERE key = 'schema_version'`).Scan(&v)
-	if err != nil {
-		return 0, storeErr(err, "cannot read the schema version of store %s", s.path)
+	var text sql.NullString
+	err = q.QueryRowContext(ctx, `SELECT CAST(value AS TEXT) FROM eddy_meta WHERE key = 'schema_version'`).Scan(&text)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return l, s.damaged("it has no schema version")
+	case isBusy(err):
+		return l, err
+	case err != nil:
+		return l, s.damaged("its table eddy_meta is not the one eddy makes")
 	}
-	return v, nil
+	v, ok := parseVersion(text)
+	if !ok {
+		return l, s.damaged(fmt.Sprintf("its schema version %s is not a number from 1 to %d", quoteVersion(text), SchemaVersion))
+	}
+	l.version = v
+	if v > SchemaVersion {
+		return l, s.newerErr(v)
+	}
+	if l.missing != "" {
+		return l, s.damaged("its table " + l.missing + " is missing")
+	}
+	return l, nil
+}
+
+// parseVersion accepts a schema version as eddy writes it: a positive
+// decimal number without sign, spaces or leading zeros.
+func parseVersion(text sql.NullString) (int, bool) {
+	if !text.Valid {
+		return 0, false
+	}
+	v, err := strconv.Atoi(text.String)
+	if err != nil || v < 1 || strconv.Itoa(v) != text.String {
+		return 0, false
+	}
+	return v, true
+}
+
+func quoteVersion(text sql.NullString) string {
+	if !text.Valid {
+		return "NULL"
+	}
+	const max = 40
+	t := text.String
+	if len(t) > max {
+		t = t[:max] + "..."
+	}
+	return strconv.QuoteToASCII(t)
+}
+
+func (s *Store) damaged(why string) error {
+	return &catalogs.Error{Kind: ErrDamaged, Msg: fmt.Sprintf(
+		"Store %s is damaged: %s. It was changed by hand or by another program; eddy leaves it untouched. Restore it from a copy or choose another store file.",
+		s.path, why)}
 }
 
 func (s *Store) newerErr(v int) error {
@@ -216,47 +388,82 @@ func (s *Store) newerErr(v int) error {
 		s.path, v, SchemaVersion)}
 }
 
+// init checks the store and, only when it is new, of an older version or
+// lacks the catalog version's triggers, brings it up to date in one write
+// transaction that reads the layout again under the lock.
 func (s *Store) init(ctx context.Context) error {
-	v, err := s.readVersion(ctx, s.db)
+	var l layout
+	err := s.read(ctx, func() (err error) {
+		l, err = s.readLayout(ctx, s.db)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	if v > SchemaVersion {
-		return s.newerErr(v)
+	if s.readOnly {
+		if l.version < SchemaVersion {
+			return &catalogs.Error{Kind: ErrReadOnly, Msg: fmt.Sprintf(
+				"Store %s is read-only and needs to be set up (schema version %d, this eddy writes %d). Open it once where it can be written.",
+				s.path, l.version, SchemaVersion)}
+		}
+		s.cache.enabled = l.triggers == versionTriggerCount
+		return nil
 	}
+	if err := s.useWAL(ctx); err != nil {
+		return err
+	}
+	if !l.current() {
+		if err := s.upgrade(ctx); err != nil {
+			return err
+		}
+	}
+	s.cache.enabled = true
+	return nil
+}
+
+// useWAL switches the store to WAL mode unless it is in it: a store in
+// WAL mode is not locked for that.
+func (s *Store) useWAL(ctx context.Context) error {
 	var mode string
+	if err := s.read(ctx, func() error {
+		return s.db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode)
+	}); err != nil {
+		return storeErr(err, "cannot read the journal mode of store %s", s.path)
+	}
+	if strings.EqualFold(mode, "wal") {
+		return nil
+	}
 	if err := s.read(ctx, func() error {
 		return s.db.QueryRowContext(ctx, `PRAGMA journal_mode = WAL`).Scan(&mode)
 	}); err != nil {
 		return storeErr(err, "cannot switch store %s to WAL mode", s.path)
 	}
-	if v < SchemaVersion {
-		if err := s.migrate(ctx); err != nil {
-			return err
-		}
-	}
-	s.installVersion(ctx)
 	return nil
 }
 
-func (s *Store) migrate(ctx context.Context) error {
+// upgrade initialises or migrates the store and installs the catalog
+// version's triggers, in one transaction; what another process did
+// meanwhile is read again under the write lock.
+func (s *Store) upgrade(ctx context.Context) error {
 	return s.WriteTx(ctx, func(tx *sql.Tx) error {
-		v, err := s.readVersion(ctx, tx) // another process may have migrated meanwhile
+		l, err := s.readLayout(ctx, tx)
 		if err != nil {
 			return err
 		}
-		if v > SchemaVersion {
-			return s.newerErr(v)
+		if l.current() {
+			return nil
 		}
-		for ; v < SchemaVersion; v++ {
+		for v := l.version; v < SchemaVersion; v++ {
 			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
 				return storeErr(err, "cannot migrate store %s to schema version %d", s.path, v+1)
 			}
 		}
-		_, err = tx.ExecContext(ctx,
+		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO eddy_meta (key, value) VALUES ('schema_version', ?)
-			 ON CONFLICT (key) DO UPDATE SET value = excluded.value`, fmt.Sprint(SchemaVersion))
-		return err
+			 ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(SchemaVersion)); err != nil {
+			return storeErr(err, "cannot set up store %s", s.path)
+		}
+		return storeErr(installTriggers(ctx, tx), "cannot set up store %s", s.path)
 	})
 }
 
@@ -279,6 +486,9 @@ func (s *Store) DB() *sql.DB { return s.db }
 // its busy timeout, the whole transaction is retried a bounded number of
 // times before a clear error.
 func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if s.readOnly {
+		return s.readOnlyErr()
+	}
 	var err error
 	backoff := 20 * time.Millisecond
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
@@ -299,11 +509,19 @@ func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 // busyErr is the error after the bounded retries: it says what happened in
-// eddy's words and keeps SQLite's error as the cause.
+// eddy's words and keeps SQLite's error as the cause. The lock may be held
+// by any program that opened the file, not only by an eddy.
 func busyErr(path string, cause error) error {
 	return &catalogs.Error{Kind: catalogs.ErrStore, Cause: cause, Msg: fmt.Sprintf(
-		"The store %s is busy: another eddy kept it locked for longer than %s. Try again.",
+		"The store %s is busy: another process (another eddy, or a program such as sqlite3) kept it locked for longer than %s. Try again.",
 		path, busyTimeout*maxAttempts)}
+}
+
+// readOnlyErr is the answer to a write to a store opened for reading.
+func (s *Store) readOnlyErr() error {
+	return &catalogs.Error{Kind: ErrReadOnly, Msg: fmt.Sprintf(
+		"The store %s is read-only: this process cannot write the file or its directory, so it was opened for reading only. Queries work; statements that change catalogs or tables do not.",
+		s.path)}
 }
 
 func (s *Store) writeOnce(ctx context.Context, fn func(tx *sql.Tx) error) error {
@@ -339,7 +557,26 @@ func isBusy(err error) bool {
 }
 
 // storeErr wraps a storage failure as a CatalogException; nil and catalog
-// errors pass through.
+// errors pass through. SQLite's words for two failures a user can meet are
+// put in eddy's: a write to a read-only file, and a data table that
+// another process dropped while a statement used it (whose internal name
+// means nothing to the user).
 func storeErr(err error, format string, args ...any) error {
+	var ce *catalogs.Error
+	if err == nil || errors.As(err, &ce) {
+		return err
+	}
+	var se sqlite3.Error
+	switch {
+	case errors.As(err, &se) && se.Code == sqlite3.ErrReadonly:
+		return &catalogs.Error{Kind: ErrReadOnly, Cause: err, Msg: fmt.Sprintf(format, args...) +
+			": the store is read-only (this process cannot write the file or its directory)"}
+	case dataTableName.MatchString(err.Error()):
+		return &catalogs.Error{Kind: catalogs.ErrStore, Cause: err, Msg: fmt.Sprintf(format, args...) +
+			": the table was dropped or changed by another session while this statement ran. Run the statement again."}
+	}
 	return catalogs.WrapStore(err, format, args...)
 }
+
+// dataTableName matches SQLite's complaint about a missing data table.
+var dataTableName = regexp.MustCompile(`no such table: (main\.)?eddy_rows_\d+`)

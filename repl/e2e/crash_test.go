@@ -273,8 +273,9 @@ func TestKilledDuringDDL(t *testing.T) {
 
 // TestStoreTroubleThroughShell starts eddy on stores it cannot use: a
 // file that is not SQLite, a store of a newer schema version, an
-// immutable store. Each is one clear error naming the file, exit status
-// 1, and the file is left byte for byte as it was.
+// immutable store (which opens for reading, so the CREATE TABLE is the
+// error). Each is one clear error naming the file, exit status 1, and the
+// file is left byte for byte as it was.
 func TestStoreTroubleThroughShell(t *testing.T) {
 	vars, home := env(t)
 	notes := filepath.Join(home, "notes.txt")
@@ -304,7 +305,7 @@ func TestStoreTroubleThroughShell(t *testing.T) {
 		}
 		if exec.Command("chattr", "+i", frozen).Run() == nil {
 			t.Cleanup(func() { exec.Command("chattr", "-i", frozen).Run() })
-			cases[frozen] = "operation not permitted"
+			cases[frozen] = "is read-only"
 		}
 	}
 	for path, want := range cases {
