@@ -199,7 +199,7 @@ func (s *Session) runQuery(ctx context.Context, n plan.Node) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n, err = s.optimize(n); err != nil {
+	if n, err = s.optimize(ctx, n); err != nil {
 		return nil, err
 	}
 	op, err := b.Build(n)
@@ -297,11 +297,18 @@ func (s *Session) execStatementSetRun(ctx context.Context, set *ast.StatementSet
 		}
 		sinks[i] = sk
 	}
+	for i, sk := range sinks {
+		o, err := s.optimizeSink(ctx, sk)
+		if err != nil {
+			return nil, err
+		}
+		sinks[i] = o
+	}
 	return s.runPlannedInserts(ctx, sinks, nil)
 }
 
-// runPlannedInserts runs planned INSERTs as one job; g, when not nil, is
-// the write group their rows are written in.
+// runPlannedInserts runs planned and optimized INSERTs as one job; g,
+// when not nil, is the write group their rows are written in.
 //
 // With table.dml-sync = true the job runs inside the statement, which
 // answers when it has ended. With false (Flink's default) the statement
@@ -364,13 +371,14 @@ func sinksBounded(sinks []*plan.Sink) bool {
 	return bounded
 }
 
-// runSinks writes every sink's rows (inside g when not nil) and commits
-// all writers at the end; on any failure every writer is aborted. A
-// single sink of literal rows into a table whose catalog keeps its rows
-// takes the fast path (sink.WriteLiteral): the same rows, without
+// runSinks writes every optimized sink's rows (inside g when not nil)
+// and commits all writers at the end; on any failure every writer is
+// aborted. A single sink the optimizer marked direct (opt.DirectInsert:
+// constant rows into a table whose catalog keeps its rows) takes the
+// physical fast path (sink.WriteLiteral): the same rows, without
 // operators.
 func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink, g catalogs.WriteGroup) error {
-	if len(sinks) == 1 {
+	if len(sinks) == 1 && sinks[0].Direct {
 		loc, err := s.location()
 		if err != nil {
 			return err
@@ -386,8 +394,8 @@ func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, si
 	return r.Run(ctx)
 }
 
-// openSinks resolves the sinks' tables, opens their writers (inside g
-// when not nil) and builds their operators.
+// openSinks resolves the optimized sinks' tables, opens their writers
+// (inside g when not nil) and builds their operators.
 func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink, g catalogs.WriteGroup) (*sink.Run, error) {
 	nodes := make([]plan.Node, len(sinks))
 	for i, sk := range sinks {
@@ -403,11 +411,8 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 			// INSERT OVERWRITE is batch only (FileSystemTableSink's text).
 			return nil, r.Abort(Errorf("IllegalStateException", "Streaming mode not support overwrite."))
 		}
-		sk, err := s.optimizeSink(sk)
-		if err != nil {
-			return nil, r.Abort(err)
-		}
 		var w connectors.Writer
+		var err error
 		if g != nil {
 			var ok bool
 			if w, ok = st.conns.Registry.OpenGroupWriter(st.tables[sk.Table], g, sk.Overwrite); !ok {
@@ -440,7 +445,15 @@ func (st *sessionTables) changelogSink(sk *plan.Sink) bool {
 // planInsert binds an INSERT (validate.Analyzer.Insert): its target, its
 // query, and the mapping onto the target's physical columns.
 func (s *Session) planInsert(ctx context.Context, st *ast.Insert) (*plan.Sink, error) {
-	return s.analyzer(s.sql).Insert(ctx, st)
+	return s.bindInsert(ctx, st, nil)
+}
+
+// bindInsert is planInsert with the targets already bound (nil for none;
+// see validate.Targets).
+func (s *Session) bindInsert(ctx context.Context, st *ast.Insert, targets *validate.Targets) (*plan.Sink, error) {
+	a := s.analyzer(s.sql)
+	a.Targets = targets
+	return a.Insert(ctx, st)
 }
 
 // execTruncate runs TRUNCATE TABLE (batch mode only, as in Flink).
@@ -510,7 +523,7 @@ func (s *Session) execExplain(ctx context.Context, st *ast.Explain) (*Result, er
 	if _, _, err := s.prepare(ctx, s.connectors(), nodes...); err != nil {
 		return nil, err
 	}
-	text, err := s.explain(nodes)
+	text, err := s.explain(ctx, nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -572,6 +585,9 @@ func (s *Session) execCreateTableAs(ctx context.Context, st *ast.CreateTable) (*
 	if err == nil {
 		sk, err = validate.BindSink(catalogs.TableEntry{ID: id, Table: tbl, Temporary: st.Temporary}, cat,
 			&ast.Insert{Table: st.Name}, src)
+	}
+	if err == nil {
+		sk, err = s.optimizeSink(ctx, sk)
 	}
 	if err == nil {
 		err = s.runSinks(ctx, s.connectors(), []*plan.Sink{sk}, nil)

@@ -8,6 +8,7 @@ import (
 	"eddy/engine/ast"
 	"eddy/engine/plan"
 	"eddy/engine/sink"
+	"eddy/engine/validate"
 )
 
 // Group commit. A script piped into the shell runs thousands of
@@ -37,6 +38,11 @@ type Group struct {
 	// broken is set when a statement broke off inside the group: it is
 	// rolled back instead of committed.
 	broken error
+	// targets keeps the INSERT targets bound while wg is open: nothing
+	// can change them then (every other statement of the session ends
+	// the transaction first, and the store's write lock keeps other
+	// writers out), so they are bound once per transaction.
+	targets *validate.Targets
 }
 
 // BeginGroup returns a write group of the session. It holds no
@@ -80,7 +86,7 @@ func (g *Group) join(ctx context.Context, rs catalogs.RowStore) error {
 	if err != nil {
 		return AsError(err)
 	}
-	g.wg = wg
+	g.wg, g.targets = wg, validate.NewTargets()
 	g.s.group = g
 	return nil
 }
@@ -91,7 +97,7 @@ func (g *Group) commit(ctx context.Context) error {
 	if wg == nil {
 		return nil
 	}
-	g.wg = nil
+	g.wg, g.targets = nil, nil
 	g.s.group = nil
 	if err := g.broken; err != nil {
 		g.broken = nil
@@ -110,7 +116,7 @@ func (g *Group) rollback() error {
 	if wg == nil {
 		return nil
 	}
-	g.wg, g.broken = nil, nil
+	g.wg, g.broken, g.targets = nil, nil, nil
 	g.s.group = nil
 	return wg.Rollback()
 }
@@ -119,10 +125,17 @@ func (g *Group) rollback() error {
 // typed or piped. In a group (g not nil) its write joins the group's
 // transaction when it can; held reports that it did.
 func (s *Session) insert(ctx context.Context, ins *ast.Insert, g *Group) (res *Result, held bool, err error) {
-	sk, err := s.planInsert(ctx, ins)
+	var targets *validate.Targets
+	if g.open() {
+		targets = g.targets
+	}
+	sk, err := s.bindInsert(ctx, ins, targets)
+	if err == nil {
+		sk, err = s.optimizeSink(ctx, sk)
+	}
 	if err != nil {
-		// Binding writes nothing: a failure inside an open group is one
-		// of its answers.
+		// Binding and planning write nothing: a failure inside an open
+		// group is one of its answers.
 		return nil, g.open(), err
 	}
 	var wg catalogs.WriteGroup

@@ -20,7 +20,12 @@ type Pass struct {
 	Name string
 	// Streaming passes run only in streaming mode.
 	Streaming bool
-	Run       func(n plan.Node, o *Options) (plan.Node, error)
+	// Relational passes rewrite scans, joins, aggregates or ranks: they
+	// cannot apply to constant rows (a Values under projections without
+	// sub-queries, possibly under a Sink: `INSERT ... VALUES`), whose
+	// plans skip them.
+	Relational bool
+	Run        func(n plan.Node, o *Options) (plan.Node, error)
 }
 
 // Passes returns the passes Optimize runs, in order. The semi-join pass
@@ -30,11 +35,11 @@ type Pass struct {
 func Passes() []Pass {
 	return []Pass{
 		{Name: "prune-projections", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
-		{Name: "push-down", Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
-		{Name: "semi-join", Streaming: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},
-		{Name: "top-n", Streaming: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return TopN(n) }},
-		{Name: "changelog", Streaming: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return Changelog(n, o.Sources) }},
-		{Name: "direct-insert", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return DirectInsert(n), nil }},
+		{Name: "push-down", Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
+		{Name: "semi-join", Streaming: true, Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},
+		{Name: "top-n", Streaming: true, Relational: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return TopN(n) }},
+		{Name: "changelog", Streaming: true, Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return Changelog(n, o.Sources) }},
+		{Name: "direct-insert", Run: func(n plan.Node, o *Options) (plan.Node, error) { return DirectInsert(n, o.Sources), nil }},
 	}
 }
 
@@ -55,8 +60,19 @@ func Optimize(n plan.Node, opts Options) (plan.Node, Trace, error) {
 		opts.Sources = DefaultSources{}
 	}
 	var trace Trace
+	input := n
+	if sk, ok := n.(*plan.Sink); ok {
+		input = sk.Input
+	}
+	constant := constantRows(input)
 	for _, p := range Passes() {
 		if p.Streaming && !opts.Streaming {
+			continue
+		}
+		if p.Relational && constant {
+			if opts.Trace {
+				trace = append(trace, Step{Pass: p.Name, Plan: n})
+			}
 			continue
 		}
 		out, err := p.Run(n, &opts)

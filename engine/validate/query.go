@@ -41,6 +41,9 @@ type Analyzer struct {
 	// Sources answers what planning asks of a table's connector (whether
 	// a scan ends); nil plans every table as bounded.
 	Sources Sources
+	// Targets, when not nil, keeps the INSERT targets bound with this
+	// Analyzer for the next INSERTs into them (see Targets).
+	Targets *Targets
 }
 
 // Sources is what the validator asks of the connectors when it plans a
