@@ -383,7 +383,7 @@ func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, si
 		if err != nil {
 			return err
 		}
-		if done, err := sink.WriteLiteral(ctx, conns.Registry, sinks[0], sink.Table(sinks[0]), g, loc); done {
+		if done, err := sink.WriteLiteral(ctx, conns.Registry, sinks[0], s.sinkTable(sinks[0]), g, loc); done {
 			return err
 		}
 	}

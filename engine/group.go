@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"eddy/catalogs"
+	"eddy/engine/connectors"
 	"eddy/engine/ast"
 	"eddy/engine/plan"
 	"eddy/engine/sink"
@@ -43,6 +44,9 @@ type Group struct {
 	// the transaction first, and the store's write lock keeps other
 	// writers out), so they are bound once per transaction.
 	targets *validate.Targets
+	// tables are the connectors' views of the tables the group's
+	// statements write (sink.Table), kept as targets are.
+	tables map[plan.TableID]*connectors.Table
 }
 
 // BeginGroup returns a write group of the session. It holds no
@@ -86,7 +90,7 @@ func (g *Group) join(ctx context.Context, rs catalogs.RowStore) error {
 	if err != nil {
 		return AsError(err)
 	}
-	g.wg, g.targets = wg, validate.NewTargets()
+	g.wg, g.targets, g.tables = wg, validate.NewTargets(), map[plan.TableID]*connectors.Table{}
 	g.s.group = g
 	return nil
 }
@@ -97,7 +101,7 @@ func (g *Group) commit(ctx context.Context) error {
 	if wg == nil {
 		return nil
 	}
-	g.wg, g.targets = nil, nil
+	g.wg, g.targets, g.tables = nil, nil, nil
 	g.s.group = nil
 	if err := g.broken; err != nil {
 		g.broken = nil
@@ -116,9 +120,24 @@ func (g *Group) rollback() error {
 	if wg == nil {
 		return nil
 	}
-	g.wg, g.broken, g.targets = nil, nil, nil
+	g.wg, g.broken, g.targets, g.tables = nil, nil, nil, nil
 	g.s.group = nil
 	return wg.Rollback()
+}
+
+// sinkTable returns the connectors' view of the table sk writes
+// (sink.Table), the one of the open write group when it has it.
+func (s *Session) sinkTable(sk *plan.Sink) *connectors.Table {
+	g := s.group
+	if g == nil || g.tables == nil {
+		return sink.Table(sk)
+	}
+	t, ok := g.tables[sk.Table]
+	if !ok {
+		t = sink.Table(sk)
+		g.tables[sk.Table] = t
+	}
+	return t
 }
 
 // insert binds, plans and runs an INSERT: the one path of every INSERT,
@@ -140,7 +159,7 @@ func (s *Session) insert(ctx context.Context, ins *ast.Insert, g *Group) (res *R
 	}
 	var wg catalogs.WriteGroup
 	if g != nil {
-		rs := sink.Groupable(s.conns.Registry, sk, sink.Table(sk))
+		rs := sink.Groupable(s.conns.Registry, sk, s.sinkTable(sk))
 		if rs == nil || g.wg != nil && !g.wg.Holds(rs) {
 			if g.open() {
 				return nil, false, ErrCommitFirst

@@ -8,7 +8,6 @@ import (
 	"eddy/engine/exec"
 	"eddy/engine/opt"
 	"eddy/engine/plan"
-	"eddy/engine/sink"
 	"eddy/engine/types"
 )
 
@@ -126,7 +125,7 @@ func (planSources) Bounded(scan *plan.Scan) bool { return scan.Bounded }
 // table from the storage of managed tables (connectors.Registry.Managed),
 // whose catalog store takes rows directly.
 func (src planSources) StoresRows(sk *plan.Sink) bool {
-	return src.s.conns.Registry.Managed(sink.Table(sk))
+	return src.s.conns.Registry.Managed(src.s.sinkTable(sk))
 }
 
 // abilities returns the declared abilities of a scan's source.

@@ -33,7 +33,13 @@ type Pass struct {
 // becomes part of the plan whose rank columns the top-n pass follows (the
 // plan of a sub-query left as such is a plan of its own).
 func Passes() []Pass {
-	return []Pass{
+	list := passList()
+	return list[:]
+}
+
+// passList is Passes as an array, which Optimize keeps off the heap.
+func passList() [6]Pass {
+	return [6]Pass{
 		{Name: "prune-projections", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
 		{Name: "push-down", Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
 		{Name: "semi-join", Streaming: true, Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},
@@ -65,7 +71,7 @@ func Optimize(n plan.Node, opts Options) (plan.Node, Trace, error) {
 		input = sk.Input
 	}
 	constant := constantRows(input)
-	for _, p := range Passes() {
+	for _, p := range passList() {
 		if p.Streaming && !opts.Streaming {
 			continue
 		}

@@ -164,6 +164,10 @@ type state struct {
 	planErr  error // the first construct that has no plan
 	// windows are the named windows of the SELECT being validated.
 	windows map[string]*ast.WindowSpec
+	// planOnly: the caller uses only the plan and the columns of the
+	// root query (PlanQuery), whose expanded text is then not built
+	// where building it costs (a VALUES list).
+	planOnly bool
 }
 
 // noPlan records that the query cannot be planned (the first reason wins).
@@ -285,7 +289,11 @@ func (s *state) cte(name string) *Analyzed {
 // column takes the common type of its values and is named EXPR$n.
 func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 	qs := &qscope{parent: outer}
-	out := &ast.Values{Pos: v.Pos, Rows: make([]*ast.RowCtor, 0, len(v.Rows))}
+	// The expanded text of a root VALUES is not built for PlanQuery.
+	var out *ast.Values
+	if !s.planOnly || ast.Query(v) != s.root {
+		out = &ast.Values{Pos: v.Pos, Rows: make([]*ast.RowCtor, 0, len(v.Rows))}
+	}
 	var colTypes [][]*types.Type
 	rows := make([][]plan.Expr, 0, len(v.Rows))
 	for _, r := range v.Rows {
@@ -294,8 +302,17 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		}
 		if colTypes == nil {
 			colTypes = make([][]*types.Type, len(r.Elems))
+			if len(v.Rows) == 1 {
+				one := make([]*types.Type, len(r.Elems))
+				for i := range colTypes {
+					colTypes[i] = one[i : i : i+1]
+				}
+			}
 		}
-		row := &ast.RowCtor{Pos: r.Pos, Explicit: true, Elems: make([]ast.Expr, 0, len(r.Elems))}
+		var row *ast.RowCtor
+		if out != nil {
+			row = &ast.RowCtor{Pos: r.Pos, Explicit: true, Elems: make([]ast.Expr, 0, len(r.Elems))}
+		}
 		prow := make([]plan.Expr, 0, len(r.Elems))
 		for i, e := range r.Elems {
 			if ast.Query(v) != s.root {
@@ -308,10 +325,14 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 				return nil, err
 			}
 			colTypes[i] = append(colTypes[i], t.Type)
-			row.Elems = append(row.Elems, t.Expr)
+			if row != nil {
+				row.Elems = append(row.Elems, t.Expr)
+			}
 			prow = append(prow, p)
 		}
-		out.Rows = append(out.Rows, row)
+		if out != nil {
+			out.Rows = append(out.Rows, row)
+		}
 		rows = append(rows, prow)
 	}
 	cols := make([]OutputColumn, len(colTypes))
@@ -322,7 +343,10 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		}
 		cols[i] = OutputColumn{Name: exprName(i), Type: t}
 	}
-	an := &Analyzed{Columns: cols, Query: out}
+	an := &Analyzed{Columns: cols}
+	if out != nil {
+		an.Query = out
+	}
 	if s.planErr == nil {
 		for _, r := range rows {
 			for i := range r {

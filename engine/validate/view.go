@@ -44,7 +44,8 @@ func (a *Analyzer) InsertTarget(ctx context.Context, name *ast.ObjectName) (cata
 
 // PlanQuery validates a query and returns its logical plan.
 func (a *Analyzer) PlanQuery(ctx context.Context, q ast.Query) (plan.Node, error) {
-	an, err := a.Query(ctx, q)
+	s := &state{a: a, ctx: ctx, root: q, planOnly: true}
+	an, err := s.query(q, nil)
 	if err != nil {
 		return nil, err
 	}
