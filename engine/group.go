@@ -5,8 +5,8 @@ import (
 	"errors"
 
 	"eddy/catalogs"
-	"eddy/engine/connectors"
 	"eddy/engine/ast"
+	"eddy/engine/connectors"
 	"eddy/engine/plan"
 	"eddy/engine/sink"
 	"eddy/engine/validate"
