@@ -337,7 +337,7 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 	}
 	cols := make([]OutputColumn, len(colTypes))
 	for i, ts := range colTypes {
-		t, ok := functions.CommonType(ts...)
+		t, ok := valuesType(ts)
 		if !ok {
 			return nil, errorf(v.Pos, ErrIncompatible, "Values passed to VALUES operator must have compatible types")
 		}
@@ -356,6 +356,21 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		an.Plan = &plan.Values{Cols: schemaOf(cols), Rows: rows}
 	}
 	return an, nil
+}
+
+// valuesType is the type of a VALUES column whose rows have the types ts:
+// their common type (functions.CommonType). The common type of a single
+// character, binary, numeric, boolean, date, time or timestamp type that
+// is not a time attribute is that type itself, without building a copy.
+func valuesType(ts []*types.Type) (*types.Type, bool) {
+	if len(ts) == 1 && ts[0].TimeAttr == types.Regular {
+		switch k := ts[0].Kind; {
+		case k.IsCharacterString(), k.IsNumeric(), k == types.Binary, k == types.VarBinary, k == types.Boolean,
+			k == types.Date, k == types.Time, k == types.Timestamp, k == types.TimestampLTZ:
+			return ts[0], true
+		}
+	}
+	return functions.CommonType(ts...)
 }
 
 // valuesElem types one element of a VALUES row and converts it to a plan
