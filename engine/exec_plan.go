@@ -19,17 +19,7 @@ func (s *Session) planQuery(ctx context.Context, q ast.Query) (plan.Node, error)
 	if a.ParseExpr == nil {
 		a.ParseExpr = parser.ParseExpr
 	}
-	an, err := a.Query(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	if an.Plan == nil {
-		if an.PlanErr != nil {
-			return nil, an.PlanErr
-		}
-		return nil, Errorf("TableException", "Unsupported query: the local engine of eddy cannot plan it yet.")
-	}
-	return an.Plan, nil
+	return a.PlanQuery(ctx, q)
 }
 
 // optimize runs the optimizer (engine/opt) over a plan the session is

@@ -13,6 +13,7 @@ import (
 	"eddy/engine/exec"
 	"eddy/engine/plan"
 	"eddy/engine/sink"
+	"eddy/engine/sqlerr"
 	"eddy/engine/types"
 	"eddy/engine/validate"
 	"eddy/engine/vector"
@@ -36,7 +37,7 @@ func (s *Session) location() (*time.Location, error) {
 	name := s.conf.get(conf.LocalTimeZone)
 	loc, err := conf.LoadZone(name)
 	if err != nil {
-		return nil, Errorf("ValidationException", "Invalid time zone '%s'.", name)
+		return nil, Errorf(sqlerr.ValidationException, "Invalid time zone '%s'.", name)
 	}
 	return loc, nil
 }
@@ -70,7 +71,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 					resolveErr = st.conns.Validate(st.tables[x.Table], false)
 				}
 				if resolveErr == nil && !st.streaming && !scanBounded(x) {
-					resolveErr = Errorf("ValidationException",
+					resolveErr = Errorf(sqlerr.ValidationException,
 						"Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.",
 						x.Table.Catalog+"."+x.Table.Database+"."+x.Table.Object)
 				}
@@ -108,7 +109,7 @@ func windowTimeAttr(x *plan.WindowTVF, streaming bool) error {
 	if t.TimeAttr != types.Regular {
 		return nil
 	}
-	return Errorf("ValidationException",
+	return Errorf(sqlerr.ValidationException,
 		"The window function requires the timecol is a time attribute type, but is %s.", t.WithNullable(true))
 }
 
@@ -409,7 +410,7 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 	for _, sk := range sinks {
 		if st.streaming && sk.Overwrite {
 			// INSERT OVERWRITE is batch only (FileSystemTableSink's text).
-			return nil, r.Abort(Errorf("IllegalStateException", "Streaming mode not support overwrite."))
+			return nil, r.Abort(Errorf(sqlerr.IllegalStateException, "Streaming mode not support overwrite."))
 		}
 		var w connectors.Writer
 		var err error
@@ -459,7 +460,7 @@ func (s *Session) bindInsert(ctx context.Context, st *ast.Insert, targets *valid
 // execTruncate runs TRUNCATE TABLE (batch mode only, as in Flink).
 func (s *Session) execTruncate(ctx context.Context, st *ast.Truncate) (*Result, error) {
 	if s.streaming() {
-		return nil, Errorf("TableException", "TRUNCATE TABLE statement is not supported in streaming mode.")
+		return nil, Errorf(sqlerr.TableException, "TRUNCATE TABLE statement is not supported in streaming mode.")
 	}
 	id, err := s.cat.Qualify(st.Table.Names()...)
 	if err != nil {
@@ -471,7 +472,7 @@ func (s *Session) execTruncate(ctx context.Context, st *ast.Truncate) (*Result, 
 	}
 	tbl, ok := entry.Table.(*catalogs.CatalogTable)
 	if !ok {
-		return nil, Errorf("TableException", "TRUNCATE TABLE statement is not supported for view %s.", id)
+		return nil, Errorf(sqlerr.TableException, "TRUNCATE TABLE statement is not supported for view %s.", id)
 	}
 	var cat catalogs.Catalog
 	if !entry.Temporary {
