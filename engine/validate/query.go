@@ -320,7 +320,7 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 					return nil, err
 				}
 			}
-			t, p, err := s.valuesElem(qs, e)
+			t, p, err := s.valuesElem(qs, e, row != nil)
 			if err != nil {
 				return nil, err
 			}
@@ -377,8 +377,9 @@ func valuesType(ts []*types.Type) (*types.Type, bool) {
 // expression (nil when it has no plan: s.noPlan records why). A literal,
 // the usual element of INSERT ... VALUES, is typed by the literal rules
 // directly: the expression path types a lone literal by the same rules,
-// through copies of its tree.
-func (s *state) valuesElem(qs *qscope, e ast.Expr) (*Typed, plan.Expr, error) {
+// through copies of its tree. expand false: the caller builds no
+// expanded text, and the element's Typed.Expr is not a copy.
+func (s *state) valuesElem(qs *qscope, e ast.Expr, expand bool) (*Typed, plan.Expr, error) {
 	if l, ok := e.(*ast.Literal); ok {
 		v := Validator{funcs: s.a.Funcs, Source: s.a.Source}
 		t, err := v.literal(l, false)
@@ -387,6 +388,9 @@ func (s *state) valuesElem(qs *qscope, e ast.Expr) (*Typed, plan.Expr, error) {
 		}
 		p, err := literalValue(l, t.Type)
 		s.noPlan(err)
+		if !expand {
+			return t, p, nil
+		}
 		cp := *l
 		return &Typed{Expr: &cp, Type: t.Type}, p, nil
 	}
