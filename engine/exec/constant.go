@@ -33,96 +33,88 @@ func ConstantRows(n plan.Node, loc *time.Location) (rows [][]any, ok bool) {
 	for i, r := range cells {
 		row := make([]any, len(r))
 		for c, x := range r {
-			if row[c], ok = x.get(); !ok {
-				return nil, false
-			}
+			row[c] = x.get()
 		}
 		rows[i] = row
 	}
 	return rows, true
 }
 
-// A cell is one value as a vector of type t holds it: raw is what
-// vector.Vec.Append stores (int64 for the integer class, float64 for the
-// floating class, the value itself otherwise; nil is NULL).
+// A cell is one value as a vector of type t holds it (what
+// vector.Vec.Append stores): n for the integer class, f for the floating
+// class, x for the others; null for NULL.
 type cell struct {
-	t   *types.Type
-	raw any
+	t    *types.Type
+	null bool
+	n    int64
+	f    float64
+	x    any
 }
 
 // store returns the cell of x in a vector of type t (vector.Vec.Append).
 func store(t *types.Type, x any) (cell, bool) {
 	if x == nil {
-		return cell{t: t}, true
+		return cell{t: t, null: true}, true
 	}
+	ok := true
 	switch vector.ClassOf(t) {
 	case vector.Bool:
-		b, ok := x.(bool)
-		return cell{t, b}, ok
+		_, ok = x.(bool)
 	case vector.Int:
-		if d, ok := x.(time.Duration); ok {
-			return cell{t, int64(d)}, true
+		if d, isDur := x.(time.Duration); isDur {
+			return cell{t: t, n: int64(d)}, true
 		}
 		n, _ := types.AsInt64(x)
-		return cell{t, n}, true
+		return cell{t: t, n: n}, true
 	case vector.Float:
 		switch f := x.(type) {
 		case float32:
-			return cell{t, float64(f)}, true
+			return cell{t: t, f: float64(f)}, true
 		case float64:
-			return cell{t, f}, true
+			return cell{t: t, f: f}, true
 		}
 		return cell{}, false
 	case vector.Decimal:
-		d, ok := x.(*apd.Decimal)
-		return cell{t, d}, ok
+		_, ok = x.(*apd.Decimal)
 	case vector.String:
-		s, ok := x.(string)
-		return cell{t, s}, ok
+		_, ok = x.(string)
 	case vector.Bytes:
-		b, ok := x.([]byte)
-		return cell{t, b}, ok
+		_, ok = x.([]byte)
 	case vector.Time:
-		tm, ok := x.(time.Time)
-		return cell{t, tm}, ok
+		_, ok = x.(time.Time)
 	}
-	return cell{t, x}, true
+	return cell{t: t, x: x}, ok
 }
 
 // get returns the cell's engine value (vector.Vec.Get).
-func (c cell) get() (any, bool) {
-	if c.raw == nil {
-		return nil, true
+func (c cell) get() any {
+	if c.null {
+		return nil
 	}
 	switch vector.ClassOf(c.t) {
 	case vector.Int:
-		n, ok := c.raw.(int64)
-		if !ok {
-			return nil, false
-		}
 		switch c.t.Kind {
 		case types.Time:
-			return time.Duration(n), true
+			return time.Duration(c.n)
 		case types.IntervalDayTime, types.BigInt:
-			return n, true
+			return c.n
 		}
-		return types.IntegerValue(c.t.Kind, n), true
+		return types.IntegerValue(c.t.Kind, c.n)
 	case vector.Float:
-		f, ok := c.raw.(float64)
-		if !ok {
-			return nil, false
-		}
 		if c.t.Kind == types.Float {
-			return float32(f), true
+			return float32(c.f)
 		}
-		return f, true
+		return c.f
 	}
-	return c.raw, true
+	return c.x
 }
 
-// retype returns the cell as a vector re-typed to t holds it (the raw
+// retype returns the cell as a vector re-typed to t holds it (the stored
 // value is kept).
-func (c cell) retype(t *types.Type) cell { return cell{t, c.raw} }
+func (c cell) retype(t *types.Type) cell {
+	c.t = t
+	return c
+}
 
 func constantCells(n plan.Node, loc *time.Location) ([][]cell, bool) {
 	switch n := n.(type) {
@@ -138,10 +130,7 @@ func constantCells(n plan.Node, loc *time.Location) ([][]cell, bool) {
 				if !ok {
 					return nil, false
 				}
-				x, ok := v.get()
-				if !ok {
-					return nil, false
-				}
+				x := v.get()
 				// As the VALUES operator stores a value of another
 				// representation.
 				to, from := n.Cols[c].Type, e.Type()
@@ -191,14 +180,10 @@ func conformCell(v cell, t *types.Type, loc *time.Location) (cell, bool) {
 	if vector.ClassOf(v.t) == vector.ClassOf(t) && !needsCast(v.t, t) {
 		return v.retype(t), true
 	}
-	if v.raw == nil {
-		return cell{t: t}, true
+	if v.null {
+		return cell{t: t, null: true}, true
 	}
-	x, ok := v.get()
-	if !ok {
-		return cell{}, false
-	}
-	x, err := castOne(x, v.t, t, loc)
+	x, err := castOne(v.get(), v.t, t, loc)
 	if err != nil {
 		return cell{}, false
 	}
@@ -232,35 +217,24 @@ func castCell(v cell, from, to *types.Type, try bool, loc *time.Location) (cell,
 	switch {
 	case from.Kind == to.Kind && fc != vector.Decimal && fc != vector.String && fc != vector.Bytes && fc != vector.Time && fc != vector.Any:
 		return v.retype(to), true
+	case v.null:
+		return cell{t: to, null: true}, true
+	case integerKind(from.Kind) && vector.ClassOf(v.t) != vector.Int:
+		return cell{}, false // not what the integer kernels read: the operators decide
 	case integerKind(from.Kind) && integerKind(to.Kind):
-		if v.raw == nil {
-			return cell{t: to}, true
-		}
-		n, ok := v.raw.(int64)
-		return cell{to, narrow(to.Kind, n)}, ok
+		return cell{t: to, n: narrow(to.Kind, v.n)}, true
 	case fc == vector.Int && tc == vector.Float && integerKind(from.Kind):
-		if v.raw == nil {
-			return cell{t: to}, true
-		}
-		n, ok := v.raw.(int64)
-		f := float64(n)
+		f := float64(v.n)
 		if to.Kind == types.Float {
 			f = float64(float32(f))
 		}
-		return cell{to, f}, ok
+		return cell{t: to, f: f}, true
 	}
-	if v.raw == nil {
-		return cell{t: to}, true
-	}
-	x, ok := v.get()
-	if !ok {
-		return cell{}, false
-	}
-	c, err := castOne(x, from, to, loc)
+	c, err := castOne(v.get(), from, to, loc)
 	if err != nil {
 		var ce *types.CastError
 		if try && errors.As(err, &ce) {
-			return cell{t: to}, true
+			return cell{t: to, null: true}, true
 		}
 		return cell{}, false
 	}

@@ -50,3 +50,13 @@ func constantRows(n plan.Node) bool {
 		}
 	}
 }
+
+// stackedProjects reports whether n is a Project reading a Project.
+func stackedProjects(n plan.Node) bool {
+	p, ok := n.(*plan.Project)
+	if !ok {
+		return false
+	}
+	_, ok = p.Input.(*plan.Project)
+	return ok
+}

@@ -25,7 +25,10 @@ type Pass struct {
 	// sub-queries, possibly under a Sink: `INSERT ... VALUES`), whose
 	// plans skip them.
 	Relational bool
-	Run        func(n plan.Node, o *Options) (plan.Node, error)
+	// Stacked passes rewrite only a Project that reads a Project: constant
+	// rows with at most one projection skip them.
+	Stacked bool
+	Run     func(n plan.Node, o *Options) (plan.Node, error)
 }
 
 // Passes returns the passes Optimize runs, in order. The semi-join pass
@@ -40,7 +43,7 @@ func Passes() []Pass {
 // passList is Passes as an array, which Optimize keeps off the heap.
 func passList() [6]Pass {
 	return [6]Pass{
-		{Name: "prune-projections", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
+		{Name: "prune-projections", Stacked: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
 		{Name: "push-down", Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
 		{Name: "semi-join", Streaming: true, Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},
 		{Name: "top-n", Streaming: true, Relational: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return TopN(n) }},
@@ -70,12 +73,12 @@ func Optimize(n plan.Node, opts Options) (plan.Node, Trace, error) {
 	if sk, ok := n.(*plan.Sink); ok {
 		input = sk.Input
 	}
-	constant := constantRows(input)
+	constant, stacked := constantRows(input), stackedProjects(input)
 	for _, p := range passList() {
 		if p.Streaming && !opts.Streaming {
 			continue
 		}
-		if p.Relational && constant {
+		if constant && (p.Relational || p.Stacked && !stacked) {
 			if opts.Trace {
 				trace = append(trace, Step{Pass: p.Name, Plan: n})
 			}

@@ -39,10 +39,11 @@ func Reads(sk *plan.Sink) bool {
 
 // Groupable returns the row store of sk's table when the statement can be
 // one of a write group's: it appends rows computed without reading any
-// table into a table whose catalog keeps its rows. nil otherwise.
+// table into a table whose catalog keeps its rows. nil otherwise. A sink
+// marked direct (constant rows) reads no table.
 func Groupable(reg *connectors.Registry, sk *plan.Sink, t *connectors.Table) connectors.RowStore {
 	rs := reg.StoredRows(t)
-	if rs == nil || Reads(sk) {
+	if rs == nil || !sk.Direct && Reads(sk) {
 		return nil
 	}
 	return rs
