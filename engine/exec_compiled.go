@@ -12,6 +12,7 @@ import (
 
 	"eddy/engine/ast"
 	"eddy/engine/parser"
+	"eddy/engine/sqlerr"
 )
 
 // compiledPlan is what COMPILE PLAN writes: the DML statement in canonical
@@ -41,7 +42,7 @@ func (s *Session) execCompilePlan(ctx context.Context, st *ast.CompilePlan) (*Re
 			return Success(), nil
 		}
 		if !s.conf.getBool("table.plan.force-recompile") {
-			return nil, Errorf("TableException", "Cannot overwrite the plan file '%s'. Either manually remove the file or, if you're debugging your job, set the option 'table.plan.force-recompile' to true.", st.File)
+			return nil, Errorf(sqlerr.TableException, "Cannot overwrite the plan file '%s'. Either manually remove the file or, if you're debugging your job, set the option 'table.plan.force-recompile' to true.", st.File)
 		}
 	}
 	if err := s.writePlan(ctx, path, st.Stmt); err != nil {
@@ -74,7 +75,7 @@ func (s *Session) writePlan(ctx context.Context, path string, stmt ast.Statement
 	case *ast.StatementSet:
 		inserts = st.Inserts
 	default:
-		return Errorf("TableException", "Unsupported SQL query! COMPILE PLAN accepts only INSERT statements and statement sets.")
+		return Errorf(sqlerr.TableException, "Unsupported SQL query! COMPILE PLAN accepts only INSERT statements and statement sets.")
 	}
 	for _, ins := range inserts {
 		if _, err := s.planInsert(ctx, ins); err != nil {
@@ -90,10 +91,10 @@ func (s *Session) writePlan(ctx context.Context, path string, stmt ast.Statement
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return Errorf("TableException", "Cannot write the compiled plan to '%s': %v", path, err)
+		return Errorf(sqlerr.TableException, "Cannot write the compiled plan to '%s': %v", path, err)
 	}
 	if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
-		return Errorf("TableException", "Cannot write the compiled plan to '%s': %v", path, err)
+		return Errorf(sqlerr.TableException, "Cannot write the compiled plan to '%s': %v", path, err)
 	}
 	return nil
 }
@@ -103,18 +104,18 @@ func (s *Session) writePlan(ctx context.Context, path string, stmt ast.Statement
 func (s *Session) runPlanFile(ctx context.Context, location string) (*Result, error) {
 	data, err := os.ReadFile(planPath(location))
 	if err != nil {
-		return nil, Errorf("TableException", "Cannot load the compiled plan '%s': %v", location, err)
+		return nil, Errorf(sqlerr.TableException, "Cannot load the compiled plan '%s': %v", location, err)
 	}
 	var p compiledPlan
 	if err := json.Unmarshal(data, &p); err != nil || p.Format != compiledPlanFormat {
-		return nil, Errorf("TableException", "Cannot load the compiled plan '%s': it is not a plan compiled by eddy.", location)
+		return nil, Errorf(sqlerr.TableException, "Cannot load the compiled plan '%s': it is not a plan compiled by eddy.", location)
 	}
 	if p.Version != 1 {
-		return nil, Errorf("TableException", "Cannot load the compiled plan '%s': plan version %d is newer than this eddy supports.", location, p.Version)
+		return nil, Errorf(sqlerr.TableException, "Cannot load the compiled plan '%s': plan version %d is newer than this eddy supports.", location, p.Version)
 	}
 	stmt, err := parser.Parse(p.Statement)
 	if err != nil {
-		return nil, Errorf("TableException", "Cannot load the compiled plan '%s': %v", location, err)
+		return nil, Errorf(sqlerr.TableException, "Cannot load the compiled plan '%s': %v", location, err)
 	}
 	cat, db := s.cat.CurrentCatalog(), s.cat.CurrentDatabase()
 	if err := s.cat.Use(ctx, p.Catalog, p.Database); err != nil {
@@ -131,5 +132,5 @@ func (s *Session) runPlanFile(ctx context.Context, location string) (*Result, er
 	case *ast.StatementSet:
 		return s.execStatementSetRun(ctx, st)
 	}
-	return nil, Errorf("TableException", "Cannot load the compiled plan '%s': %s", location, fmt.Sprintf("unexpected %T", stmt))
+	return nil, Errorf(sqlerr.TableException, "Cannot load the compiled plan '%s': %s", location, fmt.Sprintf("unexpected %T", stmt))
 }

@@ -19,29 +19,20 @@ func (s *Session) planQuery(ctx context.Context, q ast.Query) (plan.Node, error)
 	if a.ParseExpr == nil {
 		a.ParseExpr = parser.ParseExpr
 	}
-	an, err := a.Query(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	if an.Plan == nil {
-		if an.PlanErr != nil {
-			return nil, an.PlanErr
-		}
-		return nil, Errorf("TableException", "Unsupported query: the local engine of eddy cannot plan it yet.")
-	}
-	return an.Plan, nil
+	return a.PlanQuery(ctx, q)
 }
 
 // optimize runs the optimizer (engine/opt) over a plan the session is
-// about to run.
-func (s *Session) optimize(n plan.Node) (plan.Node, error) {
-	out, _, err := opt.Optimize(n, opt.Options{Streaming: s.streaming()})
+// about to run; the connectors' declared abilities answer what each
+// source takes (planSources), resolving tables in ctx.
+func (s *Session) optimize(ctx context.Context, n plan.Node) (plan.Node, error) {
+	out, _, err := opt.Optimize(n, opt.Options{Streaming: s.streaming(), Sources: planSources{ctx: ctx, s: s}})
 	return out, err
 }
 
 // optimizeSink optimizes the plan of one sink.
-func (s *Session) optimizeSink(sk *plan.Sink) (*plan.Sink, error) {
-	out, err := s.optimize(sk)
+func (s *Session) optimizeSink(ctx context.Context, sk *plan.Sink) (*plan.Sink, error) {
+	out, err := s.optimize(ctx, sk)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +47,7 @@ func (s *Session) optimizeSink(sk *plan.Sink) (*plan.Sink, error) {
 // the three sections of Flink's EXPLAIN: the plan as the validator made it,
 // the plan after the optimizer's passes (what each scan reads and
 // filters), and the operators the executor builds of it.
-func (s *Session) explain(nodes []plan.Node) (string, error) {
+func (s *Session) explain(ctx context.Context, nodes []plan.Node) (string, error) {
 	var logical, optimized, physical strings.Builder
 	for i, n := range nodes {
 		if i > 0 {
@@ -65,7 +56,7 @@ func (s *Session) explain(nodes []plan.Node) (string, error) {
 			physical.WriteString("\n")
 		}
 		logical.WriteString(plan.Format(n))
-		o, err := s.optimize(n)
+		o, err := s.optimize(ctx, n)
 		if err != nil {
 			return "", err
 		}
@@ -101,7 +92,7 @@ func (s *Session) PlanPasses(ctx context.Context, sql string) (plan.Node, opt.Tr
 	if err != nil {
 		return nil, nil, AsError(err)
 	}
-	_, trace, err := opt.Optimize(n, opt.Options{Streaming: s.streaming(), Trace: true})
+	_, trace, err := opt.Optimize(n, opt.Options{Streaming: s.streaming(), Sources: planSources{ctx: ctx, s: s}, Trace: true})
 	if err != nil {
 		return nil, nil, AsError(err)
 	}

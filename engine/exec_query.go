@@ -13,6 +13,7 @@ import (
 	"eddy/engine/exec"
 	"eddy/engine/plan"
 	"eddy/engine/sink"
+	"eddy/engine/sqlerr"
 	"eddy/engine/types"
 	"eddy/engine/validate"
 	"eddy/engine/vector"
@@ -36,7 +37,7 @@ func (s *Session) location() (*time.Location, error) {
 	name := s.conf.get(conf.LocalTimeZone)
 	loc, err := conf.LoadZone(name)
 	if err != nil {
-		return nil, Errorf("ValidationException", "Invalid time zone '%s'.", name)
+		return nil, Errorf(sqlerr.ValidationException, "Invalid time zone '%s'.", name)
 	}
 	return loc, nil
 }
@@ -70,7 +71,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 					resolveErr = st.conns.Validate(st.tables[x.Table], false)
 				}
 				if resolveErr == nil && !st.streaming && !scanBounded(x) {
-					resolveErr = Errorf("ValidationException",
+					resolveErr = Errorf(sqlerr.ValidationException,
 						"Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.",
 						x.Table.Catalog+"."+x.Table.Database+"."+x.Table.Object)
 				}
@@ -108,7 +109,7 @@ func windowTimeAttr(x *plan.WindowTVF, streaming bool) error {
 	if t.TimeAttr != types.Regular {
 		return nil
 	}
-	return Errorf("ValidationException",
+	return Errorf(sqlerr.ValidationException,
 		"The window function requires the timecol is a time attribute type, but is %s.", t.WithNullable(true))
 }
 
@@ -199,7 +200,7 @@ func (s *Session) runQuery(ctx context.Context, n plan.Node) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n, err = s.optimize(n); err != nil {
+	if n, err = s.optimize(ctx, n); err != nil {
 		return nil, err
 	}
 	op, err := b.Build(n)
@@ -297,11 +298,18 @@ func (s *Session) execStatementSetRun(ctx context.Context, set *ast.StatementSet
 		}
 		sinks[i] = sk
 	}
+	for i, sk := range sinks {
+		o, err := s.optimizeSink(ctx, sk)
+		if err != nil {
+			return nil, err
+		}
+		sinks[i] = o
+	}
 	return s.runPlannedInserts(ctx, sinks, nil)
 }
 
-// runPlannedInserts runs planned INSERTs as one job; g, when not nil, is
-// the write group their rows are written in.
+// runPlannedInserts runs planned and optimized INSERTs as one job; g,
+// when not nil, is the write group their rows are written in.
 //
 // With table.dml-sync = true the job runs inside the statement, which
 // answers when it has ended. With false (Flink's default) the statement
@@ -364,18 +372,19 @@ func sinksBounded(sinks []*plan.Sink) bool {
 	return bounded
 }
 
-// runSinks writes every sink's rows (inside g when not nil) and commits
-// all writers at the end; on any failure every writer is aborted. A
-// single sink of literal rows into a table whose catalog keeps its rows
-// takes the fast path (sink.WriteLiteral): the same rows, without
+// runSinks writes every optimized sink's rows (inside g when not nil)
+// and commits all writers at the end; on any failure every writer is
+// aborted. A single sink the optimizer marked direct (opt.DirectInsert:
+// constant rows into a table whose catalog keeps its rows) takes the
+// physical fast path (sink.WriteLiteral): the same rows, without
 // operators.
 func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink, g catalogs.WriteGroup) error {
-	if len(sinks) == 1 {
+	if len(sinks) == 1 && sinks[0].Direct {
 		loc, err := s.location()
 		if err != nil {
 			return err
 		}
-		if done, err := sink.WriteLiteral(ctx, conns.Registry, sinks[0], sink.Table(sinks[0]), g, loc); done {
+		if done, err := sink.WriteLiteral(ctx, conns.Registry, sinks[0], s.sinkTable(sinks[0]), g, loc); done {
 			return err
 		}
 	}
@@ -386,8 +395,8 @@ func (s *Session) runSinks(ctx context.Context, conns *connectors.Connectors, si
 	return r.Run(ctx)
 }
 
-// openSinks resolves the sinks' tables, opens their writers (inside g
-// when not nil) and builds their operators.
+// openSinks resolves the optimized sinks' tables, opens their writers
+// (inside g when not nil) and builds their operators.
 func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, sinks []*plan.Sink, g catalogs.WriteGroup) (*sink.Run, error) {
 	nodes := make([]plan.Node, len(sinks))
 	for i, sk := range sinks {
@@ -401,13 +410,10 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 	for _, sk := range sinks {
 		if st.streaming && sk.Overwrite {
 			// INSERT OVERWRITE is batch only (FileSystemTableSink's text).
-			return nil, r.Abort(Errorf("IllegalStateException", "Streaming mode not support overwrite."))
-		}
-		sk, err := s.optimizeSink(sk)
-		if err != nil {
-			return nil, r.Abort(err)
+			return nil, r.Abort(Errorf(sqlerr.IllegalStateException, "Streaming mode not support overwrite."))
 		}
 		var w connectors.Writer
+		var err error
 		if g != nil {
 			var ok bool
 			if w, ok = st.conns.Registry.OpenGroupWriter(st.tables[sk.Table], g, sk.Overwrite); !ok {
@@ -440,13 +446,21 @@ func (st *sessionTables) changelogSink(sk *plan.Sink) bool {
 // planInsert binds an INSERT (validate.Analyzer.Insert): its target, its
 // query, and the mapping onto the target's physical columns.
 func (s *Session) planInsert(ctx context.Context, st *ast.Insert) (*plan.Sink, error) {
-	return s.analyzer(s.sql).Insert(ctx, st)
+	return s.bindInsert(ctx, st, nil)
+}
+
+// bindInsert is planInsert with the targets already bound (nil for none;
+// see validate.Targets).
+func (s *Session) bindInsert(ctx context.Context, st *ast.Insert, targets *validate.Targets) (*plan.Sink, error) {
+	a := s.analyzer(s.sql)
+	a.Targets = targets
+	return a.Insert(ctx, st)
 }
 
 // execTruncate runs TRUNCATE TABLE (batch mode only, as in Flink).
 func (s *Session) execTruncate(ctx context.Context, st *ast.Truncate) (*Result, error) {
 	if s.streaming() {
-		return nil, Errorf("TableException", "TRUNCATE TABLE statement is not supported in streaming mode.")
+		return nil, Errorf(sqlerr.TableException, "TRUNCATE TABLE statement is not supported in streaming mode.")
 	}
 	id, err := s.cat.Qualify(st.Table.Names()...)
 	if err != nil {
@@ -458,7 +472,7 @@ func (s *Session) execTruncate(ctx context.Context, st *ast.Truncate) (*Result, 
 	}
 	tbl, ok := entry.Table.(*catalogs.CatalogTable)
 	if !ok {
-		return nil, Errorf("TableException", "TRUNCATE TABLE statement is not supported for view %s.", id)
+		return nil, Errorf(sqlerr.TableException, "TRUNCATE TABLE statement is not supported for view %s.", id)
 	}
 	var cat catalogs.Catalog
 	if !entry.Temporary {
@@ -510,7 +524,7 @@ func (s *Session) execExplain(ctx context.Context, st *ast.Explain) (*Result, er
 	if _, _, err := s.prepare(ctx, s.connectors(), nodes...); err != nil {
 		return nil, err
 	}
-	text, err := s.explain(nodes)
+	text, err := s.explain(ctx, nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -572,6 +586,9 @@ func (s *Session) execCreateTableAs(ctx context.Context, st *ast.CreateTable) (*
 	if err == nil {
 		sk, err = validate.BindSink(catalogs.TableEntry{ID: id, Table: tbl, Temporary: st.Temporary}, cat,
 			&ast.Insert{Table: st.Name}, src)
+	}
+	if err == nil {
+		sk, err = s.optimizeSink(ctx, sk)
 	}
 	if err == nil {
 		err = s.runSinks(ctx, s.connectors(), []*plan.Sink{sk}, nil)

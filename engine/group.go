@@ -6,8 +6,10 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/connectors"
 	"eddy/engine/plan"
 	"eddy/engine/sink"
+	"eddy/engine/validate"
 )
 
 // Group commit. A script piped into the shell runs thousands of
@@ -37,6 +39,14 @@ type Group struct {
 	// broken is set when a statement broke off inside the group: it is
 	// rolled back instead of committed.
 	broken error
+	// targets keeps the INSERT targets bound while wg is open: nothing
+	// can change them then (every other statement of the session ends
+	// the transaction first, and the store's write lock keeps other
+	// writers out), so they are bound once per transaction.
+	targets *validate.Targets
+	// tables are the connectors' views of the tables the group's
+	// statements write (sink.Table), kept as targets are.
+	tables map[plan.TableID]*connectors.Table
 }
 
 // BeginGroup returns a write group of the session. It holds no
@@ -80,7 +90,7 @@ func (g *Group) join(ctx context.Context, rs catalogs.RowStore) error {
 	if err != nil {
 		return AsError(err)
 	}
-	g.wg = wg
+	g.wg, g.targets, g.tables = wg, validate.NewTargets(), map[plan.TableID]*connectors.Table{}
 	g.s.group = g
 	return nil
 }
@@ -91,7 +101,7 @@ func (g *Group) commit(ctx context.Context) error {
 	if wg == nil {
 		return nil
 	}
-	g.wg = nil
+	g.wg, g.targets, g.tables = nil, nil, nil
 	g.s.group = nil
 	if err := g.broken; err != nil {
 		g.broken = nil
@@ -110,24 +120,46 @@ func (g *Group) rollback() error {
 	if wg == nil {
 		return nil
 	}
-	g.wg, g.broken = nil, nil
+	g.wg, g.broken, g.targets, g.tables = nil, nil, nil, nil
 	g.s.group = nil
 	return wg.Rollback()
+}
+
+// sinkTable returns the connectors' view of the table sk writes
+// (sink.Table), the one of the open write group when it has it.
+func (s *Session) sinkTable(sk *plan.Sink) *connectors.Table {
+	g := s.group
+	if g == nil || g.tables == nil {
+		return sink.Table(sk)
+	}
+	t, ok := g.tables[sk.Table]
+	if !ok {
+		t = sink.Table(sk)
+		g.tables[sk.Table] = t
+	}
+	return t
 }
 
 // insert binds, plans and runs an INSERT: the one path of every INSERT,
 // typed or piped. In a group (g not nil) its write joins the group's
 // transaction when it can; held reports that it did.
 func (s *Session) insert(ctx context.Context, ins *ast.Insert, g *Group) (res *Result, held bool, err error) {
-	sk, err := s.planInsert(ctx, ins)
+	var targets *validate.Targets
+	if g.open() {
+		targets = g.targets
+	}
+	sk, err := s.bindInsert(ctx, ins, targets)
+	if err == nil {
+		sk, err = s.optimizeSink(ctx, sk)
+	}
 	if err != nil {
-		// Binding writes nothing: a failure inside an open group is one
-		// of its answers.
+		// Binding and planning write nothing: a failure inside an open
+		// group is one of its answers.
 		return nil, g.open(), err
 	}
 	var wg catalogs.WriteGroup
 	if g != nil {
-		rs := sink.Groupable(s.conns.Registry, sk, sink.Table(sk))
+		rs := sink.Groupable(s.conns.Registry, sk, s.sinkTable(sk))
 		if rs == nil || g.wg != nil && !g.wg.Holds(rs) {
 			if g.open() {
 				return nil, false, ErrCommitFirst

@@ -20,6 +20,12 @@ import (
 // catalog is a sqlite catalog of it, and returns the file's path.
 func openStoreSession(t *testing.T) (*Session, string) {
 	t.Helper()
+	return openStoreSessionTB(t)
+}
+
+// openStoreSessionTB is openStoreSession for tests and benchmarks.
+func openStoreSessionTB(t testing.TB) (*Session, string) {
+	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "eddy.db")
 	store, err := sqlite.OpenStore(path)
@@ -72,25 +78,31 @@ func TestLiteralRowsMatchOperators(t *testing.T) {
 	s, _ := openStoreSession(t)
 	ctx := context.Background()
 	mustExec(t, s, "CREATE TABLE t (i INT, b BIGINT, d DOUBLE, f FLOAT, x DECIMAL(10, 3), s STRING, v VARCHAR(5), ok BOOLEAN, ts TIMESTAMP(3))")
+	mustExec(t, s, "CREATE TABLE u (a TINYINT, b SMALLINT, c CHAR(3), d DATE, e TIME, f BYTES, g TIMESTAMP_LTZ(3), h DOUBLE, k FLOAT)")
 	cases := []struct {
 		values string
 		fast   bool // the fast path computes it
+		table  string
 	}{
-		{"(1, 2, 3, 4, 5, 'x', 'abc', TRUE, TIMESTAMP '2024-01-02 03:04:05.678')", true},
-		{"(-1, -9000000000, 1.25, 0.1, 12.3456, '', 'abcde', false, NULL)", true},
-		{"(2147483647, 123456789012345678, -0.5, 3.75, -7.0005, 'über', 'ü', TRUE, NULL)", true},
-		{"(1, 2, 3.5, 4, 5, 'x', 'y', TRUE, NULL), (6, 7, 8, 9, 10, 'z', 'w', FALSE, NULL)", true},
-		{"(1, 2, 3, 4, 5, 'x', 'abcdefg', TRUE, NULL)", true},
-		{"(NULL, 2, 1e3, 4, 5, 2, 'y', TRUE, '2024-01-02 03:04:05')", true},
-		{"(1.5, 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", true},
-		{"('1', 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", true},
-		{"('x', 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", false},              // the cast fails
-		{"(CAST('x' AS INT), 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", false}, // the cast fails
-		{"(1, 2, 3, 4, 123456789.5, 'x', 'y', TRUE, NULL)", true},       // too long for DECIMAL(10, 3): NULL
-		{"(1, 2, 3, 4, 5, UPPER('x'), 'y', TRUE, NULL)", false},         // a function call
+		{"(1, 2, 'ab', DATE '2024-01-02', TIME '03:04:05', X'0102', TIMESTAMP '2024-01-02 03:04:05.678', 1, 2)", true, "u"},
+		{"(300, 70000, 'abcd', '2024-01-02', '03:04:05', NULL, NULL, 1.5, 1e40)", true, "u"},
+		{"(CAST(1 AS BIGINT), CAST(2 AS TINYINT), 1, NULL, NULL, NULL, NULL, CAST(3 AS FLOAT), 0.1), (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)", true, "u"},
+		{"(TRY_CAST('x' AS INT), 2, 'a', NULL, NULL, NULL, NULL, 3, 4)", true, "u"},
+		{"(1, 2, 3, 4, 5, 'x', 'abc', TRUE, TIMESTAMP '2024-01-02 03:04:05.678')", true, "t"},
+		{"(-1, -9000000000, 1.25, 0.1, 12.3456, '', 'abcde', false, NULL)", true, "t"},
+		{"(2147483647, 123456789012345678, -0.5, 3.75, -7.0005, 'über', 'ü', TRUE, NULL)", true, "t"},
+		{"(1, 2, 3.5, 4, 5, 'x', 'y', TRUE, NULL), (6, 7, 8, 9, 10, 'z', 'w', FALSE, NULL)", true, "t"},
+		{"(1, 2, 3, 4, 5, 'x', 'abcdefg', TRUE, NULL)", true, "t"},
+		{"(NULL, 2, 1e3, 4, 5, 2, 'y', TRUE, '2024-01-02 03:04:05')", true, "t"},
+		{"(1.5, 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", true, "t"},
+		{"('1', 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", true, "t"},
+		{"('x', 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", false, "t"},              // the cast fails
+		{"(CAST('x' AS INT), 2, 3, 4, 5, 'x', 'y', TRUE, NULL)", false, "t"}, // the cast fails
+		{"(1, 2, 3, 4, 123456789.5, 'x', 'y', TRUE, NULL)", true, "t"},       // too long for DECIMAL(10, 3): NULL
+		{"(1, 2, 3, 4, 5, UPPER('x'), 'y', TRUE, NULL)", false, "t"},         // a function call
 	}
 	for _, c := range cases {
-		stmt, err := parser.Parse("INSERT INTO t VALUES " + c.values)
+		stmt, err := parser.Parse("INSERT INTO " + c.table + " VALUES " + c.values)
 		if err != nil {
 			t.Fatal(err)
 		}

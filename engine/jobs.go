@@ -8,6 +8,7 @@ import (
 	"eddy/conf"
 	"eddy/engine/ast"
 	"eddy/engine/jobs"
+	"eddy/engine/sqlerr"
 	"eddy/engine/types"
 )
 
@@ -97,17 +98,17 @@ func (s *Session) showJobs() *Result {
 // savepoint directory, which the local engine does not have.
 func (s *Session) execStopJob(st *ast.StopJob) (*Result, error) {
 	if st.Drain && !st.Savepoint {
-		return nil, Errorf("SqlParserException", "WITH DRAIN could only be used after WITH SAVEPOINT.")
+		return nil, Errorf(sqlerr.SqlParserException, "WITH DRAIN could only be used after WITH SAVEPOINT.")
 	}
 	if err := jobs.CheckID(st.JobID); err != nil {
 		return nil, err
 	}
 	j := s.jobs.Find(strings.ToLower(st.JobID))
 	if j == nil {
-		return nil, Errorf("FlinkJobNotFoundException", "Could not find Flink job (%s)", strings.ToLower(st.JobID))
+		return nil, Errorf(sqlerr.FlinkJobNotFoundException, "Could not find Flink job (%s)", strings.ToLower(st.JobID))
 	}
 	if st.Savepoint {
-		return nil, Errorf("RestHandlerException",
+		return nil, Errorf(sqlerr.RestHandlerException,
 			"Config key [execution.checkpointing.savepoint-dir] is not set. Property [targetDirectory] must be provided.")
 	}
 	s.jobs.Stop(j)

@@ -5,6 +5,8 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/connectors"
+	"eddy/engine/exec"
+	"eddy/engine/opt"
 	"eddy/engine/plan"
 	"eddy/engine/types"
 )
@@ -84,4 +86,60 @@ func (s *Session) managedTable(ctx context.Context, id catalogs.Identifier, tbl 
 		return false
 	}
 	return s.conns.Registry.Managed(&connectors.Table{Catalog: cat, Name: id, Options: tbl.Options})
+}
+
+// planSources answers the optimizer's questions (opt.Sources) from the
+// connectors' declared abilities (connectors.Abilities) of the session's
+// registry.
+type planSources struct {
+	ctx context.Context
+	s   *Session
+}
+
+var _ opt.Sources = planSources{}
+
+// Push implements opt.Sources: the scan reads only the used columns when
+// its source declares Projection, and takes a filter conjunct when the
+// source declares the filter form the conjunct needs (exec.FilterForm);
+// any other conjunct stays in a Filter above the scan. A table that
+// cannot be resolved takes nothing: resolving it when the statement runs
+// reports the error.
+func (src planSources) Push(scan *plan.Scan, filters []plan.Expr) (bool, []bool) {
+	accepted := make([]bool, len(filters))
+	a, err := src.abilities(scan)
+	if err != nil {
+		return false, accepted
+	}
+	for i, f := range filters {
+		form, ok := exec.FilterForm(f)
+		accepted[i] = ok && a.Filters.Has(form)
+	}
+	return a.Projection, accepted
+}
+
+// Bounded implements opt.Sources: the connector's Abilities.Bounded, as
+// the validator recorded it on the scan.
+func (planSources) Bounded(scan *plan.Scan) bool { return scan.Bounded }
+
+// StoresRows implements opt.Sources: the registry serves the sink's
+// table from the storage of managed tables (connectors.Registry.Managed),
+// whose catalog store takes rows directly.
+func (src planSources) StoresRows(sk *plan.Sink) bool {
+	return src.s.conns.Registry.Managed(src.s.sinkTable(sk))
+}
+
+// abilities returns the declared abilities of a scan's source.
+func (src planSources) abilities(scan *plan.Scan) (connectors.Abilities, error) {
+	var t *connectors.Table
+	if scan.Catalog != nil || scan.Temporary {
+		// The validator resolved the table: no second lookup.
+		t = scanTable(scan)
+		scanMetadata(t, scan)
+	} else {
+		var err error
+		if t, err = src.s.scanTable(src.ctx, scan); err != nil {
+			return connectors.Abilities{}, err
+		}
+	}
+	return src.s.conns.Abilities(t), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"eddy/engine/ast"
+	"eddy/engine/sqlerr"
 )
 
 // statementSet holds the INSERTs typed between BEGIN STATEMENT SET and END;
@@ -15,7 +16,7 @@ type statementSet struct {
 // errOnlyInserts is the gateway's answer to anything but INSERT (or CTAS)
 // and END inside a statement set.
 func errOnlyInserts() error {
-	return Errorf("SqlExecutionException", "Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.")
+	return Errorf(sqlerr.SqlExecutionException, "Only 'INSERT/CREATE TABLE AS' statement is allowed in Statement Set or use 'END' statement to submit Statement Set.")
 }
 
 func (s *Session) executeInStatementSet(ctx context.Context, stmt ast.Statement) (*Result, error) {

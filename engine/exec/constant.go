@@ -1,7 +1,10 @@
 package exec
 
 import (
+	"errors"
 	"time"
+
+	"github.com/cockroachdb/apd/v3"
 
 	"eddy/engine/plan"
 	"eddy/engine/types"
@@ -10,9 +13,10 @@ import (
 
 // ConstantRows returns the rows of n when n is a VALUES list of constants
 // under projections of column references, literals and casts — the plan of
-// `INSERT INTO t VALUES (...)` with literal rows — computed with the
-// operators' own kernels (the VALUES operator's conversions, the cast
-// kernels, the projection's conforming) but without building operators.
+// `INSERT INTO t VALUES (...)` with literal rows. It computes each value
+// exactly as the operators do (the VALUES operator's conversions, the cast
+// kernels, the projection's conforming, a vector's representation of each
+// type) but one value at a time, without building operators or vectors.
 // It is the runner's fast path for literal rows, a physical choice made
 // after the validator typed and cast the values. ok is false for any other
 // plan and when a value cannot be computed: the operators then run and
@@ -21,95 +25,222 @@ func ConstantRows(n plan.Node, loc *time.Location) (rows [][]any, ok bool) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	bt, ok := constantBatch(n, loc)
+	cells, ok := constantCells(n, loc)
 	if !ok {
 		return nil, false
 	}
-	rows = make([][]any, bt.N)
-	for i := range rows {
-		rows[i] = bt.Row(i)
+	rows = make([][]any, len(cells))
+	for i, r := range cells {
+		row := make([]any, len(r))
+		for c, x := range r {
+			row[c] = x.get()
+		}
+		rows[i] = row
 	}
 	return rows, true
 }
 
-func constantBatch(n plan.Node, loc *time.Location) (*vector.Batch, bool) {
+// A cell is one value as a vector of type t holds it (what
+// vector.Vec.Append stores): n for the integer class, f for the floating
+// class, x for the others; null for NULL.
+type cell struct {
+	t    *types.Type
+	null bool
+	n    int64
+	f    float64
+	x    any
+}
+
+// store returns the cell of x in a vector of type t (vector.Vec.Append).
+func store(t *types.Type, x any) (cell, bool) {
+	if x == nil {
+		return cell{t: t, null: true}, true
+	}
+	ok := true
+	switch vector.ClassOf(t) {
+	case vector.Bool:
+		_, ok = x.(bool)
+	case vector.Int:
+		if d, isDur := x.(time.Duration); isDur {
+			return cell{t: t, n: int64(d)}, true
+		}
+		n, _ := types.AsInt64(x)
+		return cell{t: t, n: n}, true
+	case vector.Float:
+		switch f := x.(type) {
+		case float32:
+			return cell{t: t, f: float64(f)}, true
+		case float64:
+			return cell{t: t, f: f}, true
+		}
+		return cell{}, false
+	case vector.Decimal:
+		_, ok = x.(*apd.Decimal)
+	case vector.String:
+		_, ok = x.(string)
+	case vector.Bytes:
+		_, ok = x.([]byte)
+	case vector.Time:
+		_, ok = x.(time.Time)
+	}
+	return cell{t: t, x: x}, ok
+}
+
+// get returns the cell's engine value (vector.Vec.Get).
+func (c cell) get() any {
+	if c.null {
+		return nil
+	}
+	switch vector.ClassOf(c.t) {
+	case vector.Int:
+		switch c.t.Kind {
+		case types.Time:
+			return time.Duration(c.n)
+		case types.IntervalDayTime, types.BigInt:
+			return c.n
+		}
+		return types.IntegerValue(c.t.Kind, c.n)
+	case vector.Float:
+		if c.t.Kind == types.Float {
+			return float32(c.f)
+		}
+		return c.f
+	}
+	return c.x
+}
+
+// retype returns the cell as a vector re-typed to t holds it (the stored
+// value is kept).
+func (c cell) retype(t *types.Type) cell {
+	c.t = t
+	return c
+}
+
+func constantCells(n plan.Node, loc *time.Location) ([][]cell, bool) {
 	switch n := n.(type) {
 	case *plan.Values:
-		ts := schemaTypes(n.Cols)
-		out := vector.NewBatch(ts, len(n.Rows))
-		one := oneRowBatch()
-		vals := make([]any, len(ts))
-		for _, r := range n.Rows {
-			if len(r) != len(ts) {
+		out := make([][]cell, len(n.Rows))
+		for i, r := range n.Rows {
+			if len(r) != len(n.Cols) {
 				return nil, false
 			}
+			row := make([]cell, len(r))
 			for c, e := range r {
-				v, ok := constantVec(e, one, loc)
+				v, ok := constantCell(e, nil, loc)
 				if !ok {
 					return nil, false
 				}
-				x := v.Get(0)
+				x := v.get()
 				// As the VALUES operator stores a value of another
 				// representation.
-				from := e.Type()
-				if x != nil && vector.ClassOf(from) != vector.ClassOf(ts[c]) || x != nil && needsCast(from, ts[c]) {
+				to, from := n.Cols[c].Type, e.Type()
+				if x != nil && vector.ClassOf(from) != vector.ClassOf(to) || x != nil && needsCast(from, to) {
 					var err error
-					if x, err = castOne(x, from, ts[c], loc); err != nil {
+					if x, err = castOne(x, from, to, loc); err != nil {
 						return nil, false
 					}
 				}
-				vals[c] = x
+				if row[c], ok = store(to, x); !ok {
+					return nil, false
+				}
 			}
-			out.AppendRow(types.Insert, vals)
+			out[i] = row
 		}
 		return out, true
 	case *plan.Project:
-		in, ok := constantBatch(n.Input, loc)
+		in, ok := constantCells(n.Input, loc)
 		if !ok {
 			return nil, false
 		}
-		ts := schemaTypes(n.Schema())
-		out := &vector.Batch{Cols: make([]*vector.Vec, len(n.Exprs)), Kinds: in.Kinds, N: in.N}
-		for i, e := range n.Exprs {
-			v, ok := constantVec(e, in, loc)
-			if !ok {
-				return nil, false
+		out := make([][]cell, len(in))
+		for i, r := range in {
+			row := make([]cell, len(n.Exprs))
+			for c, e := range n.Exprs {
+				v, ok := constantCell(e, r, loc)
+				if !ok {
+					return nil, false
+				}
+				if row[c], ok = conformCell(v, e.Type(), loc); !ok {
+					return nil, false
+				}
 			}
-			v, err := conform(v, ts[i], loc)
-			if err != nil {
-				return nil, false
-			}
-			out.Cols[i] = v
+			out[i] = row
 		}
 		return out, true
 	}
 	return nil, false
 }
 
-// constantVec computes a column reference, a literal or a cast of them
-// over bt as their evaluators do.
-func constantVec(e plan.Expr, bt *vector.Batch, loc *time.Location) (*vector.Vec, bool) {
+// conformCell gives a projected value the type t of its output column
+// (the expression's, plan.Project.Schema) as the projection's conform does.
+func conformCell(v cell, t *types.Type, loc *time.Location) (cell, bool) {
+	if v.t == t {
+		return v, true
+	}
+	if vector.ClassOf(v.t) == vector.ClassOf(t) && !needsCast(v.t, t) {
+		return v.retype(t), true
+	}
+	if v.null {
+		return cell{t: t, null: true}, true
+	}
+	x, err := castOne(v.get(), v.t, t, loc)
+	if err != nil {
+		return cell{}, false
+	}
+	return store(t, x)
+}
+
+// constantCell computes a column reference (a cell of row), a literal or
+// a cast of them as their evaluators and the cast kernels (castVec) do.
+func constantCell(e plan.Expr, row []cell, loc *time.Location) (cell, bool) {
 	switch e := e.(type) {
 	case *plan.ColumnRef:
-		if e.Index >= len(bt.Cols) {
-			return nil, false
+		if e.Index >= len(row) {
+			return cell{}, false
 		}
-		return bt.Cols[e.Index], true
+		return row[e.Index], true
 	case *plan.Literal:
-		if bt.N == 1 {
-			// vector.Const's own one-value vector.
-			v := vector.New(e.T, 1)
-			v.Append(e.Value)
-			return v, true
-		}
-		return vector.Const(e.T, e.Value, bt.N), true
+		return store(e.T, e.Value)
 	case *plan.Cast:
-		x, ok := constantVec(e.X, bt, loc)
+		x, ok := constantCell(e.X, row, loc)
 		if !ok {
-			return nil, false
+			return cell{}, false
 		}
-		v, err := castVec(x, e.X.Type(), e.T, e.Try, loc)
-		return v, err == nil
+		return castCell(x, e.X.Type(), e.T, e.Try, loc)
 	}
-	return nil, false
+	return cell{}, false
+}
+
+// castCell casts one value as castVec casts a vector holding it.
+func castCell(v cell, from, to *types.Type, try bool, loc *time.Location) (cell, bool) {
+	fc, tc := vector.ClassOf(from), vector.ClassOf(to)
+	switch {
+	case from.Kind == to.Kind && fc != vector.Decimal && fc != vector.String && fc != vector.Bytes && fc != vector.Time && fc != vector.Any:
+		return v.retype(to), true
+	case v.null:
+		return cell{t: to, null: true}, true
+	case integerKind(from.Kind) && vector.ClassOf(v.t) != vector.Int:
+		return cell{}, false // not what the integer kernels read: the operators decide
+	case integerKind(from.Kind) && integerKind(to.Kind):
+		return cell{t: to, n: narrow(to.Kind, v.n)}, true
+	case fc == vector.Int && tc == vector.Float && integerKind(from.Kind):
+		f := float64(v.n)
+		if to.Kind == types.Float {
+			f = float64(float32(f))
+		}
+		return cell{t: to, f: f}, true
+	}
+	c, err := castOne(v.get(), from, to, loc)
+	if err != nil {
+		var ce *types.CastError
+		if try && errors.As(err, &ce) {
+			return cell{t: to, null: true}, true
+		}
+		return cell{}, false
+	}
+	return store(to, c)
+}
+
+func integerKind(k types.Kind) bool {
+	return k == types.TinyInt || k == types.SmallInt || k == types.Int || k == types.BigInt
 }

@@ -246,3 +246,19 @@ func isIdentity(m []int) bool {
 	}
 	return true
 }
+
+// FilterForm returns the filter form (connectors.FilterSupport) a source
+// must declare to take a scan filter conjunct where its rows are stored;
+// ok is false for a conjunct the executor never offers to a source (see
+// rowFilter). The optimizer's push-down asks it through the session's
+// answer to which filters a scan accepts.
+func FilterForm(e plan.Expr) (form connectors.FilterSupport, ok bool) {
+	rf, ok := rowFilter(e)
+	if !ok {
+		return 0, false
+	}
+	if rf.Op == connectors.FilterIsNull || rf.Op == connectors.FilterIsNotNull {
+		return connectors.FilterNullTest, true
+	}
+	return connectors.FilterCompare, true
+}

@@ -22,12 +22,19 @@
 //     which produce updates, and records it where the executor needs it:
 //     Aggregate.InputUpdates, TopN.InputUpdates, Sink.InputUpdates and
 //     Join.Strategy.
-//   - direct-insert marks a Sink of constant rows into a managed table
-//     (Sink.Direct), for an executor that writes them without operators.
+//   - direct-insert marks a Sink of constant rows into a table whose
+//     catalog keeps its rows (Sink.Direct), for an executor that writes
+//     them without operators.
+//
+// The relational passes (push-down, semi-join, top-n, changelog) cannot
+// apply to constant rows (`INSERT ... VALUES`), whose plans skip them.
+// What a source takes and whether it ends, and whether a sink's table
+// keeps its rows in a store, are Sources' answers: the engine answers
+// from the connector registry's declared abilities.
 //
 // Trace holds the plan after each pass, for EXPLAIN and tests.
 //
-// The package imports engine/plan, engine/types, engine/vector and
-// engine/connectors; it must not import the validator, the executor,
-// catalogs or the engine.
+// The package imports engine/plan, engine/types and engine/vector; it
+// must not import the connectors, the validator, the executor, catalogs
+// or the engine.
 package opt

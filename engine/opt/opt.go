@@ -20,7 +20,15 @@ type Pass struct {
 	Name string
 	// Streaming passes run only in streaming mode.
 	Streaming bool
-	Run       func(n plan.Node, o *Options) (plan.Node, error)
+	// Relational passes rewrite scans, joins, aggregates or ranks: they
+	// cannot apply to constant rows (a Values under projections without
+	// sub-queries, possibly under a Sink: `INSERT ... VALUES`), whose
+	// plans skip them.
+	Relational bool
+	// Stacked passes rewrite only a Project that reads a Project: constant
+	// rows with at most one projection skip them.
+	Stacked bool
+	Run     func(n plan.Node, o *Options) (plan.Node, error)
 }
 
 // Passes returns the passes Optimize runs, in order. The semi-join pass
@@ -28,13 +36,19 @@ type Pass struct {
 // becomes part of the plan whose rank columns the top-n pass follows (the
 // plan of a sub-query left as such is a plan of its own).
 func Passes() []Pass {
-	return []Pass{
-		{Name: "prune-projections", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
-		{Name: "push-down", Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
-		{Name: "semi-join", Streaming: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},
-		{Name: "top-n", Streaming: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return TopN(n) }},
-		{Name: "changelog", Streaming: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return Changelog(n, o.Sources) }},
-		{Name: "direct-insert", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return DirectInsert(n), nil }},
+	list := passList()
+	return list[:]
+}
+
+// passList is Passes as an array, which Optimize keeps off the heap.
+func passList() [6]Pass {
+	return [6]Pass{
+		{Name: "prune-projections", Stacked: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
+		{Name: "push-down", Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
+		{Name: "semi-join", Streaming: true, Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},
+		{Name: "top-n", Streaming: true, Relational: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return TopN(n) }},
+		{Name: "changelog", Streaming: true, Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return Changelog(n, o.Sources) }},
+		{Name: "direct-insert", Run: func(n plan.Node, o *Options) (plan.Node, error) { return DirectInsert(n, o.Sources), nil }},
 	}
 }
 
@@ -55,8 +69,19 @@ func Optimize(n plan.Node, opts Options) (plan.Node, Trace, error) {
 		opts.Sources = DefaultSources{}
 	}
 	var trace Trace
-	for _, p := range Passes() {
+	input := n
+	if sk, ok := n.(*plan.Sink); ok {
+		input = sk.Input
+	}
+	constant, stacked := constantRows(input), stackedProjects(input)
+	for _, p := range passList() {
 		if p.Streaming && !opts.Streaming {
+			continue
+		}
+		if constant && (p.Relational || p.Stacked && !stacked) {
+			if opts.Trace {
+				trace = append(trace, Step{Pass: p.Name, Plan: n})
+			}
 			continue
 		}
 		out, err := p.Run(n, &opts)

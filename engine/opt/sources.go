@@ -1,7 +1,6 @@
 package opt
 
 import (
-	"eddy/engine/connectors"
 	"eddy/engine/plan"
 )
 
@@ -23,11 +22,18 @@ type Sources interface {
 	// Bounded reports whether the scan's source ends (the changelog and
 	// semi-join passes choose streaming algorithms by it).
 	Bounded(scan *plan.Scan) bool
+	// StoresRows reports whether the table a sink writes keeps its rows
+	// in its catalog's own store (the storage of managed tables), which
+	// then takes rows directly (the direct-insert pass).
+	StoresRows(sk *plan.Sink) bool
 }
 
-// DefaultSources is what every connector takes today: each scan the pass
-// rewrites reads only the used columns and carries every filter above
-// it; a source is bounded as connectors.Bounded says.
+// DefaultSources answers without a connector registry: each scan the
+// pass rewrites reads only the used columns and carries every filter
+// above it (the executor applies whatever its reader does not take); a
+// source is bounded as the validator recorded it (plan.Scan.Bounded, from
+// the connector's declared abilities); no sink is known to keep its rows
+// in a store, so none is marked for direct writes.
 type DefaultSources struct{}
 
 // Push implements Sources.
@@ -40,9 +46,10 @@ func (DefaultSources) Push(_ *plan.Scan, filters []plan.Expr) (bool, []bool) {
 }
 
 // Bounded implements Sources.
-func (DefaultSources) Bounded(s *plan.Scan) bool {
-	return connectors.Bounded(s.Options, s.Physical.Names())
-}
+func (DefaultSources) Bounded(s *plan.Scan) bool { return s.Bounded }
+
+// StoresRows implements Sources.
+func (DefaultSources) StoresRows(*plan.Sink) bool { return false }
 
 // planBounded reports whether every source of a plan ends.
 func planBounded(n plan.Node, src Sources) bool {

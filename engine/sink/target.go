@@ -39,22 +39,24 @@ func Reads(sk *plan.Sink) bool {
 
 // Groupable returns the row store of sk's table when the statement can be
 // one of a write group's: it appends rows computed without reading any
-// table into a table whose catalog keeps its rows. nil otherwise.
+// table into a table whose catalog keeps its rows. nil otherwise. A sink
+// marked direct (constant rows) reads no table.
 func Groupable(reg *connectors.Registry, sk *plan.Sink, t *connectors.Table) connectors.RowStore {
 	rs := reg.StoredRows(t)
-	if rs == nil || Reads(sk) {
+	if rs == nil || !sk.Direct && Reads(sk) {
 		return nil
 	}
 	return rs
 }
 
-// WriteLiteral is the fast path of an INSERT of literal rows: when sk
-// appends constant rows (exec.ConstantRows) to table t, whose catalog keeps
-// its rows, it writes them straight into the store — inside g when g is
-// not nil — and reports done. Otherwise it does nothing and the operators
-// run.
+// WriteLiteral is the physical fast path of an INSERT of literal rows:
+// when the optimizer marked sk direct (plan.Sink.Direct: constant rows
+// into a table whose catalog keeps its rows) and the rows can be
+// computed (exec.ConstantRows), it writes them straight into the store of
+// table t — inside g when g is not nil and holds that store — and reports
+// done. Otherwise it does nothing and the operators run.
 func WriteLiteral(ctx context.Context, reg *connectors.Registry, sk *plan.Sink, t *connectors.Table, g catalogs.WriteGroup, loc *time.Location) (done bool, err error) {
-	if sk.Overwrite || sk.StaticPartition != nil {
+	if !sk.Direct {
 		return false, nil
 	}
 	rs := reg.StoredRows(t)

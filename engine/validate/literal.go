@@ -1,8 +1,10 @@
 package validate
 
 import (
+	"math"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -29,7 +31,12 @@ var (
 )
 
 func (v *Validator) literal(l *ast.Literal, negative bool) (*Typed, error) {
-	nn := func(t *types.Type) (*Typed, error) { return &Typed{Expr: l, Type: t.WithNullable(false)}, nil }
+	// Every type below is built for this literal: marking it NOT NULL in
+	// place saves a copy.
+	nn := func(t *types.Type) (*Typed, error) {
+		t.NotNull = true
+		return &Typed{Expr: l, Type: t}, nil
+	}
 	switch l.Kind {
 	case ast.LitInteger:
 		t, err := integerLiteralType(l, l.Value, negative)
@@ -109,6 +116,18 @@ var (
 // under a unary minus): INT when it fits 32 bits, BIGINT when it fits 64,
 // DECIMAL(n, 0) up to 38 digits.
 func integerLiteralType(l *ast.Literal, digits string, negative bool) (*types.Type, error) {
+	if len(digits) <= 18 {
+		// Fits an int64 whatever the sign: no big number needed.
+		if n, err := strconv.ParseInt(digits, 10, 64); err == nil {
+			if negative {
+				n = -n
+			}
+			if n >= math.MinInt32 && n <= math.MaxInt32 {
+				return types.New(types.Int), nil
+			}
+			return types.New(types.BigInt), nil
+		}
+	}
 	n, ok := new(big.Int).SetString(digits, 10)
 	if !ok {
 		return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", digits)

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"encoding/hex"
+	"math"
 	"strconv"
 	"strings"
 
@@ -359,6 +360,15 @@ func literalValue(l *ast.Literal, t *types.Type) (plan.Expr, error) {
 			return nil, errorf(l.Pos, ErrLiteral, "Illegal binary string %s", l.Value)
 		}
 		return &plan.Literal{Value: b, T: t}, nil
+	case ast.LitInteger:
+		// The cast from the literal's digits (below) gives the same
+		// value; plain digits within the type's range need no cast.
+		if t.Kind == types.Int || t.Kind == types.BigInt {
+			if n, err := strconv.ParseInt(l.Value, 10, 64); err == nil && l.Value[0] != '+' && l.Value[0] != '-' &&
+				(t.Kind == types.BigInt || n >= math.MinInt32 && n <= math.MaxInt32) {
+				return &plan.Literal{Value: types.IntegerValue(t.Kind, n), T: t}, nil
+			}
+		}
 	}
 	v, err := types.CastValue(l.Value, types.NewString(), t)
 	if err != nil {

@@ -41,6 +41,9 @@ type Analyzer struct {
 	// Sources answers what planning asks of a table's connector (whether
 	// a scan ends); nil plans every table as bounded.
 	Sources Sources
+	// Targets, when not nil, keeps the INSERT targets bound with this
+	// Analyzer for the next INSERTs into them (see Targets).
+	Targets *Targets
 }
 
 // Sources is what the validator asks of the connectors when it plans a
@@ -161,6 +164,10 @@ type state struct {
 	planErr  error // the first construct that has no plan
 	// windows are the named windows of the SELECT being validated.
 	windows map[string]*ast.WindowSpec
+	// planOnly: the caller uses only the plan and the columns of the
+	// root query (PlanQuery), whose expanded text is then not built
+	// where building it costs (a VALUES list).
+	planOnly bool
 }
 
 // noPlan records that the query cannot be planned (the first reason wins).
@@ -282,7 +289,11 @@ func (s *state) cte(name string) *Analyzed {
 // column takes the common type of its values and is named EXPR$n.
 func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 	qs := &qscope{parent: outer}
-	out := &ast.Values{Pos: v.Pos, Rows: make([]*ast.RowCtor, 0, len(v.Rows))}
+	// The expanded text of a root VALUES is not built for PlanQuery.
+	var out *ast.Values
+	if !s.planOnly || ast.Query(v) != s.root {
+		out = &ast.Values{Pos: v.Pos, Rows: make([]*ast.RowCtor, 0, len(v.Rows))}
+	}
 	var colTypes [][]*types.Type
 	rows := make([][]plan.Expr, 0, len(v.Rows))
 	for _, r := range v.Rows {
@@ -291,8 +302,17 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		}
 		if colTypes == nil {
 			colTypes = make([][]*types.Type, len(r.Elems))
+			if len(v.Rows) == 1 {
+				one := make([]*types.Type, len(r.Elems))
+				for i := range colTypes {
+					colTypes[i] = one[i : i : i+1]
+				}
+			}
 		}
-		row := &ast.RowCtor{Pos: r.Pos, Explicit: true, Elems: make([]ast.Expr, 0, len(r.Elems))}
+		var row *ast.RowCtor
+		if out != nil {
+			row = &ast.RowCtor{Pos: r.Pos, Explicit: true, Elems: make([]ast.Expr, 0, len(r.Elems))}
+		}
 		prow := make([]plan.Expr, 0, len(r.Elems))
 		for i, e := range r.Elems {
 			if ast.Query(v) != s.root {
@@ -300,26 +320,33 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 					return nil, err
 				}
 			}
-			t, p, err := s.valuesElem(qs, e)
+			t, p, err := s.valuesElem(qs, e, row != nil)
 			if err != nil {
 				return nil, err
 			}
 			colTypes[i] = append(colTypes[i], t.Type)
-			row.Elems = append(row.Elems, t.Expr)
+			if row != nil {
+				row.Elems = append(row.Elems, t.Expr)
+			}
 			prow = append(prow, p)
 		}
-		out.Rows = append(out.Rows, row)
+		if out != nil {
+			out.Rows = append(out.Rows, row)
+		}
 		rows = append(rows, prow)
 	}
 	cols := make([]OutputColumn, len(colTypes))
 	for i, ts := range colTypes {
-		t, ok := functions.CommonType(ts...)
+		t, ok := valuesType(ts)
 		if !ok {
 			return nil, errorf(v.Pos, ErrIncompatible, "Values passed to VALUES operator must have compatible types")
 		}
 		cols[i] = OutputColumn{Name: exprName(i), Type: t}
 	}
-	an := &Analyzed{Columns: cols, Query: out}
+	an := &Analyzed{Columns: cols}
+	if out != nil {
+		an.Query = out
+	}
 	if s.planErr == nil {
 		for _, r := range rows {
 			for i := range r {
@@ -331,12 +358,28 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 	return an, nil
 }
 
+// valuesType is the type of a VALUES column whose rows have the types ts:
+// their common type (functions.CommonType). The common type of a single
+// character, binary, numeric, boolean, date, time or timestamp type that
+// is not a time attribute is that type itself, without building a copy.
+func valuesType(ts []*types.Type) (*types.Type, bool) {
+	if len(ts) == 1 && ts[0].TimeAttr == types.Regular {
+		switch k := ts[0].Kind; {
+		case k.IsCharacterString(), k.IsNumeric(), k == types.Binary, k == types.VarBinary, k == types.Boolean,
+			k == types.Date, k == types.Time, k == types.Timestamp, k == types.TimestampLTZ:
+			return ts[0], true
+		}
+	}
+	return functions.CommonType(ts...)
+}
+
 // valuesElem types one element of a VALUES row and converts it to a plan
 // expression (nil when it has no plan: s.noPlan records why). A literal,
 // the usual element of INSERT ... VALUES, is typed by the literal rules
 // directly: the expression path types a lone literal by the same rules,
-// through copies of its tree.
-func (s *state) valuesElem(qs *qscope, e ast.Expr) (*Typed, plan.Expr, error) {
+// through copies of its tree. expand false: the caller builds no
+// expanded text, and the element's Typed.Expr is not a copy.
+func (s *state) valuesElem(qs *qscope, e ast.Expr, expand bool) (*Typed, plan.Expr, error) {
 	if l, ok := e.(*ast.Literal); ok {
 		v := Validator{funcs: s.a.Funcs, Source: s.a.Source}
 		t, err := v.literal(l, false)
@@ -345,6 +388,9 @@ func (s *state) valuesElem(qs *qscope, e ast.Expr) (*Typed, plan.Expr, error) {
 		}
 		p, err := literalValue(l, t.Type)
 		s.noPlan(err)
+		if !expand {
+			return t, p, nil
+		}
 		cp := *l
 		return &Typed{Expr: &cp, Type: t.Type}, p, nil
 	}

@@ -44,7 +44,8 @@ func (a *Analyzer) InsertTarget(ctx context.Context, name *ast.ObjectName) (cata
 
 // PlanQuery validates a query and returns its logical plan.
 func (a *Analyzer) PlanQuery(ctx context.Context, q ast.Query) (plan.Node, error) {
-	an, err := a.Query(ctx, q)
+	s := &state{a: a, ctx: ctx, root: q, planOnly: true}
+	an, err := s.query(q, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -62,11 +63,31 @@ func (a *Analyzer) PlanQuery(ctx context.Context, q ast.Query) (plan.Node, error
 // target's physical columns (BindSink). The sink carries everything the
 // runtime needs of the target: nothing is looked up again by name.
 func (a *Analyzer) Insert(ctx context.Context, ins *ast.Insert) (*plan.Sink, error) {
-	entry, err := a.InsertTarget(ctx, ins.Table)
+	tg, err := a.target(ctx, ins.Table)
 	if err != nil {
 		return nil, err
 	}
 	src, err := a.PlanQuery(ctx, ins.Source)
+	if err != nil {
+		return nil, err
+	}
+	return tg.bind(ins, src)
+}
+
+// target resolves an INSERT's target and its catalog (nil for a
+// temporary table), from a.Targets when it holds the name.
+func (a *Analyzer) target(ctx context.Context, name *ast.ObjectName) (*target, error) {
+	var id catalogs.Identifier
+	if a.Targets != nil {
+		var err error
+		if id, err = a.Catalogs.Qualify(name.Names()...); err != nil {
+			return nil, err
+		}
+		if tg, ok := a.Targets.m[id]; ok {
+			return tg, nil
+		}
+	}
+	entry, err := a.InsertTarget(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +97,51 @@ func (a *Analyzer) Insert(ctx context.Context, ins *ast.Insert) (*plan.Sink, err
 			return nil, err
 		}
 	}
-	return BindSink(entry, cat, ins, src)
+	tg := newTarget(entry, cat)
+	if a.Targets != nil {
+		a.Targets.m[id] = tg
+	}
+	return tg, nil
+}
+
+// Targets keeps bound INSERT targets by their qualified name: the
+// catalog's entry, the catalog keeping the table, its physical columns
+// and the last mapping of a query's columns onto them (with its casts).
+// It is valid only while nothing can change what a name resolves to or
+// the tables it names (no DDL, no USE, no change of the store by another
+// writer): a write group of the session keeps one for as long as its
+// store transaction is open, which every other statement ends first.
+type Targets struct {
+	m map[catalogs.Identifier]*target
+}
+
+// NewTargets returns an empty set of bound targets.
+func NewTargets() *Targets { return &Targets{m: map[catalogs.Identifier]*target{}} }
+
+// target is a bound INSERT target (BindSink's work that does not depend
+// on the query).
+type target struct {
+	entry catalogs.TableEntry
+	tbl   *catalogs.CatalogTable
+	cat   catalogs.Catalog
+	phys  plan.Schema
+	names []string
+	// src and exprs are the last plain mapping (no column list, no static
+	// partition): the query's columns and the projection onto phys.
+	src   plan.Schema
+	exprs []plan.Expr
+}
+
+func newTarget(entry catalogs.TableEntry, cat catalogs.Catalog) *target {
+	tbl := entry.Table.(*catalogs.CatalogTable)
+	tg := &target{entry: entry, tbl: tbl, cat: cat}
+	for _, c := range tbl.Schema.Columns {
+		if c.Kind == catalogs.Physical {
+			tg.phys = append(tg.phys, plan.Column{Name: c.Name, Type: c.Type})
+		}
+	}
+	tg.names = tg.phys.Names()
+	return tg
 }
 
 // BindSink maps the planned query src of ins onto the physical columns of
@@ -85,14 +150,18 @@ func (a *Analyzer) Insert(ctx context.Context, ins *ast.Insert) (*plan.Sink, err
 // casts where the types differ. CREATE TABLE AS binds its new table with
 // it too.
 func BindSink(entry catalogs.TableEntry, cat catalogs.Catalog, ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
-	id := entry.ID
-	tbl := entry.Table.(*catalogs.CatalogTable)
-	var phys plan.Schema
-	for _, c := range tbl.Schema.Columns {
-		if c.Kind == catalogs.Physical {
-			phys = append(phys, plan.Column{Name: c.Name, Type: c.Type})
-		}
+	return newTarget(entry, cat).bind(ins, src)
+}
+
+// bind maps the planned query src of ins onto the target's physical
+// columns (BindSink).
+func (tg *target) bind(ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
+	srcSchema := src.Schema()
+	plain := ins.Columns == nil && len(ins.Partition) == 0
+	if plain && tg.exprs != nil && sameColumns(tg.src, srcSchema) {
+		return tg.sink(ins, src, tg.exprs, nil), nil
 	}
+	id, phys := tg.entry.ID, tg.phys
 	static := map[string]string{}
 	for _, p := range ins.Partition {
 		lit, ok := p.Value.(*ast.Literal)
@@ -123,7 +192,6 @@ func BindSink(entry catalogs.TableEntry, cat catalogs.Catalog, ins *ast.Insert, 
 			}
 		}
 	}
-	srcSchema := src.Schema()
 	if len(srcSchema) != len(targets) {
 		q := make([]string, len(srcSchema))
 		for i, c := range srcSchema {
@@ -157,10 +225,34 @@ func BindSink(entry catalogs.TableEntry, cat catalogs.Catalog, ins *ast.Insert, 
 	if len(static) == 0 {
 		static = nil
 	}
-	proj := &plan.Project{Input: src, Exprs: exprs, Names: phys.Names()}
+	if plain {
+		tg.src, tg.exprs = srcSchema, exprs
+	}
+	return tg.sink(ins, src, exprs, static), nil
+}
+
+// sink returns the Sink of src into the target through the projection
+// exprs.
+func (tg *target) sink(ins *ast.Insert, src plan.Node, exprs []plan.Expr, static map[string]string) *plan.Sink {
+	id := tg.entry.ID
+	proj := &plan.Project{Input: src, Exprs: exprs, Names: tg.names}
 	return &plan.Sink{Input: proj, Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
-		Options: tbl.Options, Physical: phys, PartitionKeys: tbl.PartitionKeys, Overwrite: ins.Overwrite,
-		StaticPartition: static, Catalog: cat, Temporary: entry.Temporary}, nil
+		Options: tg.tbl.Options, Physical: tg.phys, PartitionKeys: tg.tbl.PartitionKeys, Overwrite: ins.Overwrite,
+		StaticPartition: static, Catalog: tg.cat, Temporary: tg.entry.Temporary}
+}
+
+// sameColumns reports whether two schemas have the same names and types
+// (nullability included).
+func sameColumns(a, b plan.Schema) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !a[i].Type.Equal(b[i].Type) {
+			return false
+		}
+	}
+	return true
 }
 
 // castIfNeeded casts e to t unless it already has t's type (nullability
