@@ -51,6 +51,32 @@ func IsSensitiveOption(key string) bool {
 	return strings.Contains(k, "password") || strings.Contains(k, "secret") || strings.Contains(k, "token")
 }
 
+// TableVersion identifies a stored table as a statement saw it when it
+// was planned. ID changes when the table is dropped (and a table of the
+// same name created again); Schema when ALTER TABLE changes its physical
+// columns. Both are zero for a table stored before versions were kept,
+// until the first DDL that touches it.
+type TableVersion struct {
+	ID, Schema int64
+}
+
+// RowTarget is a table bound for writing: its path, the names and types
+// of its physical columns and the version they belong to. Rows written to
+// a target land in that table and no other: a write whose table was
+// dropped, created again or altered since it was bound fails and writes
+// nothing (a row never lands by position in a reshaped table, nor in a
+// new table that took the old one's name).
+type RowTarget struct {
+	Path    ObjectPath
+	Names   []string
+	Types   []*types.Type
+	Version TableVersion
+}
+
+// ErrTableChanged is the kind of error of a write whose table was
+// dropped and created again, or altered, after the statement was planned.
+var ErrTableChanged = NewKind("table changed while a statement wrote to it", "TableException")
+
 // RowStore is the storage contract of catalogs that keep the rows of their
 // managed tables themselves (the sqlite catalog). Rows are engine values
 // of the given column types. Each method writes in a transaction of its
@@ -66,6 +92,18 @@ type RowStore interface {
 	// (replacing the table's rows when overwrite is set): when the
 	// producer or the store fails nothing is written.
 	WriteRows(ctx context.Context, path ObjectPath, cols []*types.Type, overwrite bool,
+		produce func(emit func(row []any) error) error) error
+	// BindRows returns the target of writes into the table at path as a
+	// statement planned them: its current identity and schema version,
+	// after checking that its physical columns are still named names and
+	// typed cols (ErrTableChanged otherwise; ErrTableNotExist when it is
+	// gone).
+	BindRows(ctx context.Context, path ObjectPath, names []string, cols []*types.Type) (RowTarget, error)
+	// WriteTarget is WriteRows bound to the table t was bound to: inside
+	// the write transaction it checks that the table still has t's
+	// identity and schema version, and fails with ErrTableChanged or
+	// ErrTableNotExist, writing nothing, when it has not.
+	WriteTarget(ctx context.Context, t RowTarget, overwrite bool,
 		produce func(emit func(row []any) error) error) error
 	// TruncateRows removes every row of a table.
 	TruncateRows(ctx context.Context, path ObjectPath) error
@@ -87,6 +125,9 @@ type WriteGroup interface {
 	// WriteRows is rs.WriteRows inside the group, for a catalog rs the
 	// group holds.
 	WriteRows(ctx context.Context, rs RowStore, path ObjectPath, cols []*types.Type, overwrite bool,
+		produce func(emit func(row []any) error) error) error
+	// WriteTarget is rs.WriteTarget inside the group.
+	WriteTarget(ctx context.Context, rs RowStore, t RowTarget, overwrite bool,
 		produce func(emit func(row []any) error) error) error
 	// Commit ends the group, storing every statement that succeeded in
 	// it. An error means none of them was stored.

@@ -398,6 +398,16 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 		return nil, err
 	}
 	r := &sink.Run{}
+	if st.streaming && g == nil {
+		// A streaming INSERT commits at checkpoints as well as at its end.
+		budget, err := s.conf.memoryBudget()
+		if err != nil {
+			return nil, err
+		}
+		if r.Checkpoints, err = sink.CheckpointsOf(s.conf.get(conf.CheckpointInterval), budget); err != nil {
+			return nil, err
+		}
+	}
 	for _, sk := range sinks {
 		if st.streaming && sk.Overwrite {
 			// INSERT OVERWRITE is batch only (FileSystemTableSink's text).

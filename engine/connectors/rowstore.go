@@ -32,6 +32,8 @@ func (r *Registry) OpenGroupWriter(t *Table, g catalogs.WriteGroup, overwrite bo
 	if rs == nil || !g.Holds(rs) {
 		return nil, false
 	}
+	// The group holds the store's write lock from before the statement
+	// was planned: the writer binds to its table at its first write.
 	return &rowStoreWriter{rs: rs, t: t, overwrite: overwrite, group: g}, true
 }
 
@@ -84,14 +86,47 @@ func (r *rowStoreReader) Close() error {
 	return nil
 }
 
-// rowStoreWriter buffers the statement's rows and writes them in one
-// transaction at Commit: one of its own, or a statement of group.
+// rowStoreWriter buffers the statement's rows and writes them at Commit
+// (and at each Checkpoint) in one transaction: one of its own, or a
+// statement of group. It is bound to the table it was opened for
+// (catalogs.RowTarget): a write after that table was dropped, created
+// again or altered fails and writes nothing.
 type rowStoreWriter struct {
 	rs        RowStore
 	t         *Table
-	overwrite bool
+	target    catalogs.RowTarget
+	bound     bool
+	overwrite bool                // the next write replaces the table's rows
 	group     catalogs.WriteGroup // nil: a transaction of its own
 	batches   []*vector.Batch
+	bytes     int64 // estimated heap bytes of batches
+}
+
+// openRowStoreWriter opens a writer of t's rows bound to the table as it
+// is now, which must be as the statement was planned (t.Columns).
+func openRowStoreWriter(ctx context.Context, rs RowStore, t *Table, overwrite bool, g catalogs.WriteGroup) (*rowStoreWriter, error) {
+	w := &rowStoreWriter{rs: rs, t: t, overwrite: overwrite, group: g}
+	if err := w.bind(ctx); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// bind binds the writer to its table once.
+func (w *rowStoreWriter) bind(ctx context.Context) error {
+	if w.bound {
+		return nil
+	}
+	names := make([]string, len(w.t.Columns))
+	for i, c := range w.t.Columns {
+		names[i] = c.Name
+	}
+	target, err := w.rs.BindRows(ctx, w.t.Name.Path(), names, w.t.Types())
+	if err != nil {
+		return err
+	}
+	w.target, w.bound = target, true
+	return nil
 }
 
 func (w *rowStoreWriter) Write(ctx context.Context, b *vector.Batch) error {
@@ -99,12 +134,41 @@ func (w *rowStoreWriter) Write(ctx context.Context, b *vector.Batch) error {
 		return err
 	}
 	w.batches = append(w.batches, b)
+	w.bytes += batchBytes(b)
 	return nil
 }
 
+// Buffered returns the estimated heap bytes of the rows written since the
+// last commit.
+func (w *rowStoreWriter) Buffered() int64 { return w.bytes }
+
+// Checkpoint commits the rows written so far (in a transaction of their
+// own) and goes on: they stay when the statement fails or stops later. A
+// writer inside a write group does nothing: its rows are the group's.
+func (w *rowStoreWriter) Checkpoint(ctx context.Context) error {
+	if w.group != nil || len(w.batches) == 0 {
+		return nil
+	}
+	return w.flush(ctx)
+}
+
 func (w *rowStoreWriter) Commit(ctx context.Context) error {
+	if len(w.batches) == 0 && !w.overwrite && w.bound && w.group == nil {
+		// Everything was committed at checkpoints; nothing is left.
+		return nil
+	}
+	return w.flush(ctx)
+}
+
+// flush writes the buffered rows in one transaction (or statement of the
+// group) and empties the buffer.
+func (w *rowStoreWriter) flush(ctx context.Context) error {
+	if err := w.bind(ctx); err != nil {
+		return err
+	}
+	batches := w.batches
 	produce := func(emit func(row []any) error) error {
-		for _, b := range w.batches {
+		for _, b := range batches {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -116,13 +180,37 @@ func (w *rowStoreWriter) Commit(ctx context.Context) error {
 		}
 		return nil
 	}
+	var err error
 	if w.group != nil {
-		return w.group.WriteRows(ctx, w.rs, w.t.Name.Path(), w.t.Types(), w.overwrite, produce)
+		err = w.group.WriteTarget(ctx, w.rs, w.target, w.overwrite, produce)
+	} else {
+		err = w.rs.WriteTarget(ctx, w.target, w.overwrite, produce)
 	}
-	return w.rs.WriteRows(ctx, w.t.Name.Path(), w.t.Types(), w.overwrite, produce)
+	if err != nil {
+		return err
+	}
+	clear(w.batches)
+	w.batches, w.bytes, w.overwrite = w.batches[:0], 0, false
+	return nil
 }
 
 func (w *rowStoreWriter) Abort() error {
-	w.batches = nil
+	w.batches, w.bytes = nil, 0
 	return nil
+}
+
+// batchBytes estimates the heap bytes a buffered batch holds: proportional,
+// not exact (strings and byte strings by their length, other values by a
+// fixed slot).
+func batchBytes(b *vector.Batch) int64 {
+	size := int64(b.N) * int64(len(b.Cols)) * 16
+	for _, v := range b.Cols {
+		for _, s := range v.Strs {
+			size += int64(len(s))
+		}
+		for _, x := range v.Bytes {
+			size += int64(len(x))
+		}
+	}
+	return size
 }
