@@ -108,8 +108,9 @@ type tableState struct {
 
 // readTableState reads the state of the table at path through q (inside
 // a write transaction, or one statement of a read: consistent either
-// way, as it is one query when the version map exists).
-func (c *Catalog) readTableState(ctx context.Context, q queryer, path catalogs.ObjectPath) (tableState, error) {
+// way, as it is one query when the version map exists). The physical
+// columns are decoded when withCols is set.
+func (c *Catalog) readTableState(ctx context.Context, q queryer, path catalogs.ObjectPath, withCols bool) (tableState, error) {
 	versions, err := hasTableVersions(ctx, q)
 	if err != nil {
 		return tableState{}, err
@@ -119,6 +120,10 @@ func (c *Catalog) readTableState(ctx context.Context, q queryer, path catalogs.O
 	var id, schema sql.NullInt64
 	args := []any{&kind, &comment, &options, &def, &orig, &expanded}
 	query := `SELECT o.kind, o.comment, o.options, o.definition, o.original_query, o.expanded_query`
+	if !withCols {
+		args = []any{&kind}
+		query = `SELECT o.kind`
+	}
 	if versions {
 		query += `, v.id, v.schema FROM objects o LEFT JOIN table_versions v
 			ON v.catalog = o.catalog AND v.db = o.db AND v.name = o.name`
@@ -137,12 +142,15 @@ func (c *Catalog) readTableState(ctx context.Context, q queryer, path catalogs.O
 	if kind != "TABLE" {
 		return tableState{}, nil
 	}
-	t, err := decodeObject(kind, def, comment, options, orig, expanded)
-	if err != nil {
-		return tableState{}, err
+	st := tableState{exists: true, version: catalogs.TableVersion{ID: id.Int64, Schema: schema.Int64}}
+	if withCols {
+		t, err := decodeObject(kind, def, comment, options, orig, expanded)
+		if err != nil {
+			return tableState{}, err
+		}
+		st.cols = physicalColumns(t)
 	}
-	return tableState{exists: true, version: catalogs.TableVersion{ID: id.Int64, Schema: schema.Int64},
-		cols: physicalColumns(t)}, nil
+	return st, nil
 }
 
 // BindRows binds a write to the table at path as the statement planned
@@ -151,36 +159,39 @@ func (c *Catalog) BindRows(ctx context.Context, path catalogs.ObjectPath, names 
 	var st tableState
 	err := c.store.read(ctx, func() error {
 		var err error
-		st, err = c.readTableState(ctx, c.store.db, path)
+		st, err = c.readTableState(ctx, c.store.db, path, true)
 		return err
 	})
 	if err != nil {
 		return catalogs.RowTarget{}, storeErr(err, "cannot read %s of catalog %s", path.FullName(), c.name)
 	}
 	t := catalogs.RowTarget{Path: path, Names: names, Types: cols, Version: st.version}
-	if err := c.checkColumns(st, t, true); err != nil {
+	if err := c.checkColumns(st, t); err != nil {
 		return catalogs.RowTarget{}, err
 	}
 	return t, nil
 }
 
 // checkColumns returns the error of a write to t whose table is in state
-// st: gone, or with other physical columns (names too when withNames).
-func (c *Catalog) checkColumns(st tableState, t catalogs.RowTarget, withNames bool) error {
+// st: gone, or with other physical columns.
+func (c *Catalog) checkColumns(st tableState, t catalogs.RowTarget) error {
 	if !st.exists {
-		return catalogs.Errorf(catalogs.ErrTableNotExist,
-			"Table %s of catalog %s was dropped after the statement writing to it was planned; nothing was written.",
-			t.Path.FullName(), c.name)
+		return dropped(c.name, t.Path)
 	}
 	same := len(st.cols) == len(t.Types)
 	for i := 0; same && i < len(st.cols); i++ {
-		same = st.cols[i].Type.String() == t.Types[i].String() &&
-			(!withNames || i >= len(t.Names) || st.cols[i].Name == t.Names[i])
+		same = st.cols[i].Type.String() == t.Types[i].String() && (i >= len(t.Names) || st.cols[i].Name == t.Names[i])
 	}
 	if !same {
 		return changedErr(c.name, t.Path)
 	}
 	return nil
+}
+
+func dropped(catalog string, path catalogs.ObjectPath) error {
+	return catalogs.Errorf(catalogs.ErrTableNotExist,
+		"Table %s of catalog %s was dropped after the statement writing to it was planned; nothing was written.",
+		path.FullName(), catalog)
 }
 
 func changedErr(catalog string, path catalogs.ObjectPath) error {
@@ -190,15 +201,16 @@ func changedErr(catalog string, path catalogs.ObjectPath) error {
 }
 
 // checkTarget checks inside the write transaction tx that the table of t
-// is still the one t was bound to (bound: its version too; otherwise its
-// existence and column types only).
+// is still the one t was bound to: it exists and, when bound, has t's
+// identity and schema version (BindRows checked its columns). An unbound
+// write (WriteRows) checks that the table exists.
 func (c *Catalog) checkTarget(ctx context.Context, tx *sql.Tx, t catalogs.RowTarget, bound bool) error {
-	st, err := c.readTableState(ctx, tx, t.Path)
+	st, err := c.readTableState(ctx, tx, t.Path, false)
 	if err != nil {
 		return storeErr(err, "cannot write the rows of %s", t.Path.FullName())
 	}
-	if err := c.checkColumns(st, t, bound); err != nil {
-		return err
+	if !st.exists {
+		return dropped(c.name, t.Path)
 	}
 	if bound && st.version != t.Version {
 		return changedErr(c.name, t.Path)
