@@ -35,7 +35,7 @@ func (s *Session) planQuery(ctx context.Context, q ast.Query) (plan.Node, error)
 // optimize runs the optimizer (engine/opt) over a plan the session is
 // about to run.
 func (s *Session) optimize(n plan.Node) (plan.Node, error) {
-	out, _, err := opt.Optimize(n, opt.Options{Streaming: s.streaming()})
+	out, _, err := opt.Optimize(n, opt.Options{Streaming: s.streaming(), Sources: optSources{s: s}})
 	return out, err
 }
 
@@ -101,7 +101,7 @@ func (s *Session) PlanPasses(ctx context.Context, sql string) (plan.Node, opt.Tr
 	if err != nil {
 		return nil, nil, AsError(err)
 	}
-	_, trace, err := opt.Optimize(n, opt.Options{Streaming: s.streaming(), Trace: true})
+	_, trace, err := opt.Optimize(n, opt.Options{Streaming: s.streaming(), Sources: optSources{s: s}, Trace: true})
 	if err != nil {
 		return nil, nil, AsError(err)
 	}

@@ -29,6 +29,7 @@ type Pass struct {
 // plan of a sub-query left as such is a plan of its own).
 func Passes() []Pass {
 	return []Pass{
+		{Name: "changelog-normalize", Streaming: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return ChangelogNormalize(n, o.Sources) }},
 		{Name: "prune-projections", Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
 		{Name: "push-down", Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
 		{Name: "semi-join", Streaming: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},
