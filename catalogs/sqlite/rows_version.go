@@ -190,13 +190,13 @@ func (c *Catalog) checkColumns(st tableState, t catalogs.RowTarget) error {
 
 func dropped(catalog string, path catalogs.ObjectPath) error {
 	return catalogs.Errorf(catalogs.ErrTableNotExist,
-		"Table %s of catalog %s was dropped after the statement writing to it was planned; nothing was written.",
+		"Table %s of catalog %s was dropped or renamed after the statement writing to it was planned; the statement's uncommitted rows were discarded.",
 		path.FullName(), catalog)
 }
 
 func changedErr(catalog string, path catalogs.ObjectPath) error {
 	return catalogs.Errorf(catalogs.ErrTableChanged,
-		"Table %s of catalog %s was altered, or dropped and created again, after the statement writing to it was planned; nothing was written.",
+		"Table %s of catalog %s was altered, or dropped and created again, after the statement writing to it was planned; the statement's uncommitted rows were discarded.",
 		path.FullName(), catalog)
 }
 

@@ -220,7 +220,8 @@ func TestTenMillionRowInsertInBoundedMemory(t *testing.T) {
 SET 'table.dml-sync' = 'true';
 CREATE TABLE m (a BIGINT, s STRING);
 CREATE TEMPORARY TABLE gen (a BIGINT, s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '%d',
-  'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '%d', 'fields.s.length' = '10');
+  'rows-per-second' = '100000000', 'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '%d',
+  'fields.s.length' = '10');
 INSERT INTO m SELECT * FROM gen;
 `, sinkBudget, rows, rows)
 	cmd := exec.Command(binary, "--store", st)
