@@ -113,6 +113,29 @@ type RowStore interface {
 	BeginWriteGroup(ctx context.Context) (WriteGroup, error)
 }
 
+// RowStager is a RowStore that can hold the rows of a long statement
+// outside memory until the statement commits: a batch INSERT of more
+// rows than its memory budget stays all or nothing.
+type RowStager interface {
+	// StageRows opens a stage of rows for the table t is bound to.
+	StageRows(ctx context.Context, t RowTarget) (RowStage, error)
+}
+
+// RowStage holds rows of one statement that no reader sees and that take
+// no write lock of the store, until Commit writes them into the table in
+// one transaction (checked against the target's version, as WriteTarget
+// is). Its owner must Commit or Discard it.
+type RowStage interface {
+	// Append stages every row produce emits.
+	Append(ctx context.Context, produce func(emit func(row []any) error) error) error
+	// Commit writes the staged rows, then the rows produce emits, into
+	// the table in one transaction (replacing its rows when overwrite is
+	// set), and ends the stage. On error nothing is written.
+	Commit(ctx context.Context, overwrite bool, produce func(emit func(row []any) error) error) error
+	// Discard drops the staged rows and ends the stage.
+	Discard() error
+}
+
 // WriteGroup is an open write transaction of a row store that several
 // statements share. Each WriteRows is a statement of its own inside it (a
 // failed one leaves nothing behind and the group goes on); every

@@ -30,9 +30,15 @@ import (
 // c0, c1, ...; column types from sqliteType's fixed keywords), never from
 // names or values given by users, which always travel as parameters.
 // execText runs such a generated text.
-func execText(ctx context.Context, tx *sql.Tx, q string, args ...any) error {
+func execText(ctx context.Context, tx execer, q string, args ...any) error {
 	_, err := tx.ExecContext(ctx, q, args...)
 	return err
+}
+
+// execer runs statements: a transaction, or a connection in autocommit
+// mode (the staging of rows.stage.go).
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
 func sqliteType(t *types.Type) (string, error) {
@@ -330,7 +336,7 @@ func (w *rowWrite) run(ctx context.Context, tx *sql.Tx, tbl string) (string, err
 }
 
 // insert stores the produced rows into the data table tbl.
-func (w *rowWrite) insert(ctx context.Context, tx *sql.Tx, tbl string) error {
+func (w *rowWrite) insert(ctx context.Context, tx execer, tbl string) error {
 	cols, path := w.cols, w.path
 	// Rows go in multi-row INSERTs of up to perInsert rows (SQLite
 	// takes at most 32766 parameters a statement).

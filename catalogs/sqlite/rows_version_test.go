@@ -132,3 +132,56 @@ func TestGroupWriteTarget(t *testing.T) {
 	must(t, g.Commit(ctx))
 	equal(t, readRows(t, c, p, ab), "[1 x];[2 y];")
 }
+
+// TestStagedRows: staged rows are invisible and take no write lock until
+// the stage commits them, in order, before the rows given at the commit;
+// a stage whose table changed meanwhile writes nothing, and a discarded
+// one leaves the table as it was.
+func TestStagedRows(t *testing.T) {
+	s := openTestStore(t)
+	cat, err := s.Create("cat", nil)
+	must(t, err)
+	c := cat.(*Catalog)
+	ab := managedTable(col("a", types.New(types.Int)), col("w", types.NewString()))
+	p := catalogs.NewObjectPath("default", "t")
+	names, cols := []string{"a", "w"}, physTypes(ab)
+	must(t, c.CreateTable(ctx, p, ab, false))
+	writeRows(t, c, p, ab, []any{int32(0), "old"})
+	target, err := c.BindRows(ctx, p, names, cols)
+	must(t, err)
+
+	st, err := c.StageRows(ctx, target)
+	must(t, err)
+	must(t, st.Append(ctx, emitRows([]any{int32(1), "a"}, []any{int32(2), "b"})))
+	// Unseen, and the store takes other writes meanwhile.
+	equal(t, readRows(t, c, p, ab), "[0 old];")
+	writeRows(t, c, p, ab, []any{int32(9), "other"})
+	must(t, st.Append(ctx, emitRows([]any{int32(3), "c"})))
+	must(t, st.Commit(ctx, false, emitRows([]any{int32(4), "d"})))
+	equal(t, readRows(t, c, p, ab), "[0 old];[9 other];[1 a];[2 b];[3 c];[4 d];")
+
+	// Overwrite replaces the rows.
+	st, err = c.StageRows(ctx, target)
+	must(t, err)
+	must(t, st.Append(ctx, emitRows([]any{int32(5), "e"})))
+	must(t, st.Commit(ctx, true, emitRows()))
+	equal(t, readRows(t, c, p, ab), "[5 e];")
+
+	// Discarded: nothing.
+	st, err = c.StageRows(ctx, target)
+	must(t, err)
+	must(t, st.Append(ctx, emitRows([]any{int32(6), "f"})))
+	must(t, st.Discard())
+	equal(t, readRows(t, c, p, ab), "[5 e];")
+
+	// The table re-created meanwhile: the commit fails and writes nothing.
+	st, err = c.StageRows(ctx, target)
+	must(t, err)
+	must(t, st.Append(ctx, emitRows([]any{int32(7), "g"})))
+	must(t, c.DropTable(ctx, p, false))
+	must(t, c.CreateTable(ctx, p, ab, false))
+	if err := st.Commit(ctx, false, emitRows()); !errors.Is(err, catalogs.ErrTableChanged) {
+		t.Fatalf("commit of a stage whose table was re-created: %v", err)
+	}
+	equal(t, readRows(t, c, p, ab), "")
+}

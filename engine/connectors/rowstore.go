@@ -99,7 +99,8 @@ type rowStoreWriter struct {
 	overwrite bool                // the next write replaces the table's rows
 	group     catalogs.WriteGroup // nil: a transaction of its own
 	batches   []*vector.Batch
-	bytes     int64 // estimated heap bytes of batches
+	bytes     int64             // estimated heap bytes of batches
+	stage     catalogs.RowStage // rows spilled before the commit, or nil
 }
 
 // openRowStoreWriter opens a writer of t's rows bound to the table as it
@@ -152,7 +153,42 @@ func (w *rowStoreWriter) Checkpoint(ctx context.Context) error {
 	return w.flush(ctx)
 }
 
+// Spill moves the rows written so far out of memory without committing
+// them (a stage of the row store, when it has stages): they are written
+// at Commit with the rest, or dropped by Abort.
+func (w *rowStoreWriter) Spill(ctx context.Context) error {
+	stager, ok := w.rs.(catalogs.RowStager)
+	if w.group != nil || !ok || len(w.batches) == 0 {
+		return nil
+	}
+	if err := w.bind(ctx); err != nil {
+		return err
+	}
+	if w.stage == nil {
+		st, err := stager.StageRows(ctx, w.target)
+		if err != nil {
+			return err
+		}
+		w.stage = st
+	}
+	if err := w.stage.Append(ctx, w.produce(ctx, w.batches)); err != nil {
+		return err
+	}
+	w.reset()
+	return nil
+}
+
 func (w *rowStoreWriter) Commit(ctx context.Context) error {
+	if w.stage != nil {
+		st := w.stage
+		w.stage = nil
+		if err := st.Commit(ctx, w.overwrite, w.produce(ctx, w.batches)); err != nil {
+			return err
+		}
+		w.reset()
+		w.overwrite = false
+		return nil
+	}
 	if len(w.batches) == 0 && !w.overwrite && w.bound && w.group == nil {
 		// Everything was committed at checkpoints; nothing is left.
 		return nil
@@ -160,14 +196,9 @@ func (w *rowStoreWriter) Commit(ctx context.Context) error {
 	return w.flush(ctx)
 }
 
-// flush writes the buffered rows in one transaction (or statement of the
-// group) and empties the buffer.
-func (w *rowStoreWriter) flush(ctx context.Context) error {
-	if err := w.bind(ctx); err != nil {
-		return err
-	}
-	batches := w.batches
-	produce := func(emit func(row []any) error) error {
+// produce returns a producer of the rows of batches.
+func (w *rowStoreWriter) produce(ctx context.Context, batches []*vector.Batch) func(emit func(row []any) error) error {
+	return func(emit func(row []any) error) error {
 		for _, b := range batches {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -180,6 +211,21 @@ func (w *rowStoreWriter) flush(ctx context.Context) error {
 		}
 		return nil
 	}
+}
+
+// reset empties the buffer.
+func (w *rowStoreWriter) reset() {
+	clear(w.batches)
+	w.batches, w.bytes = w.batches[:0], 0
+}
+
+// flush writes the buffered rows in one transaction (or statement of the
+// group) and empties the buffer.
+func (w *rowStoreWriter) flush(ctx context.Context) error {
+	if err := w.bind(ctx); err != nil {
+		return err
+	}
+	produce := w.produce(ctx, w.batches)
 	var err error
 	if w.group != nil {
 		err = w.group.WriteTarget(ctx, w.rs, w.target, w.overwrite, produce)
@@ -189,13 +235,18 @@ func (w *rowStoreWriter) flush(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	clear(w.batches)
-	w.batches, w.bytes, w.overwrite = w.batches[:0], 0, false
+	w.reset()
+	w.overwrite = false
 	return nil
 }
 
 func (w *rowStoreWriter) Abort() error {
 	w.batches, w.bytes = nil, 0
+	if w.stage != nil {
+		st := w.stage
+		w.stage = nil
+		return st.Discard()
+	}
 	return nil
 }
 

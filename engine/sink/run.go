@@ -30,7 +30,9 @@ type Run struct {
 // Checkpoints is when the writers of a run commit before its end: every
 // Interval, and whenever one holds more than MaxBuffered bytes (an early
 // checkpoint of that writer). A committed row stays when the statement
-// later fails or is stopped.
+// later fails or is stopped. Interval 0 is a statement that commits only
+// at its end (batch mode, all or nothing): a writer that holds more than
+// MaxBuffered bytes spills them out of memory instead (Spill), uncommitted.
 type Checkpoints struct {
 	Interval    time.Duration
 	MaxBuffered int64
@@ -49,8 +51,11 @@ const DefaultCheckpointInterval = 10 * time.Second
 type Checkpointer interface {
 	// Checkpoint commits the rows written since the last checkpoint.
 	Checkpoint(ctx context.Context) error
-	// Buffered returns the estimated bytes of the rows not yet committed.
+	// Buffered returns the estimated bytes of the rows it holds in memory.
 	Buffered() int64
+	// Spill moves the rows it holds out of memory, uncommitted: Commit
+	// writes them, Abort drops them.
+	Spill(ctx context.Context) error
 }
 
 // Add adds a sink: its open writer and the operator of its rows.
@@ -178,8 +183,12 @@ func (r *Run) checkpoint(ctx context.Context, w any) error {
 		}
 		return nil
 	}
-	if c, ok := w.(Checkpointer); ok && cp.MaxBuffered > 0 && c.Buffered() > cp.MaxBuffered {
-		return c.Checkpoint(ctx)
+	c, ok := w.(Checkpointer)
+	if !ok || cp.MaxBuffered <= 0 || c.Buffered() <= cp.MaxBuffered {
+		return nil
 	}
-	return nil
+	if cp.Interval <= 0 {
+		return c.Spill(ctx)
+	}
+	return c.Checkpoint(ctx)
 }

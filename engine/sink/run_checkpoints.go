@@ -5,14 +5,19 @@ import (
 	"eddy/engine/sqlerr"
 )
 
-// CheckpointsOf returns the checkpoints of a streaming INSERT from the
-// session's execution.checkpointing.interval (interval; "" when not set:
+// CheckpointsOf returns the checkpoints of an INSERT from the session's
+// execution.checkpointing.interval (interval; "" when not set:
 // DefaultCheckpointInterval) and eddy.exec.memory-budget (budget, in
-// bytes): a writer commits early when it holds an eighth of the budget,
-// at most 32 MiB and at least 1 MiB.
-func CheckpointsOf(interval string, budget int64) (*Checkpoints, error) {
+// bytes): a writer commits early (streaming) or spills (batch: no
+// interval) when it holds an eighth of the budget, at most 32 MiB and at
+// least 1 MiB.
+func CheckpointsOf(interval string, budget int64, streaming bool) (*Checkpoints, error) {
 	cp := &Checkpoints{Interval: DefaultCheckpointInterval,
 		MaxBuffered: min(max(budget/8, 1<<20), 32<<20)}
+	if !streaming {
+		cp.Interval = 0
+		return cp, nil
+	}
 	if interval != "" {
 		d, err := conf.ParseDuration(interval)
 		if err != nil {

@@ -206,24 +206,33 @@ func waitJobID(t *testing.T, out *lockedBuffer) string {
 }
 
 // TestTenMillionRowInsertInBoundedMemory inserts 10 million rows with
-// INSERT ... SELECT under a 64 MiB budget: the sink commits whenever its
-// buffer outgrows its share, so eddy's resident memory stays under the
-// budget + 64 MiB.
+// INSERT ... SELECT under a 64 MiB budget, in both modes: in streaming
+// mode the sink commits whenever its buffer outgrows its share; in batch
+// mode, which commits once (all or nothing), it stages the rows in the
+// store's temporary file. Either way eddy's resident memory stays under
+// the budget + 64 MiB.
 func TestTenMillionRowInsertInBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("inserts 10 million rows")
 	}
+	for _, mode := range []string{"streaming", "batch"} {
+		t.Run(mode, func(t *testing.T) { insertTenMillion(t, mode) })
+	}
+}
+
+func insertTenMillion(t *testing.T, mode string) {
 	vars, _ := env(t)
 	st := store(t)
 	const rows = 10_000_000
 	script := fmt.Sprintf(`SET 'eddy.exec.memory-budget' = '%dmb';
 SET 'table.dml-sync' = 'true';
+SET 'execution.runtime-mode' = '%s';
 CREATE TABLE m (a BIGINT, s STRING);
 CREATE TEMPORARY TABLE gen (a BIGINT, s STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '%d',
   'rows-per-second' = '100000000', 'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '%d',
   'fields.s.length' = '10');
 INSERT INTO m SELECT * FROM gen;
-`, sinkBudget, rows, rows)
+`, sinkBudget, mode, rows, rows)
 	cmd := exec.Command(binary, "--store", st)
 	cmd.Env = vars
 	cmd.Stdin = strings.NewReader(script)
@@ -253,8 +262,8 @@ wait:
 		}
 	}
 	maxRSS := int(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss >> 10)
-	t.Logf("%d rows inserted in %v; peak RSS %d MiB sampled from /proc, %d MiB from getrusage (budget %d MiB)",
-		rows, time.Since(start).Round(time.Second), peak, maxRSS, sinkBudget)
+	t.Logf("%s mode: %d rows inserted in %v; peak RSS %d MiB sampled from /proc, %d MiB from getrusage (budget %d MiB)",
+		mode, rows, time.Since(start).Round(time.Second), peak, maxRSS, sinkBudget)
 	if n := countRows(t, vars, st); n != rows {
 		t.Fatalf("m holds %d rows, want %d", n, rows)
 	}
