@@ -88,9 +88,10 @@ func (r *rowStoreReader) Close() error {
 
 // rowStoreWriter buffers the statement's rows and writes them at Commit
 // (and at each Checkpoint) in one transaction: one of its own, or a
-// statement of group. It is bound to the table it was opened for
-// (catalogs.RowTarget): a write after that table was dropped, created
-// again or altered fails and writes nothing.
+// statement of group. Spill moves them to a stage of the store until
+// Commit (a batch statement larger than its memory share). It is bound
+// to the table it was opened for (catalogs.RowTarget): a write after that
+// table was dropped, created again or altered fails and writes nothing.
 type rowStoreWriter struct {
 	rs        RowStore
 	t         *Table
