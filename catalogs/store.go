@@ -51,6 +51,32 @@ func IsSensitiveOption(key string) bool {
 	return strings.Contains(k, "password") || strings.Contains(k, "secret") || strings.Contains(k, "token")
 }
 
+// TableVersion identifies a stored table as a statement saw it when it
+// was planned. ID changes when the table is dropped (and a table of the
+// same name created again); Schema when ALTER TABLE changes its physical
+// columns. Both are zero for a table stored before versions were kept,
+// until the first DDL that touches it.
+type TableVersion struct {
+	ID, Schema int64
+}
+
+// RowTarget is a table bound for writing: its path, the names and types
+// of its physical columns and the version they belong to. Rows written to
+// a target land in that table and no other: a write whose table was
+// dropped, created again or altered since it was bound fails and writes
+// nothing (a row never lands by position in a reshaped table, nor in a
+// new table that took the old one's name).
+type RowTarget struct {
+	Path    ObjectPath
+	Names   []string
+	Types   []*types.Type
+	Version TableVersion
+}
+
+// ErrTableChanged is the kind of error of a write whose table was
+// dropped and created again, or altered, after the statement was planned.
+var ErrTableChanged = NewKind("table changed while a statement wrote to it", "TableException")
+
 // RowStore is the storage contract of catalogs that keep the rows of their
 // managed tables themselves (the sqlite catalog). Rows are engine values
 // of the given column types. Each method writes in a transaction of its
@@ -67,12 +93,47 @@ type RowStore interface {
 	// producer or the store fails nothing is written.
 	WriteRows(ctx context.Context, path ObjectPath, cols []*types.Type, overwrite bool,
 		produce func(emit func(row []any) error) error) error
+	// BindRows returns the target of writes into the table at path as a
+	// statement planned them: its current identity and schema version,
+	// after checking that its physical columns are still named names and
+	// typed cols (ErrTableChanged otherwise; ErrTableNotExist when it is
+	// gone).
+	BindRows(ctx context.Context, path ObjectPath, names []string, cols []*types.Type) (RowTarget, error)
+	// WriteTarget is WriteRows bound to the table t was bound to: inside
+	// the write transaction it checks that the table still has t's
+	// identity and schema version, and fails with ErrTableChanged or
+	// ErrTableNotExist, writing nothing, when it has not.
+	WriteTarget(ctx context.Context, t RowTarget, overwrite bool,
+		produce func(emit func(row []any) error) error) error
 	// TruncateRows removes every row of a table.
 	TruncateRows(ctx context.Context, path ObjectPath) error
 	// BeginWriteGroup opens a write group on the store that keeps the
 	// catalog's rows. The group holds the store's write lock until it
 	// ends: its owner must commit or roll it back.
 	BeginWriteGroup(ctx context.Context) (WriteGroup, error)
+}
+
+// RowStager is a RowStore that can hold the rows of a long statement
+// outside memory until the statement commits: a batch INSERT of more
+// rows than its memory budget stays all or nothing.
+type RowStager interface {
+	// StageRows opens a stage of rows for the table t is bound to.
+	StageRows(ctx context.Context, t RowTarget) (RowStage, error)
+}
+
+// RowStage holds rows of one statement that no reader sees and that take
+// no write lock of the store, until Commit writes them into the table in
+// one transaction (checked against the target's version, as WriteTarget
+// is). Its owner must Commit or Discard it.
+type RowStage interface {
+	// Append stages every row produce emits.
+	Append(ctx context.Context, produce func(emit func(row []any) error) error) error
+	// Commit writes the staged rows, then the rows produce emits, into
+	// the table in one transaction (replacing its rows when overwrite is
+	// set), and ends the stage. On error nothing is written.
+	Commit(ctx context.Context, overwrite bool, produce func(emit func(row []any) error) error) error
+	// Discard drops the staged rows and ends the stage.
+	Discard() error
 }
 
 // WriteGroup is an open write transaction of a row store that several
@@ -87,6 +148,9 @@ type WriteGroup interface {
 	// WriteRows is rs.WriteRows inside the group, for a catalog rs the
 	// group holds.
 	WriteRows(ctx context.Context, rs RowStore, path ObjectPath, cols []*types.Type, overwrite bool,
+		produce func(emit func(row []any) error) error) error
+	// WriteTarget is rs.WriteTarget inside the group.
+	WriteTarget(ctx context.Context, rs RowStore, t RowTarget, overwrite bool,
 		produce func(emit func(row []any) error) error) error
 	// Commit ends the group, storing every statement that succeeded in
 	// it. An error means none of them was stored.

@@ -407,6 +407,17 @@ func (s *Session) openSinks(ctx context.Context, conns *connectors.Connectors, s
 		return nil, err
 	}
 	r := &sink.Run{}
+	if g == nil {
+		// A streaming INSERT commits at checkpoints as well as at its end;
+		// a batch one at its end, its rows spilled past its memory share.
+		budget, err := s.conf.memoryBudget()
+		if err != nil {
+			return nil, err
+		}
+		if r.Checkpoints, err = sink.CheckpointsOf(s.conf.get(conf.CheckpointInterval), budget, st.streaming); err != nil {
+			return nil, err
+		}
+	}
 	for _, sk := range sinks {
 		if st.streaming && sk.Overwrite {
 			// INSERT OVERWRITE is batch only (FileSystemTableSink's text).

@@ -329,7 +329,10 @@ func (c *Catalog) CreateTable(ctx context.Context, path catalogs.ObjectPath, t c
 			`INSERT INTO objects (catalog, db, name, kind, comment, options, definition, original_query, expanded_query)
 			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			c.name, path.Database, path.Object, kind, t.GetComment(), encodeOptions(t.GetOptions()), def, orig, expanded)
-		return err
+		if err != nil || kind != "TABLE" {
+			return err
+		}
+		return newTableVersion(ctx, tx, c.name, path)
 	})
 }
 
@@ -347,7 +350,11 @@ func (c *Catalog) DropTable(ctx context.Context, path catalogs.ObjectPath, ignor
 			}
 			return nil
 		}
-		// A table created later under this name starts empty.
+		// A table created later under this name starts empty, and is
+		// another table to the statements planned for this one.
+		if err := dropTableVersion(ctx, tx, c.name, path); err != nil {
+			return err
+		}
 		return DropRows(ctx, tx, c.name, path)
 	})
 }

@@ -39,10 +39,12 @@ type RowGroup struct {
 	cached  bool  // version is valid: the definitions cache is in use
 	mu      sync.Mutex
 	rows    map[objectKey]string // data tables written in the group
-	pend    pending              // rows appendRows took, not yet written
-	texts   map[string]string    // INSERT texts of pending rows by table and row count
-	broken  error                // the transaction cannot go on: only Rollback is left
-	ended   bool
+	// versions are the table versions statements of the group checked.
+	versions map[objectKey]catalogs.TableVersion
+	pend     pending           // rows appendRows took, not yet written
+	texts    map[string]string // INSERT texts of pending rows by table and row count
+	broken   error             // the transaction cannot go on: only Rollback is left
+	ended    bool
 }
 
 // BeginGroup takes the store's write lock and returns the open group. A
@@ -56,7 +58,8 @@ func (s *Store) BeginGroup(ctx context.Context) (*RowGroup, error) {
 		// cancelled statement context must not roll the group back.
 		tx, err = s.db.BeginTx(context.WithoutCancel(ctx), nil) // BEGIN IMMEDIATE
 		if err == nil {
-			g := &RowGroup{store: s, tx: tx, rows: map[objectKey]string{}, texts: map[string]string{}}
+			g := &RowGroup{store: s, tx: tx, rows: map[objectKey]string{}, texts: map[string]string{},
+				versions: map[objectKey]catalogs.TableVersion{}}
 			// The lock is held: the version read now stays the catalog's
 			// version until the group ends.
 			g.version, g.cached = s.current(ctx)
@@ -96,17 +99,29 @@ func (g *RowGroup) Holds(rs catalogs.RowStore) bool {
 // holds.
 func (g *RowGroup) WriteRows(ctx context.Context, rs catalogs.RowStore, path catalogs.ObjectPath, cols []*types.Type,
 	overwrite bool, produce func(emit func(row []any) error) error) error {
+	return g.write(ctx, rs, catalogs.RowTarget{Path: path, Types: cols}, false, overwrite, produce)
+}
+
+// WriteTarget is the catalog's WriteTarget inside the group.
+func (g *RowGroup) WriteTarget(ctx context.Context, rs catalogs.RowStore, t catalogs.RowTarget,
+	overwrite bool, produce func(emit func(row []any) error) error) error {
+	return g.write(ctx, rs, t, true, overwrite, produce)
+}
+
+func (g *RowGroup) write(ctx context.Context, rs catalogs.RowStore, t catalogs.RowTarget, bound, overwrite bool,
+	produce func(emit func(row []any) error) error) error {
+	path, cols := t.Path, t.Types
 	c, ok := rs.(*Catalog)
 	if !ok || c.store != g.store {
 		return catalogs.Errorf(catalogs.ErrStore, "the rows of %s are not kept in store %s", path.FullName(), g.store.path)
 	}
 	key := objectKey{c.name, path.Database, path.Object}
-	if !overwrite {
+	if !overwrite && (!bound || g.versionChecked(key, t.Version)) {
 		if done, err := g.appendRows(key, cols, produce); done {
 			return err
 		}
 	}
-	w, err := newRowWrite(c, path, cols, overwrite, produce)
+	w, err := newRowWrite(c, t, bound, overwrite, produce)
 	if err != nil {
 		return err
 	}
@@ -121,9 +136,21 @@ func (g *RowGroup) WriteRows(ctx context.Context, rs catalogs.RowStore, path cat
 		// back group takes this map with it.
 		g.mu.Lock()
 		g.rows[key] = tbl
+		if bound {
+			g.versions[key] = t.Version
+		}
 		g.mu.Unlock()
 	}
 	return err
+}
+
+// versionChecked reports whether a statement of the group found the table
+// of key at version v: the group holds the write lock, so it still is.
+func (g *RowGroup) versionChecked(key objectKey, v catalogs.TableVersion) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	got, ok := g.versions[key]
+	return ok && got == v
 }
 
 // The one savepoint of a group: statements of a group run one after

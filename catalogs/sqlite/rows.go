@@ -30,9 +30,15 @@ import (
 // c0, c1, ...; column types from sqliteType's fixed keywords), never from
 // names or values given by users, which always travel as parameters.
 // execText runs such a generated text.
-func execText(ctx context.Context, tx *sql.Tx, q string, args ...any) error {
+func execText(ctx context.Context, tx execer, q string, args ...any) error {
 	_, err := tx.ExecContext(ctx, q, args...)
 	return err
+}
+
+// execer runs statements: a transaction, or a connection in autocommit
+// mode (the staging of rows.stage.go).
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
 func sqliteType(t *types.Type) (string, error) {
@@ -206,11 +212,26 @@ func (c *Catalog) ReadRows(ctx context.Context, path catalogs.ObjectPath, cols [
 
 // WriteRows stores the rows produce emits in one transaction; overwrite
 // replaces the table's rows. An error from produce rolls everything back.
-// (RowGroup.WriteRows writes inside an open group instead.)
+// The table must exist, with physical columns of types cols, when the
+// transaction runs. (RowGroup.WriteRows writes inside an open group
+// instead.)
 func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, overwrite bool,
 	produce func(emit func(row []any) error) error) error {
+	return c.write(ctx, catalogs.RowTarget{Path: path, Types: cols}, false, overwrite, produce)
+}
+
+// WriteTarget is WriteRows bound to the table version of t (see
+// catalogs.RowTarget): checked inside the write transaction.
+func (c *Catalog) WriteTarget(ctx context.Context, t catalogs.RowTarget, overwrite bool,
+	produce func(emit func(row []any) error) error) error {
+	return c.write(ctx, t, true, overwrite, produce)
+}
+
+func (c *Catalog) write(ctx context.Context, t catalogs.RowTarget, bound, overwrite bool,
+	produce func(emit func(row []any) error) error) error {
+	path := t.Path
 	key := objectKey{c.name, path.Database, path.Object}
-	w, err := newRowWrite(c, path, cols, overwrite, produce)
+	w, err := newRowWrite(c, t, bound, overwrite, produce)
 	if err != nil {
 		return err
 	}
@@ -241,6 +262,8 @@ func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols 
 // rowWrite is one WriteRows call: the generated texts and the producer.
 type rowWrite struct {
 	c         *Catalog
+	target    catalogs.RowTarget
+	bound     bool // target's version is checked, not only its columns
 	path      catalogs.ObjectPath
 	cols      []*types.Type
 	overwrite bool
@@ -250,9 +273,10 @@ type rowWrite struct {
 	names     []string
 }
 
-func newRowWrite(c *Catalog, path catalogs.ObjectPath, cols []*types.Type, overwrite bool,
+func newRowWrite(c *Catalog, t catalogs.RowTarget, bound, overwrite bool,
 	produce func(emit func(row []any) error) error) (*rowWrite, error) {
-	w := &rowWrite{c: c, path: path, cols: cols, overwrite: overwrite, produce: produce,
+	cols := t.Types
+	w := &rowWrite{c: c, target: t, bound: bound, path: t.Path, cols: cols, overwrite: overwrite, produce: produce,
 		defs: make([]string, len(cols)), marks: make([]string, len(cols)), names: make([]string, len(cols))}
 	for i, t := range cols {
 		st, err := sqliteType(t)
@@ -271,6 +295,11 @@ func newRowWrite(c *Catalog, path catalogs.ObjectPath, cols []*types.Type, overw
 // returns the data table it wrote to.
 func (w *rowWrite) run(ctx context.Context, tx *sql.Tx, tbl string) (string, error) {
 	c, path := w.c, w.path
+	// The table is looked up by name: it must still be the one the
+	// statement was planned for, or the rows would land in another.
+	if err := c.checkTarget(ctx, tx, w.target, w.bound); err != nil {
+		return "", err
+	}
 	if tbl == "" {
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS row_tables (
 			id      INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -307,7 +336,7 @@ func (w *rowWrite) run(ctx context.Context, tx *sql.Tx, tbl string) (string, err
 }
 
 // insert stores the produced rows into the data table tbl.
-func (w *rowWrite) insert(ctx context.Context, tx *sql.Tx, tbl string) error {
+func (w *rowWrite) insert(ctx context.Context, tx execer, tbl string) error {
 	cols, path := w.cols, w.path
 	// Rows go in multi-row INSERTs of up to perInsert rows (SQLite
 	// takes at most 32766 parameters a statement).

@@ -25,8 +25,11 @@ func hasRowTables(ctx context.Context, tx *sql.Tx) (bool, error) {
 	return n > 0, err
 }
 
-// moveRows re-keys the row storage of from to to.
+// moveRows re-keys the row storage and the identity of from to to.
 func moveRows(ctx context.Context, tx *sql.Tx, catalog string, from, to catalogs.ObjectPath) error {
+	if err := moveTableVersion(ctx, tx, catalog, from, to); err != nil {
+		return err
+	}
 	ok, err := hasRowTables(ctx, tx)
 	if err != nil || !ok {
 		return err
@@ -36,8 +39,12 @@ func moveRows(ctx context.Context, tx *sql.Tx, catalog string, from, to catalogs
 	return err
 }
 
-// dropDatabaseRows removes the row storage of every table of a database.
+// dropDatabaseRows removes the row storage and the identities of every
+// table of a database.
 func dropDatabaseRows(ctx context.Context, tx *sql.Tx, catalog, db string) error {
+	if err := dropDatabaseVersions(ctx, tx, catalog, db); err != nil {
+		return err
+	}
 	ok, err := hasRowTables(ctx, tx)
 	if err != nil || !ok {
 		return err
@@ -126,6 +133,10 @@ func (c *Catalog) reshapeRows(ctx context.Context, tx *sql.Tx, path catalogs.Obj
 	}
 	if same {
 		return nil
+	}
+	// A statement planned for the old columns must not write into the new.
+	if err := bumpSchemaVersion(ctx, tx, c.name, path); err != nil {
+		return err
 	}
 	ok, err := hasRowTables(ctx, tx)
 	if err != nil || !ok {

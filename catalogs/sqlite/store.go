@@ -102,6 +102,8 @@ type Store struct {
 	// group is the open shared write transaction (group.go), or nil.
 	groupMu sync.Mutex
 	group   *RowGroup
+	// stages numbers the TEMP tables of staged rows (rows_stage.go).
+	stages atomic.Int64
 }
 
 var (

@@ -145,6 +145,7 @@ func TestSQLiteManagedTable(t *testing.T) {
 	}
 	c := New()
 	tbl := &Table{Catalog: cat, Name: catalogs.NewIdentifier("lake", "default", "t"), Options: map[string]string{}, Columns: cols}
+	createTable(t, cat, tbl)
 	exercise(t, c, tbl, "NULL")
 	// The rows are in the file, not in the memory store.
 	if n := c.Memory.Rows(tbl); n != 0 {
@@ -208,6 +209,7 @@ func TestSQLiteManagedTableCollections(t *testing.T) {
 		{Name: "r", Type: rowT},
 	}
 	tbl := &Table{Catalog: cat, Name: catalogs.NewIdentifier("lake", "default", "n"), Options: map[string]string{}, Columns: ccols}
+	createTable(t, cat, tbl)
 	c := New()
 	b := vector.NewBatch(tbl.Types(), 2)
 	b.AppendRow(types.Insert, []any{[]any{int32(1), nil}, map[any]any{"k": dec("1.50")}, []any{int64(1) << 60, []byte{0, 255}}})
@@ -249,5 +251,18 @@ func TestFilesystemMissingPath(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Class() != "FileNotFoundException" || !strings.Contains(e.Error(), dir) {
 		t.Fatalf("error = %v, want FileNotFoundException naming %s", err, dir)
+	}
+}
+
+// createTable creates tbl in its catalog: the row store writes only into
+// tables that exist.
+func createTable(t *testing.T, cat catalogs.Catalog, tbl *Table) {
+	t.Helper()
+	ct := &catalogs.CatalogTable{Options: map[string]string{}}
+	for _, c := range tbl.Columns {
+		ct.Schema.Columns = append(ct.Schema.Columns, catalogs.Column{Name: c.Name, Kind: catalogs.Physical, Type: c.Type})
+	}
+	if err := cat.CreateTable(context.Background(), tbl.Name.Path(), ct, false); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -20,9 +20,9 @@ func managedFactory() *Factory {
 			}
 			return env.Memory.Reader(t), nil
 		},
-		Sink: func(_ context.Context, env *Env, t *Table, spec WriteSpec) (Writer, error) {
+		Sink: func(ctx context.Context, env *Env, t *Table, spec WriteSpec) (Writer, error) {
 			if rs, ok := managedStore(t); ok {
-				return &rowStoreWriter{rs: rs, t: t, overwrite: spec.Overwrite}, nil
+				return openRowStoreWriter(ctx, rs, t, spec.Overwrite, nil)
 			}
 			return env.Memory.Writer(t, spec.Overwrite), nil
 		},

@@ -32,6 +32,8 @@ func (r *Registry) OpenGroupWriter(t *Table, g catalogs.WriteGroup, overwrite bo
 	if rs == nil || !g.Holds(rs) {
 		return nil, false
 	}
+	// The group holds the store's write lock from before the statement
+	// was planned: the writer binds to its table at its first write.
 	return &rowStoreWriter{rs: rs, t: t, overwrite: overwrite, group: g}, true
 }
 
@@ -84,14 +86,49 @@ func (r *rowStoreReader) Close() error {
 	return nil
 }
 
-// rowStoreWriter buffers the statement's rows and writes them in one
-// transaction at Commit: one of its own, or a statement of group.
+// rowStoreWriter buffers the statement's rows and writes them at Commit
+// (and at each Checkpoint) in one transaction: one of its own, or a
+// statement of group. Spill moves them to a stage of the store until
+// Commit (a batch statement larger than its memory share). It is bound
+// to the table it was opened for (catalogs.RowTarget): a write after that
+// table was dropped, created again or altered fails and writes nothing.
 type rowStoreWriter struct {
 	rs        RowStore
 	t         *Table
-	overwrite bool
+	target    catalogs.RowTarget
+	bound     bool
+	overwrite bool                // the next write replaces the table's rows
 	group     catalogs.WriteGroup // nil: a transaction of its own
 	batches   []*vector.Batch
+	bytes     int64             // estimated heap bytes of batches
+	stage     catalogs.RowStage // rows spilled before the commit, or nil
+}
+
+// openRowStoreWriter opens a writer of t's rows bound to the table as it
+// is now, which must be as the statement was planned (t.Columns).
+func openRowStoreWriter(ctx context.Context, rs RowStore, t *Table, overwrite bool, g catalogs.WriteGroup) (*rowStoreWriter, error) {
+	w := &rowStoreWriter{rs: rs, t: t, overwrite: overwrite, group: g}
+	if err := w.bind(ctx); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// bind binds the writer to its table once.
+func (w *rowStoreWriter) bind(ctx context.Context) error {
+	if w.bound {
+		return nil
+	}
+	names := make([]string, len(w.t.Columns))
+	for i, c := range w.t.Columns {
+		names[i] = c.Name
+	}
+	target, err := w.rs.BindRows(ctx, w.t.Name.Path(), names, w.t.Types())
+	if err != nil {
+		return err
+	}
+	w.target, w.bound = target, true
+	return nil
 }
 
 func (w *rowStoreWriter) Write(ctx context.Context, b *vector.Batch) error {
@@ -99,12 +136,71 @@ func (w *rowStoreWriter) Write(ctx context.Context, b *vector.Batch) error {
 		return err
 	}
 	w.batches = append(w.batches, b)
+	w.bytes += batchBytes(b)
+	return nil
+}
+
+// Buffered returns the estimated heap bytes of the rows written since the
+// last commit.
+func (w *rowStoreWriter) Buffered() int64 { return w.bytes }
+
+// Checkpoint commits the rows written so far (in a transaction of their
+// own) and goes on: they stay when the statement fails or stops later. A
+// writer inside a write group does nothing: its rows are the group's.
+func (w *rowStoreWriter) Checkpoint(ctx context.Context) error {
+	if w.group != nil || len(w.batches) == 0 {
+		return nil
+	}
+	return w.flush(ctx)
+}
+
+// Spill moves the rows written so far out of memory without committing
+// them (a stage of the row store, when it has stages): they are written
+// at Commit with the rest, or dropped by Abort.
+func (w *rowStoreWriter) Spill(ctx context.Context) error {
+	stager, ok := w.rs.(catalogs.RowStager)
+	if w.group != nil || !ok || len(w.batches) == 0 {
+		return nil
+	}
+	if err := w.bind(ctx); err != nil {
+		return err
+	}
+	if w.stage == nil {
+		st, err := stager.StageRows(ctx, w.target)
+		if err != nil {
+			return err
+		}
+		w.stage = st
+	}
+	if err := w.stage.Append(ctx, w.produce(ctx, w.batches)); err != nil {
+		return err
+	}
+	w.reset()
 	return nil
 }
 
 func (w *rowStoreWriter) Commit(ctx context.Context) error {
-	produce := func(emit func(row []any) error) error {
-		for _, b := range w.batches {
+	if w.stage != nil {
+		st := w.stage
+		w.stage = nil
+		if err := st.Commit(ctx, w.overwrite, w.produce(ctx, w.batches)); err != nil {
+			return err
+		}
+		w.reset()
+		w.overwrite = false
+		return nil
+	}
+	if len(w.batches) == 0 && !w.overwrite && w.bound && w.group == nil {
+		// Everything was committed at checkpoints; nothing is left.
+		return nil
+	}
+	return w.flush(ctx)
+}
+
+// produce returns a producer of the rows of batches.
+func (w *rowStoreWriter) produce(ctx context.Context, batches []*vector.Batch) func(emit func(row []any) error) error {
+	return func(emit func(row []any) error) error {
+		for _, b := range batches {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -116,13 +212,57 @@ func (w *rowStoreWriter) Commit(ctx context.Context) error {
 		}
 		return nil
 	}
-	if w.group != nil {
-		return w.group.WriteRows(ctx, w.rs, w.t.Name.Path(), w.t.Types(), w.overwrite, produce)
+}
+
+// reset empties the buffer.
+func (w *rowStoreWriter) reset() {
+	clear(w.batches)
+	w.batches, w.bytes = w.batches[:0], 0
+}
+
+// flush writes the buffered rows in one transaction (or statement of the
+// group) and empties the buffer.
+func (w *rowStoreWriter) flush(ctx context.Context) error {
+	if err := w.bind(ctx); err != nil {
+		return err
 	}
-	return w.rs.WriteRows(ctx, w.t.Name.Path(), w.t.Types(), w.overwrite, produce)
+	produce := w.produce(ctx, w.batches)
+	var err error
+	if w.group != nil {
+		err = w.group.WriteTarget(ctx, w.rs, w.target, w.overwrite, produce)
+	} else {
+		err = w.rs.WriteTarget(ctx, w.target, w.overwrite, produce)
+	}
+	if err != nil {
+		return err
+	}
+	w.reset()
+	w.overwrite = false
+	return nil
 }
 
 func (w *rowStoreWriter) Abort() error {
-	w.batches = nil
+	w.batches, w.bytes = nil, 0
+	if w.stage != nil {
+		st := w.stage
+		w.stage = nil
+		return st.Discard()
+	}
 	return nil
+}
+
+// batchBytes estimates the heap bytes a buffered batch holds: proportional,
+// not exact (strings and byte strings by their length, other values by a
+// fixed slot).
+func batchBytes(b *vector.Batch) int64 {
+	size := int64(b.N) * int64(len(b.Cols)) * 16
+	for _, v := range b.Cols {
+		for _, s := range v.Strs {
+			size += int64(len(s))
+		}
+		for _, x := range v.Bytes {
+			size += int64(len(x))
+		}
+	}
+	return size
 }

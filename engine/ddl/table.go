@@ -398,7 +398,7 @@ func (ex *Executor) execAlterTable(ctx context.Context, st *ast.AlterTable) (*re
 		return nil, err
 	}
 	if rn, ok := st.Action.(*ast.RenameTable); ok {
-		to, err := ex.cat.Qualify(rn.NewName.Names()...)
+		to, err := renameTarget(ex.cat, id, rn.NewName.Names())
 		if err != nil {
 			return nil, err
 		}
@@ -698,3 +698,17 @@ func (ex *Executor) renameColumn(t *catalogs.CatalogTable, a *ast.RenameColumn) 
 // DefaultPKName is Flink's default constraint name: PK_ and the key
 // columns joined by '_' (Schema.Builder.primaryKey).
 func DefaultPKName(cols []string) string { return "PK_" + strings.Join(cols, "_") }
+
+// renameTarget qualifies the new name of ALTER TABLE from RENAME TO: a
+// bare name stays in the table's own catalog and database, as Flink's
+// renameTable keeps it (ALTER TABLE d1.t RENAME TO u makes d1.u whatever
+// the current database); a qualified one names its database.
+func renameTarget(cat *catalogs.Manager, from catalogs.Identifier, parts []string) (catalogs.Identifier, error) {
+	if len(parts) == 1 {
+		if _, err := cat.Qualify(parts...); err != nil {
+			return catalogs.Identifier{}, err
+		}
+		return catalogs.NewIdentifier(from.Catalog, from.Database, parts[0]), nil
+	}
+	return cat.Qualify(parts...)
+}

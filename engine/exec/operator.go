@@ -140,6 +140,8 @@ func (b *Builder) Build(n plan.Node) (Operator, error) {
 		return b.windowTVF(n)
 	case *plan.Match:
 		return b.match(n)
+	case *plan.ChangelogNormalize:
+		return b.changelogNormalize(n)
 	}
 	return nil, &UnsupportedError{What: fmt.Sprintf("%T", n)}
 }

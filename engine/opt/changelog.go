@@ -73,6 +73,8 @@ func Updates(n plan.Node, src Sources) bool {
 
 func updating(n plan.Node, src Sources) bool {
 	switch n := n.(type) {
+	case *plan.ChangelogNormalize:
+		return true
 	case *plan.Aggregate:
 		if w, ok := n.Input.(*plan.WindowTVF); ok && n.GroupingSets == nil && n.GroupsByWindow(w) {
 			return updating(w.Input, src)

@@ -6,6 +6,10 @@
 //
 // Optimize runs the passes in order:
 //
+//   - changelog-normalize (streaming) puts a ChangelogNormalize keyed by
+//     the PRIMARY KEY above every scan of an upsert source (see
+//     ChangelogSources), before push-down: the source's rows are
+//     normalized whole.
 //   - prune-projections drops the expressions of a projection that the
 //     projection above it never reads (a view's casts to its frozen
 //     types must not run for columns nobody reads).
@@ -34,7 +38,7 @@
 //
 // Trace holds the plan after each pass, for EXPLAIN and tests.
 //
-// The package imports engine/plan, engine/types and engine/vector; it
-// must not import the connectors, the validator, the executor, catalogs
-// or the engine.
+// The package imports engine/plan, engine/types, engine/vector and
+// engine/sqlerr; it must not import the connectors, the validator, the
+// executor, catalogs or the engine.
 package opt

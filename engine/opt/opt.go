@@ -41,8 +41,9 @@ func Passes() []Pass {
 }
 
 // passList is Passes as an array, which Optimize keeps off the heap.
-func passList() [6]Pass {
-	return [6]Pass{
+func passList() [7]Pass {
+	return [7]Pass{
+		{Name: "changelog-normalize", Streaming: true, Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return ChangelogNormalize(n, o.Sources) }},
 		{Name: "prune-projections", Stacked: true, Run: func(n plan.Node, _ *Options) (plan.Node, error) { return PruneProjections(n) }},
 		{Name: "push-down", Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return PushDown(n, o.Sources), nil }},
 		{Name: "semi-join", Streaming: true, Relational: true, Run: func(n plan.Node, o *Options) (plan.Node, error) { return SemiJoins(n, o.Sources) }},

@@ -97,7 +97,7 @@ func TestOptimizeTrace(t *testing.T) {
 		names string
 	}{
 		{"SET 'execution.runtime-mode' = 'batch'", "prune-projections push-down direct-insert"},
-		{"SET 'execution.runtime-mode' = 'streaming'", "prune-projections push-down semi-join top-n changelog direct-insert"},
+		{"SET 'execution.runtime-mode' = 'streaming'", "changelog-normalize prune-projections push-down semi-join top-n changelog direct-insert"},
 	} {
 		if _, err := s.Execute(ctx, mode.set); err != nil {
 			t.Fatal(err)

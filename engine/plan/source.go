@@ -50,6 +50,10 @@ type Scan struct {
 	Catalog catalogs.Catalog
 	// Temporary marks a temporary table (its rows live in the session).
 	Temporary bool
+	// PrimaryKey are the physical positions of the table's PRIMARY KEY
+	// columns, or nil: the key by which an upsert source's rows replace
+	// each other (see ChangelogNormalize).
+	PrimaryKey []int
 }
 
 // Schema returns the projected physical columns.

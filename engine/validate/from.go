@@ -590,6 +590,13 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 		physIdx[c.Name] = len(scan.Physical)
 		scan.Physical = append(scan.Physical, plan.Column{Name: c.Name, Type: cols[i].Type})
 	}
+	if pk := t.Schema.PrimaryKey; pk != nil {
+		for _, c := range pk.Columns {
+			if i, ok := physIdx[c]; ok {
+				scan.PrimaryKey = append(scan.PrimaryKey, i)
+			}
+		}
+	}
 	scan.Bounded = s.bounded(scan)
 	physScope := &qscope{rels: []*relation{{cols: outputColumns(scan.Physical)}}}
 	metaIdx := s.readMetadata(scan, t, cols)

@@ -1,0 +1,131 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"eddy/catalogs"
+)
+
+// Staged rows. A batch INSERT commits once, at its end, all or nothing;
+// when it has more rows than it may hold in memory its writer stages them
+// (catalogs.RowStage): in a TEMP table of a connection of its own, which
+// lives in SQLite's temporary file, takes no lock of the store and goes
+// away with the connection, also when the process dies. The commit copies
+// the staged rows into the data table inside one write transaction that
+// checks the table's version first, as WriteTarget does.
+
+// rowStage is an open stage.
+type rowStage struct {
+	c      *Catalog
+	target catalogs.RowTarget
+	conn   *sql.Conn
+	name   string // the TEMP table (a generated name, see execText)
+	w      *rowWrite
+}
+
+// StageRows opens a stage of rows for the table t is bound to.
+func (c *Catalog) StageRows(ctx context.Context, t catalogs.RowTarget) (catalogs.RowStage, error) {
+	w, err := newRowWrite(c, t, true, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := c.store.db.Conn(ctx)
+	if err != nil {
+		return nil, storeErr(err, "cannot stage the rows of %s", t.Path.FullName())
+	}
+	st := &rowStage{c: c, target: t, conn: conn, name: "eddy_stage_" + strconv.FormatInt(c.store.stages.Add(1), 10), w: w}
+	// The stage is on disk whatever the build's default for temporary
+	// tables: holding it in memory is what staging avoids.
+	for _, q := range []string{`PRAGMA temp_store = FILE`,
+		`CREATE TEMP TABLE ` + st.name + ` (` + strings.Join(w.defs, ", ") + `)`} {
+		if err := execText(ctx, conn, q); err != nil {
+			conn.Close()
+			return nil, storeErr(err, "cannot stage the rows of %s", t.Path.FullName())
+		}
+	}
+	return st, nil
+}
+
+// Append stages the rows produce emits, in multi-row INSERTs that each
+// commit on their own into the TEMP table.
+func (st *rowStage) Append(ctx context.Context, produce func(emit func(row []any) error) error) error {
+	w := *st.w
+	w.produce = produce
+	return w.insert(ctx, st.conn, `temp.`+st.name)
+}
+
+// Commit writes the staged rows, then produce's, into the table.
+func (st *rowStage) Commit(ctx context.Context, overwrite bool, produce func(emit func(row []any) error) error) error {
+	defer st.Discard()
+	path := st.target.Path
+	none := func(func(row []any) error) error { return nil }
+	head, err := newRowWrite(st.c, st.target, true, overwrite, none)
+	if err != nil {
+		return err
+	}
+	tail := *st.w
+	tail.produce = produce
+	cols := strings.Join(st.w.names, ", ")
+	return st.writeTx(ctx, func(tx *sql.Tx) error {
+		// run checks the table's version and makes its data table.
+		tbl, err := head.run(ctx, tx, "")
+		if err != nil {
+			return err
+		}
+		if err := execText(ctx, tx, `INSERT INTO `+tbl+` (`+cols+`) SELECT `+cols+` FROM temp.`+st.name+` ORDER BY rowid`); err != nil {
+			return storeErr(err, "cannot write the rows of %s", path.FullName())
+		}
+		return tail.insert(ctx, tx, tbl)
+	})
+}
+
+// writeTx runs fn in a write transaction of the stage's connection,
+// retried while another process holds the store's write lock.
+func (st *rowStage) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s := st.c.store
+	backoff := 20 * time.Millisecond
+	var err error
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
+		var tx *sql.Tx
+		if tx, err = st.conn.BeginTx(ctx, nil); err == nil { // BEGIN IMMEDIATE
+			if err = fn(tx); err != nil {
+				_ = tx.Rollback()
+				return err
+			}
+			if err = tx.Commit(); err == nil {
+				return nil
+			}
+			_ = tx.Rollback()
+		}
+		if !isBusy(err) {
+			return storeErr(err, "cannot write to store %s", s.path)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, time.Second)
+	}
+	return busyErr(s.path, err)
+}
+
+// Discard drops the staged rows and gives the connection back.
+func (st *rowStage) Discard() error {
+	if st.conn == nil {
+		return nil
+	}
+	bg := context.Background()
+	err := errors.Join(execText(bg, st.conn, `DROP TABLE IF EXISTS temp.`+st.name),
+		execText(bg, st.conn, `PRAGMA temp_store = DEFAULT`))
+	err = errors.Join(err, st.conn.Close())
+	st.conn = nil
+	return storeErr(err, "cannot discard the staged rows of %s", st.target.Path.FullName())
+}
+
+var _ catalogs.RowStager = (*Catalog)(nil)
