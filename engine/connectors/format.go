@@ -65,10 +65,14 @@ type BulkReader interface {
 }
 
 // OpenBulk returns a bulk reader of r in codec's format: its fast path
-// when it has one, else its row decoder.
+// when it has one, else its row decoder (a ChangelogBulkReader for a
+// ChangelogCodec).
 func OpenBulk(c Codec, r io.Reader, name string, cols []Column, needed []bool) BulkReader {
 	if bc, ok := c.(BulkCodec); ok {
 		return bc.ReadBulk(r, name, cols, needed)
+	}
+	if CodecChangelog(c) != InsertOnly {
+		return newChangelogBulkReader(c.Decoder(r, name, cols), len(cols))
 	}
 	return NewBulkReader(c.Decoder(r, name, cols), len(cols))
 }

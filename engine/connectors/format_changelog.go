@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"eddy/engine/types"
+	"eddy/engine/vector"
 )
 
 // The changelog formats of Flink's flink-json: debezium-json, canal-json
@@ -582,4 +583,75 @@ func (m *jsonMessages) next() ([]byte, error) {
 		return t, nil
 	}
 	return nil, io.EOF
+}
+
+// ChangelogBulkReader is a BulkReader whose records carry row kinds (the
+// bulk reader of a ChangelogCodec).
+type ChangelogBulkReader interface {
+	BulkReader
+	// Kinds returns the row kinds of the records the last Read appended.
+	Kinds() []types.RowKind
+}
+
+func newChangelogBulkReader(dec RowDecoder, width int) ChangelogBulkReader {
+	return &changelogBulkReader{dec: dec, row: make([]any, width)}
+}
+
+type changelogBulkReader struct {
+	dec   RowDecoder
+	row   []any
+	kinds []types.RowKind
+}
+
+func (r *changelogBulkReader) Kinds() []types.RowKind { return r.kinds }
+
+func (r *changelogBulkReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
+	r.kinds = r.kinds[:0]
+	for len(r.kinds) < n {
+		kind, ok, err := r.dec.Next(r.row)
+		if err != nil {
+			return len(r.kinds), false, err
+		}
+		if !ok {
+			return len(r.kinds), true, nil
+		}
+		for j, col := range cols {
+			if col != nil {
+				col.Append(r.row[j])
+			}
+		}
+		r.kinds = append(r.kinds, kind)
+	}
+	return len(r.kinds), false, nil
+}
+
+// appendKinds appends more row kinds to those of a batch of n rows (nil:
+// all inserts), keeping nil while every row is an insert.
+func appendKinds(kinds []types.RowKind, n int, more []types.RowKind) []types.RowKind {
+	if kinds == nil {
+		insertsOnly := true
+		for _, k := range more {
+			insertsOnly = insertsOnly && k == types.Insert
+		}
+		if insertsOnly {
+			return nil
+		}
+		kinds = make([]types.RowKind, n, vector.BatchSize)
+	}
+	return append(kinds, more...)
+}
+
+// formatChangelog returns the changelog of the format a table's options
+// name: InsertOnly when there is none or it cannot be configured (the
+// table's validation reports why).
+func (r *Registry) formatChangelog(options map[string]string) ChangelogMode {
+	f, ok := r.formats[options["format"]]
+	if !ok {
+		return InsertOnly
+	}
+	c, err := f.Configure(options)
+	if err != nil {
+		return InsertOnly
+	}
+	return CodecChangelog(c)
 }
