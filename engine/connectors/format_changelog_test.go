@@ -269,6 +269,18 @@ func TestJSONEncodingOptions(t *testing.T) {
 			t.Errorf("%v: %s\nwant %s", c.options, got, c.want)
 		}
 	}
+	// Decimals lose their trailing zeros, as Flink's Jackson number nodes do.
+	dcols := []connectors.Column{{Name: "a", Type: mustType(t, "DECIMAL(5, 0)")}, {Name: "b", Type: mustType(t, "DECIMAL(10, 8)")},
+		{Name: "c", Type: mustType(t, "DECIMAL(4, 2)")}}
+	a, _ := types.ParseDecimal("12000")
+	b, _ := types.ParseDecimal("0.00000000")
+	c, _ := types.ParseDecimal("1.50")
+	for opt, want := range map[string]string{"false": `{"a":1.2E+4,"b":0,"c":1.5}`, "true": `{"a":12000,"b":0,"c":1.5}`} {
+		msg, err := connectors.EncodeBytes(codec(t, map[string]string{"format": "json", "json.encode.decimal-as-plain-number": opt}), types.Insert, []any{a, b, c}, dcols)
+		if got := strings.TrimSpace(string(msg)); err != nil || got != want {
+			t.Errorf("decimal-as-plain-number %s: %s %v, want %s", opt, got, err, want)
+		}
+	}
 	f, _ := connectors.NewRegistry().Format("json")
 	if _, err := f.Configure(map[string]string{"json.map-null-key.mode": "KEEP"}); err == nil ||
 		err.Error() != "Unsupported value 'KEEP' for option map-null-key.mode. Supported values are [LITERAL, FAIL, DROP]." {

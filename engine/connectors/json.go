@@ -305,11 +305,16 @@ func (o *jsonWriteOptions) appendJSON(b []byte, v any, t *types.Type) ([]byte, e
 		}
 		return append(b, types.ValueString(v, t)...), nil
 	case *apd.Decimal:
+		// Flink's JSON writer takes the value without trailing zeros (a
+		// Jackson number node), then prints it as Java's
+		// BigDecimal.toString (1.2E+4, 1.2E-7) or, with
+		// 'encode.decimal-as-plain-number', toPlainString.
+		var r apd.Decimal
+		r.Reduce(x)
 		if o.plainDecimal {
-			return append(b, x.Text('f')...), nil
+			return append(b, r.Text('f')...), nil
 		}
-		// Java's BigDecimal.toString: scientific below 1E-6.
-		return append(b, x.Text('G')...), nil
+		return append(b, r.Text('G')...), nil
 	case string:
 		return appendJSONString(b, x), nil
 	case []byte:
