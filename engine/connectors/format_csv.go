@@ -29,10 +29,14 @@ type csvOptions struct {
 	allowComments bool
 	ignoreErrors  bool
 	nullLiteral   *string
+	arrayDelim    string // 'csv.array-element-delimiter'
 }
 
 func newCSVOptions(o map[string]string) (*csvOptions, error) {
-	f := &csvOptions{delim: ',', quote: '"'}
+	f := &csvOptions{delim: ',', quote: '"', arrayDelim: ";"}
+	if d, ok := o["csv.array-element-delimiter"]; ok {
+		f.arrayDelim = d
+	}
 	if d, ok := o["csv.field-delimiter"]; ok {
 		d = strings.ReplaceAll(d, `\t`, "\t")
 		r := []rune(d)

@@ -29,7 +29,11 @@ func TestFormatsRoundTripMessages(t *testing.T) {
 		encoded string
 	}{
 		{map[string]string{"format": "csv"}, "7,\"a,b\"\n"},
-		{map[string]string{"format": "csv", "csv.field-delimiter": ";"}, "7;a,b\n"},
+		// Text holding a character below the delimiter is quoted, as Flink's
+		// (Jackson's) CSV writer quotes it.
+		{map[string]string{"format": "csv", "csv.field-delimiter": ";"}, "7;\"a,b\"\n"},
+		{map[string]string{"format": "csv", "csv.field-delimiter": "|"}, "7|\"a,b\"\n"},
+		{map[string]string{"format": "csv", "csv.field-delimiter": ";", "csv.disable-quote-character": "true"}, "7;a,b\n"},
 		{map[string]string{"format": "json"}, `{"id":7,"s":"a,b"}` + "\n"},
 	} {
 		cd := codec(t, c.options)
