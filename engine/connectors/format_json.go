@@ -1,8 +1,12 @@
 package connectors
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"strings"
+
+	"eddy/engine/types"
 )
 
 // jsonFormat is the json format (connectors.md §4b, Flink's JsonFormatFactory).
@@ -81,4 +85,14 @@ func (f *jsonOptions) Decoder(r io.Reader, name string, cols []Column) RowDecode
 // Encoder implements Codec.
 func (f *jsonOptions) Encoder(w io.Writer, cols []Column) RowEncoder {
 	return newJSONEncoder(w, &f.write, cols)
+}
+
+// DecodeMessage implements MessageDecoder: a message is one JSON value (an
+// object, or an array of objects) even when it spans lines.
+func (f *jsonOptions) DecodeMessage(msg []byte, cols []Column) ([][]any, []types.RowKind, error) {
+	var line bytes.Buffer
+	if json.Compact(&line, msg) == nil {
+		msg = line.Bytes()
+	}
+	return decodeAll(f.Decoder(bytes.NewReader(msg), "message", cols), len(cols))
 }

@@ -73,3 +73,22 @@ func TestFormatOptionErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestMessagesKeepFormatOptions(t *testing.T) {
+	cols := []connectors.Column{{Name: "id", Type: types.New(types.BigInt)}, {Name: "s", Type: types.NewString()}}
+	for _, c := range []struct {
+		options map[string]string
+		msg     string
+		want    [][]any
+	}{
+		{map[string]string{"format": "csv", "csv.quote-character": "'"}, "7,'a,b'", [][]any{{int64(7), "a,b"}}},
+		{map[string]string{"format": "csv", "csv.null-literal": "NUL"}, "NUL,NUL\n8,x\n", [][]any{{nil, nil}, {int64(8), "x"}}},
+		{map[string]string{"format": "json"}, "{\n  \"id\": 7,\n  \"s\": \"x\"\n}", [][]any{{int64(7), "x"}}},
+		{map[string]string{"format": "json"}, "", nil},
+	} {
+		rows, _, err := connectors.DecodeBytes(codec(t, c.options), []byte(c.msg), cols)
+		if err != nil || !reflect.DeepEqual(rows, c.want) {
+			t.Errorf("%v %q: %v, %v; want %v", c.options, c.msg, rows, err, c.want)
+		}
+	}
+}
