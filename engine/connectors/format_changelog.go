@@ -341,11 +341,23 @@ func (d *changelogDecoder) decode(msg []byte) ([]changelogRow, error) {
 		if data == nil {
 			return fmt.Errorf("the %s row of the message is null", kind)
 		}
-		r, err := fromJSON(data, d.rowType, d.c.write.iso)
-		if err != nil {
-			return err
+		obj, ok := data.(map[string]any)
+		if !ok {
+			return fmt.Errorf("expected a JSON object for the %s row, found %s", kind, jsonKind(data))
 		}
-		vals := r.([]any)
+		vals := make([]any, 0, d.width+len(d.meta))
+		for _, f := range d.rowType.Fields {
+			v, err := fromJSON(obj[f.Name], f.Type, d.c.write.iso)
+			if err != nil {
+				// As Flink's JSON reader: with 'ignore-parse-errors' a
+				// field that cannot be read is NULL.
+				if !d.c.ignoreErrors {
+					return fmt.Errorf("Fail to deserialize at field: %s. %w", f.Name, err)
+				}
+				v = nil
+			}
+			vals = append(vals, v)
+		}
 		for _, m := range d.meta {
 			x, err := m.read(root)
 			if err != nil {
