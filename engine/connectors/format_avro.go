@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/big"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
@@ -57,6 +58,11 @@ func avroFormat() *Format {
 type avroOptions struct {
 	codec  ocf.CodecName
 	legacy bool // avro.timestamp_mapping.legacy
+
+	// last is the schema of the columns last asked for: a message
+	// connector codes every message of a table with the same columns.
+	mu   sync.Mutex
+	last *avroTable
 }
 
 func newAvroOptions(o map[string]string) (*avroOptions, error) {
@@ -66,7 +72,8 @@ func newAvroOptions(o map[string]string) (*avroOptions, error) {
 		case "null", "deflate", "snappy", "zstandard":
 			f.codec = ocf.CodecName(strings.ToLower(c))
 		case "bzip2", "xz":
-			return nil, validationError("Avro codec '%s' is not supported for writing; supported codecs are [null, deflate, snappy, zstandard].", c)
+			// Read by the codec in the file's header; a writer refuses it.
+			f.codec = ocf.CodecName(strings.ToLower(c))
 		default:
 			return nil, validationError("Unrecognized codec: %s", c)
 		}
@@ -179,12 +186,39 @@ func avroSchemaOf(t *types.Type, name string, legacy bool) (any, error) {
 
 // avroTable is the derived schema of a table's columns.
 type avroTable struct {
+	cols   []Column
 	row    *types.Type // the columns as a NOT NULL row
 	json   string
 	schema avro.Schema
 }
 
 func (f *avroOptions) table(cols []Column) (*avroTable, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.last != nil && sameColumns(f.last.cols, cols) {
+		return f.last, nil
+	}
+	at, err := f.derive(cols)
+	if err != nil {
+		return nil, err
+	}
+	f.last = at
+	return at, nil
+}
+
+func sameColumns(a, b []Column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !a[i].Type.Equal(b[i].Type) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *avroOptions) derive(cols []Column) (*avroTable, error) {
 	js, err := AvroSchema(cols, f.legacy)
 	if err != nil {
 		return nil, err
@@ -197,7 +231,7 @@ func (f *avroOptions) table(cols []Column) (*avroTable, error) {
 	for i, c := range cols {
 		fields[i] = types.Field{Name: c.Name, Type: c.Type}
 	}
-	return &avroTable{row: types.NewRow(fields...).WithNullable(false), json: js, schema: s}, nil
+	return &avroTable{cols: append([]Column(nil), cols...), row: types.NewRow(fields...).WithNullable(false), json: js, schema: s}, nil
 }
 
 // DecodeMessage implements MessageDecoder: one binary record.
@@ -655,6 +689,10 @@ func (f *avroOptions) Encoder(w io.Writer, cols []Column) RowEncoder {
 		return e
 	}
 	e.at = at
+	if f.codec == "bzip2" || f.codec == "xz" {
+		e.err = validationError("Avro codec '%s' is not supported for writing; supported codecs are [null, deflate, snappy, zstandard].", f.codec)
+		return e
+	}
 	e.enc, e.err = ocf.NewEncoderWithSchema(at.schema, w, ocf.WithCodec(f.codec),
 		ocf.WithSchemaMarshaler(func(avro.Schema) ([]byte, error) { return []byte(at.json), nil }))
 	e.w = avro.NewWriter(&e.buf, 512)

@@ -164,6 +164,7 @@ func TestAvroOptionErrors(t *testing.T) {
 		want    string
 	}{
 		{map[string]string{"format": "avro", "avro.codec": "lz4"}, "Unrecognized codec: lz4"},
+		{map[string]string{"format": "avro", "avro.encoding": "json"}, "The avro format reads and writes 'avro.encoding' = 'binary' only."},
 		{map[string]string{"format": "avro-confluent", "avro-confluent.url": "http://localhost:8081"},
 			"The 'avro-confluent' format is not supported: it reads and writes schemas in a Confluent Schema Registry"},
 		{map[string]string{"format": "debezium-avro-confluent"},
@@ -270,8 +271,16 @@ recs = [{"extra": ["a"], "dec": decimal.Decimal("-0.05"), "s": "x", "ts": dateti
         {"extra": [], "dec": None, "s": "y", "ts": datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc), "dt": datetime.date(1969, 12, 31), "i": 42}]
 with open(sys.argv[1], "wb") as f:
     fastavro.writer(f, fastavro.parse_schema(schema), recs * 500, codec="deflate", sync_interval=1000)
+with open(sys.argv[1] + ".bz2", "wb") as f:
+    fastavro.writer(f, fastavro.parse_schema(schema), recs * 500, codec="bzip2", sync_interval=1000)
 `, pyFile)
-	b, err := os.ReadFile(pyFile)
+	for _, name := range []string{pyFile, pyFile + ".bz2"} {
+		readPythonFile(t, cd, name)
+	}
+}
+
+func readPythonFile(t *testing.T, cd connectors.Codec, name string) {
+	b, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +298,7 @@ with open(sys.argv[1], "wb") as f:
 		"42 | y | 1969-12-31 | 1970-01-01 00:00:00.000 | NULL | NULL",
 	} {
 		if got := rowText(rows[i], readCols); got != want {
-			t.Errorf("row %d: %s, want %s", i, got, want)
+			t.Errorf("%s row %d: %s, want %s", filepath.Base(name), i, got, want)
 		}
 	}
 }
@@ -306,5 +315,24 @@ func TestAvroDefaultCodecIsSnappy(t *testing.T) {
 	}
 	if !bytes.Contains(file.Bytes(), []byte("avro.codec\x0csnappy")) {
 		t.Errorf("header %q does not name the snappy codec", file.Bytes()[:200])
+	}
+}
+
+func TestAvroBzip2IsReadNotWritten(t *testing.T) {
+	cols := []connectors.Column{{Name: "a", Type: mustType(t, "INT")}}
+	cd := codec(t, map[string]string{"format": "avro", "avro.codec": "bzip2"})
+	var file bytes.Buffer
+	enc := cd.Encoder(&file, cols)
+	if err := enc.Write(types.Insert, []any{int32(1)}); err == nil || err.Error() !=
+		"Avro codec 'bzip2' is not supported for writing; supported codecs are [null, deflate, snappy, zstandard]." {
+		t.Errorf("bzip2 writer: %v", err)
+	}
+	// A message ignores the file codec, and the schema of one set of
+	// columns is derived once.
+	for i := range 3 {
+		msg, err := connectors.EncodeBytes(cd, types.Insert, []any{int32(i)}, cols)
+		if err != nil || !bytes.Equal(msg, []byte{2, byte(2 * i)}) {
+			t.Errorf("message %d: %x %v", i, msg, err)
+		}
 	}
 }
