@@ -20,9 +20,11 @@ import (
 // one value of the table's single column: a string in 'raw.charset', a
 // byte string as it is, a number in its fixed-width binary form in
 // 'raw.endianness' byte order (a BOOLEAN is one byte). A null message is
-// NULL. With 'raw.line-delimiter' a message holds one value per line; a
-// file always does ("\n" when the option is not set), as Flink's file
-// source reads a deserialization format line by line.
+// NULL. With 'raw.line-delimiter' a message holds several values
+// separated by the delimiter. A file holds a value per line ("\n"
+// whatever 'raw.line-delimiter' says, as Flink's file source and sink
+// read and write a deserialization format line by line), and a NULL
+// cannot be written to one.
 
 func rawFormat() *Format {
 	return &Format{
@@ -91,19 +93,19 @@ func rawColumn(cols []Column) (*types.Type, error) {
 
 // Decoder implements Codec: one value per line.
 func (f *rawOptions) Decoder(r io.Reader, name string, cols []Column) RowDecoder {
+	return f.splitter(r, name, cols, "\n")
+}
+
+func (f *rawOptions) splitter(r io.Reader, name string, cols []Column, delim string) *rawDecoder {
 	t, err := rawColumn(cols)
-	delim := "\n"
-	if f.delimiter != nil {
-		delim = *f.delimiter
-	}
 	return &rawDecoder{f: f, t: t, err: err, name: name, r: bufio.NewReaderSize(r, 64<<10), delim: delim}
 }
 
-// DecodeMessage implements MessageDecoder: a message is one value unless
-// 'raw.line-delimiter' is set.
+// DecodeMessage implements MessageDecoder: a message is one value, or the
+// values 'raw.line-delimiter' separates.
 func (f *rawOptions) DecodeMessage(msg []byte, cols []Column) ([][]any, []types.RowKind, error) {
 	if f.delimiter != nil {
-		return decodeAll(f.Decoder(bytes.NewReader(msg), "message", cols), len(cols))
+		return decodeAll(f.splitter(bytes.NewReader(msg), "message", cols, *f.delimiter), len(cols))
 	}
 	t, err := rawColumn(cols)
 	if err != nil {
@@ -226,15 +228,10 @@ func (d *rawDecoder) Next(row []any) (types.RowKind, bool, error) {
 	return types.Insert, true, nil
 }
 
-// Encoder implements Codec: each value followed by the line delimiter
-// ("\n" when none is set).
+// Encoder implements Codec: each value followed by "\n".
 func (f *rawOptions) Encoder(w io.Writer, cols []Column) RowEncoder {
 	t, err := rawColumn(cols)
-	delim := "\n"
-	if f.delimiter != nil {
-		delim = *f.delimiter
-	}
-	return &rawEncoder{f: f, t: t, err: err, w: bufio.NewWriterSize(w, 64<<10), delim: delim}
+	return &rawEncoder{f: f, t: t, err: err, w: bufio.NewWriterSize(w, 64<<10), delim: "\n"}
 }
 
 // EncodeMessage implements MessageEncoder: the value's bytes alone.
@@ -258,6 +255,9 @@ type rawEncoder struct {
 func (e *rawEncoder) Write(_ types.RowKind, row []any) error {
 	if e.err != nil {
 		return e.err
+	}
+	if row[0] == nil {
+		return &Error{Exception: "IOException", Msg: "The 'raw' format cannot write a NULL value to a file, which holds one value per line."}
 	}
 	b, err := e.f.encode(row[0], e.t)
 	if err != nil {

@@ -52,10 +52,16 @@ func TestRawFilesAreLines(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(rows, [][]any{{"a,b"}, {""}, {"c"}}) {
 		t.Errorf("lines: %v %v", rows, err)
 	}
+	// 'raw.line-delimiter' splits a message; files stay lines, as Flink
+	// 2.2 reads and writes them.
 	cd = codec(t, map[string]string{"format": "raw", "raw.line-delimiter": "||"})
 	rows, _, err = connectors.DecodeBytes(cd, []byte("x||y|z||"), cols)
 	if err != nil || !reflect.DeepEqual(rows, [][]any{{"x"}, {"y|z"}}) {
 		t.Errorf("line-delimiter: %v %v", rows, err)
+	}
+	rows, _, err = decodeFile(cd, []byte("x||y\nw\n"), cols)
+	if err != nil || !reflect.DeepEqual(rows, [][]any{{"x||y"}, {"w"}}) {
+		t.Errorf("file with line-delimiter: %v %v", rows, err)
 	}
 	var out bytes.Buffer
 	enc := cd.Encoder(&out, cols)
@@ -64,8 +70,11 @@ func TestRawFilesAreLines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := enc.Flush(); err != nil || out.String() != "x||y||" {
+	if err := enc.Flush(); err != nil || out.String() != "x\ny\n" {
 		t.Errorf("encoded %q, %v", out.String(), err)
+	}
+	if err := enc.Write(types.Insert, []any{nil}); err == nil {
+		t.Error("a NULL was written to a file")
 	}
 }
 
