@@ -2,6 +2,7 @@ package connectors_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"eddy/catalogs"
 	"eddy/engine/connectors"
 	"eddy/engine/types"
 )
@@ -276,6 +278,38 @@ with open(sys.argv[1] + ".bz2", "wb") as f:
 `, pyFile)
 	for _, name := range []string{pyFile, pyFile + ".bz2"} {
 		readPythonFile(t, cd, name)
+	}
+
+	// The same file through a filesystem table, as a query reads it.
+	tbl := &connectors.Table{Name: catalogs.NewIdentifier("c", "d", "t"), Columns: []connectors.Column{
+		{Name: "s", Type: mustType(t, "STRING")}, {Name: "dec", Type: mustType(t, "DECIMAL(10, 2)")}},
+		Options: map[string]string{"connector": "filesystem", "path": pyFile, "format": "avro"}}
+	r, err := connectors.NewWith(connectors.NewRegistry()).OpenReader(context.Background(), tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n := 0
+	for {
+		b, err := r.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b == nil {
+			break
+		}
+		for i := range b.N {
+			if n < 2 {
+				want := [...]string{"x | -0.05", "y | NULL"}[n]
+				if got := rowText(b.Row(i), tbl.Columns); got != want {
+					t.Errorf("table row %d: %s, want %s", n, got, want)
+				}
+			}
+			n++
+		}
+	}
+	if n != 1000 {
+		t.Errorf("table rows %d, want 1000", n)
 	}
 }
 

@@ -139,13 +139,14 @@ func (c *changelogJSON) name() string {
 // Changelog implements ChangelogCodec: every row kind.
 func (c *changelogJSON) Changelog() ChangelogMode { return FullChangelog }
 
-// changelogMetadata are the readable metadata of each format, with the
-// JSON field each is read from, in Flink's order.
+// changelogMeta is one readable metadata key of a changelog format and
+// how its value is read from a message's JSON.
 type changelogMeta struct {
 	MetadataKey
 	read func(root map[string]any) (any, error)
 }
 
+// metadata returns the format's readable metadata, in Flink's order.
 func (c *changelogJSON) metadata() []changelogMeta {
 	str := types.NewString
 	ltz := func() *types.Type { return types.NewTimestampLTZ(3) }
