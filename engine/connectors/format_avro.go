@@ -27,9 +27,11 @@ import (
 // org.apache.flink.avro.generated.record (nested rows record_<field>),
 // every nullable type a union of null and the type with a null default,
 // DECIMAL as bytes with the decimal logical type, DATE as date, TIME as
-// time-millis, TIMESTAMP and TIMESTAMP_LTZ as timestamp-millis (precision
-// up to 3) or timestamp-micros (up to 6), ARRAY as array, MAP with string
-// keys as map, ROW as record.
+// time-millis, TIMESTAMP(p <= 3) as timestamp-millis (with
+// 'avro.timestamp_mapping.legacy' = 'false': TIMESTAMP as
+// local-timestamp-millis, -micros or -nanos, TIMESTAMP_LTZ as
+// timestamp-millis, -micros or -nanos), ARRAY as array, MAP with string
+// keys and MULTISET (counts by element) as map, ROW as record.
 //
 // A message (DecodeBytes, EncodeBytes) is one record in Avro's binary
 // encoding, without a header, as Flink's AvroRowDataSerializationSchema
@@ -46,6 +48,13 @@ import (
 // be undone for every row.
 
 const avroRecordName = "org.apache.flink.avro.generated.record"
+
+// The nanosecond timestamps of Avro 1.12, which the schema parser does
+// not name.
+const (
+	avroTimestampNanos      avro.LogicalType = "timestamp-nanos"
+	avroLocalTimestampNanos avro.LogicalType = "local-timestamp-nanos"
+)
 
 func avroFormat() *Format {
 	return &Format{
@@ -133,30 +142,38 @@ func avroSchemaOf(t *types.Type, name string, legacy bool) (any, error) {
 		}
 		s = map[string]any{"type": "int", "logicalType": "time-millis"}
 	case types.Timestamp, types.TimestampLTZ:
-		logical := "timestamp"
-		if !legacy && t.Kind == types.Timestamp {
-			logical = "local-timestamp"
-		}
+		var logical string
 		switch {
-		case t.Prec <= 3:
-			logical += "-millis"
-		case t.Prec <= 6:
-			logical += "-micros"
+		case legacy && t.Kind == types.TimestampLTZ:
+			return nil, validationError("Unsupported to derive Schema for type: %s", t)
+		case legacy && t.Prec > 3:
+			return nil, validationError("Avro does not support TIMESTAMP type with precision: %d, it only supports precision less than 3.", t.Prec)
+		case legacy:
+			logical = "timestamp-millis"
+		case t.Prec > 9 && t.Kind == types.Timestamp:
+			return nil, validationError("Avro does not support LOCAL TIMESTAMP type with precision: %d, it only supports precision less than 9.", t.Prec)
+		case t.Prec > 9:
+			return nil, validationError("Avro does not support TIMESTAMP type with precision: %d, it only supports precision less than 9.", t.Prec)
 		default:
-			return nil, validationError("Avro does not support TIMESTAMP type with precision: %d, it only supports precision less than 6.", t.Prec)
+			logical = "timestamp-" + [...]string{"millis", "micros", "nanos"}[(max(t.Prec, 1)-1)/3]
+			if t.Kind == types.Timestamp {
+				logical = "local-" + logical
+			}
 		}
 		s = map[string]any{"type": "long", "logicalType": logical}
 	case types.Array:
-		items, err := avroSchemaOf(t.Elem, name, legacy)
+		// Flink derives elements and map values with the legacy
+		// timestamp mapping whatever the option says.
+		items, err := avroSchemaOf(t.Elem, name, true)
 		if err != nil {
 			return nil, err
 		}
 		s = map[string]any{"type": "array", "items": items}
-	case types.Map:
+	case types.Map, types.Multiset:
 		if !t.Elem.Kind.IsCharacterString() {
 			return nil, validationError("Avro format doesn't support non-string as key type of map. The key type is: %s", t.Elem)
 		}
-		values, err := avroSchemaOf(t.Val, name, legacy)
+		values, err := avroSchemaOf(avroMapValue(t), name, true)
 		if err != nil {
 			return nil, err
 		}
@@ -182,6 +199,15 @@ func avroSchemaOf(t *types.Type, name string, legacy bool) (any, error) {
 		return []any{"null", s}, nil
 	}
 	return s, nil
+}
+
+// avroMapValue is the value type of the Avro map of a MAP or MULTISET
+// (a nullable INT count).
+func avroMapValue(t *types.Type) *types.Type {
+	if t.Kind == types.Multiset {
+		return types.New(types.Int)
+	}
+	return t.Val
 }
 
 // avroTable is the derived schema of a table's columns.
@@ -398,6 +424,12 @@ func readAvro(r *avro.Reader, s avro.Schema, t *types.Type) (any, error) {
 	var logical avro.LogicalType
 	if ls, ok := s.(avro.LogicalTypeSchema); ok && ls.Logical() != nil {
 		logical = ls.Logical().Type()
+	} else if ps, ok := s.(*avro.PrimitiveSchema); ok {
+		// Logical types the parser does not know (the nanosecond
+		// timestamps) are kept as the schema's properties.
+		if lt, ok := ps.Prop("logicalType").(string); ok {
+			logical = avro.LogicalType(lt)
+		}
 	}
 	var v any
 	var from *types.Type
@@ -423,6 +455,8 @@ func readAvro(r *avro.Reader, s avro.Schema, t *types.Type) (any, error) {
 			v, from = time.UnixMilli(n).UTC(), types.NewTimestamp(3)
 		case avro.TimestampMicros, avro.LocalTimestampMicros:
 			v, from = time.UnixMicro(n).UTC(), types.NewTimestamp(6)
+		case avroTimestampNanos, avroLocalTimestampNanos:
+			v, from = time.Unix(0, n).UTC(), types.NewTimestamp(9)
 		case avro.TimeMicros:
 			v, from = time.Duration(n)*time.Microsecond, types.NewTime(6)
 		default:
@@ -492,10 +526,10 @@ func readAvro(r *avro.Reader, s avro.Schema, t *types.Type) (any, error) {
 	case avro.Map:
 		var key, val *types.Type
 		if t != nil {
-			if t.Kind != types.Map {
+			if t.Kind != types.Map && t.Kind != types.Multiset {
 				return nil, fmt.Errorf("cannot read an Avro map as %s", t)
 			}
-			key, val = t.Elem, t.Val
+			key, val = t.Elem, avroMapValue(t)
 		}
 		out := map[any]any{}
 		for {
@@ -520,6 +554,16 @@ func readAvro(r *avro.Reader, s avro.Schema, t *types.Type) (any, error) {
 		}
 		if t == nil {
 			return nil, nil
+		}
+		if t.Kind == types.Multiset {
+			var elems []any
+			for k, n := range out {
+				c, _ := types.AsInt64(n)
+				for range c {
+					elems = append(elems, k)
+				}
+			}
+			return elems, nil
 		}
 		return out, nil
 	case avro.Record:
@@ -636,10 +680,13 @@ func writeAvro(w *avro.Writer, v any, t *types.Type) error {
 		w.WriteInt(int32(v.(time.Duration) / time.Millisecond))
 	case types.Timestamp, types.TimestampLTZ:
 		ts := v.(time.Time)
-		if t.Prec <= 3 {
+		switch {
+		case t.Prec <= 3:
 			w.WriteLong(ts.UnixMilli())
-		} else {
+		case t.Prec <= 6:
 			w.WriteLong(ts.UnixMicro())
+		default:
+			w.WriteLong(ts.UnixNano())
 		}
 	case types.Array:
 		xs := v.([]any)
@@ -652,6 +699,16 @@ func writeAvro(w *avro.Writer, v any, t *types.Type) error {
 			}
 		}
 		w.WriteLong(0)
+	case types.Multiset:
+		counts := map[any]any{}
+		for _, e := range v.([]any) {
+			if e == nil {
+				return &Error{Exception: "RuntimeException", Msg: "Failed to serialize row: Avro map keys cannot be NULL."}
+			}
+			n, _ := counts[e].(int32)
+			counts[e] = n + 1
+		}
+		return writeAvro(w, counts, types.NewMap(t.Elem, types.New(types.Int)).WithNullable(false))
 	case types.Map:
 		m := v.(map[any]any)
 		if len(m) > 0 {
