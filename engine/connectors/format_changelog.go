@@ -268,21 +268,57 @@ func (c *changelogJSON) Decoder(r io.Reader, name string, cols []Column) RowDeco
 
 // MetadataDecoder implements MetadataCodec.
 func (c *changelogJSON) MetadataDecoder(r io.Reader, name string, cols []Column, keys []string) RowDecoder {
-	d := &changelogDecoder{c: c, msgs: newJSONMessages(r), width: len(cols)}
+	d := c.decoder(cols, keys)
+	d.msgs = newJSONMessages(r)
+	return d
+}
+
+// DecodeMessage implements MessageDecoder: one message, parsed once.
+func (c *changelogJSON) DecodeMessage(msg []byte, cols []Column) ([][]any, []types.RowKind, error) {
+	msg = bytes.TrimSpace(msg)
+	if len(msg) == 0 {
+		return nil, nil, nil // a tombstone
+	}
+	d := c.decoder(cols, nil)
+	rows, err := d.decode(msg)
+	if err != nil {
+		if c.ignoreErrors {
+			return nil, nil, nil
+		}
+		return nil, nil, d.corrupt(msg, err)
+	}
+	out := make([][]any, len(rows))
+	kinds := make([]types.RowKind, len(rows))
+	for i, r := range rows {
+		out[i], kinds[i] = r.row, r.kind
+	}
+	return out, kinds, nil
+}
+
+func (c *changelogJSON) decoder(cols []Column, keys []string) *changelogDecoder {
+	d := &changelogDecoder{c: c, width: len(cols)}
 	fields := make([]types.Field, len(cols))
 	for i, col := range cols {
 		fields[i] = types.Field{Name: col.Name, Type: col.Type}
 	}
 	d.rowType = types.NewRow(fields...)
-	all := c.metadata()
-	for _, k := range keys {
-		for _, m := range all {
-			if m.Key == k {
-				d.meta = append(d.meta, m)
+	if len(keys) > 0 {
+		all := c.metadata()
+		for _, k := range keys {
+			for _, m := range all {
+				if m.Key == k {
+					d.meta = append(d.meta, m)
+				}
 			}
 		}
 	}
 	return d
+}
+
+// corrupt is Flink's failure for a message the format cannot read.
+func (d *changelogDecoder) corrupt(msg []byte, err error) error {
+	return &Error{Exception: "IOException",
+		Msg: fmt.Sprintf("Corrupt %s JSON message '%s'.", d.c.name(), msg) + "\nCaused by: " + err.Error()}
 }
 
 type changelogDecoder struct {
@@ -314,8 +350,7 @@ func (d *changelogDecoder) Next(row []any) (types.RowKind, bool, error) {
 			if d.c.ignoreErrors {
 				continue
 			}
-			return types.Insert, false, &Error{Exception: "IOException",
-				Msg: fmt.Sprintf("Corrupt %s JSON message '%s'.", d.c.name(), msg) + "\nCaused by: " + err.Error()}
+			return types.Insert, false, d.corrupt(msg, err)
 		}
 		d.pending = rows
 	}
@@ -564,7 +599,11 @@ type jsonMessages struct {
 }
 
 func newJSONMessages(r io.Reader) *jsonMessages {
-	return &jsonMessages{r: bufio.NewReaderSize(r, 64<<10)}
+	size := 64 << 10
+	if br, ok := r.(*bytes.Reader); ok {
+		size = max(16, int(br.Len())) // one message: no file-sized buffer
+	}
+	return &jsonMessages{r: bufio.NewReaderSize(r, size)}
 }
 
 // next returns the next non-empty message, or io.EOF.

@@ -98,7 +98,11 @@ func (f *rawOptions) Decoder(r io.Reader, name string, cols []Column) RowDecoder
 
 func (f *rawOptions) splitter(r io.Reader, name string, cols []Column, delim string) *rawDecoder {
 	t, err := rawColumn(cols)
-	return &rawDecoder{f: f, t: t, err: err, name: name, r: bufio.NewReaderSize(r, 64<<10), delim: delim}
+	size := 64 << 10
+	if br, ok := r.(*bytes.Reader); ok {
+		size = max(16, int(br.Len()))
+	}
+	return &rawDecoder{f: f, t: t, err: err, name: name, r: bufio.NewReaderSize(r, size), delim: delim}
 }
 
 // DecodeMessage implements MessageDecoder: a message is one value, or the

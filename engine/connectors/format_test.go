@@ -92,3 +92,31 @@ func TestMessagesKeepFormatOptions(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecodeMessage measures decoding one message per call, as a
+// message queue's connector does.
+func BenchmarkDecodeMessage(b *testing.B) {
+	cols := []connectors.Column{{Name: "id", Type: types.New(types.BigInt)}, {Name: "s", Type: types.NewString()}}
+	for _, c := range []struct {
+		options map[string]string
+		msg     string
+	}{
+		{map[string]string{"format": "csv"}, "7,abc"},
+		{map[string]string{"format": "json"}, `{"id":7,"s":"abc"}`},
+		{map[string]string{"format": "debezium-json"}, `{"before":{"id":7,"s":"abc"},"after":{"id":7,"s":"abd"},"op":"u"}`},
+	} {
+		f, _ := connectors.NewRegistry().Format(c.options["format"])
+		cd, err := f.Configure(c.options)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.options["format"], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := connectors.DecodeBytes(cd, []byte(c.msg), cols); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

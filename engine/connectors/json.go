@@ -35,7 +35,11 @@ type jsonDecoder struct {
 
 func newJSONDecoder(in io.Reader, name string, f *jsonOptions, cols []Column) *jsonDecoder {
 	d := &jsonDecoder{name: name, f: f, sc: bufio.NewScanner(in)}
-	d.sc.Buffer(make([]byte, 64<<10), 256<<20)
+	size := 64 << 10
+	if br, ok := in.(*bytes.Reader); ok {
+		size = min(size, max(16, int(br.Len())+1)) // one message: no file-sized buffer
+	}
+	d.sc.Buffer(make([]byte, size), 256<<20)
 	for _, c := range cols {
 		d.names = append(d.names, c.Name)
 		d.ts = append(d.ts, c.Type)
