@@ -341,6 +341,9 @@ func (d *avroFileDecoder) readHeader() error {
 		for range n {
 			k := d.r.ReadString()
 			meta[k] = d.r.ReadBytes()
+			if d.r.Error != nil {
+				return d.r.Error
+			}
 		}
 	}
 	d.r.Read(d.sync[:])
@@ -390,6 +393,12 @@ func (d *avroFileDecoder) Next(row []any) (types.RowKind, bool, error) {
 			return types.Insert, false, nil
 		}
 		size := d.r.ReadLong()
+		if d.r.Error == nil && (count < 0 || size < 0 || size > 1<<30) {
+			return types.Insert, false, d.fail(fmt.Errorf("invalid block of %d records in %d bytes", count, size))
+		}
+		if d.r.Error != nil {
+			return types.Insert, false, d.fail(d.r.Error)
+		}
 		data := make([]byte, size)
 		d.r.Read(data)
 		var sync [16]byte
@@ -513,6 +522,9 @@ func readAvro(r *avro.Reader, s avro.Schema, t *types.Type) (any, error) {
 			}
 			for range n {
 				e, err := readAvro(r, s.(*avro.ArraySchema).Items(), elem)
+				if err == nil {
+					err = r.Error
+				}
 				if err != nil {
 					return nil, err
 				}
@@ -540,6 +552,9 @@ func readAvro(r *avro.Reader, s avro.Schema, t *types.Type) (any, error) {
 			for range n {
 				k := r.ReadString()
 				e, err := readAvro(r, s.(*avro.MapSchema).Values(), val)
+				if err == nil {
+					err = r.Error
+				}
 				if err != nil {
 					return nil, err
 				}

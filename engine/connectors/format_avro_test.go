@@ -398,3 +398,18 @@ func TestAvroBzip2IsReadNotWritten(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAvroMessage feeds arbitrary bytes to the Avro message and file
+// decoders: they fail or decode, never panic or hang.
+func FuzzAvroMessage(f *testing.F) {
+	cols := []connectors.Column{{Name: "a", Type: types.NewArray(types.NewString())}, {Name: "m", Type: types.NewMap(types.NewString(), types.New(types.Int))},
+		{Name: "d", Type: types.NewDecimal(10, 2)}, {Name: "r", Type: types.NewRow(types.Field{Name: "x", Type: types.New(types.BigInt)})}}
+	f.Add([]byte{2, 2, 2, 'x', 0, 0, 0, 0})
+	f.Add([]byte{2, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
+	f.Add([]byte("Obj\x01\x00"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c := codec(t, map[string]string{"format": "avro"})
+		connectors.DecodeBytes(c, b, cols)
+		decodeFile(c, b, cols)
+	})
+}
