@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -71,7 +72,7 @@ func (d *csvDecoder) Next(row []any) (types.RowKind, bool, error) {
 				row[i] = nil
 				continue
 			}
-			v, err := parseCSVField(rec[i], t, d.f.nullLiteral)
+			v, err := parseCSVValue(rec[i], t, d.f.nullLiteral, d.f.arrayDelim)
 			if err != nil {
 				if d.f.ignoreErrors {
 					row[i] = nil
@@ -96,6 +97,12 @@ func asParseError(err error, pe **csv.ParseError) bool {
 // parseCSVField reads one CSV field as a value of type t. An empty field
 // is NULL for every type but strings, as Flink's CSV format reads it.
 func parseCSVField(s string, t *types.Type, nullLiteral *string) (any, error) {
+	return parseCSVValue(s, t, nullLiteral, ";")
+}
+
+// parseCSVValue is parseCSVField with the 'csv.array-element-delimiter'
+// that separates the elements of an ARRAY and the fields of a ROW.
+func parseCSVValue(s string, t *types.Type, nullLiteral *string, arrayDelim string) (any, error) {
 	if nullLiteral != nil && s == *nullLiteral {
 		return nil, nil
 	}
@@ -105,6 +112,24 @@ func parseCSVField(s string, t *types.Type, nullLiteral *string) (any, error) {
 	switch t.Kind {
 	case types.Char, types.VarChar:
 		return s, nil
+	case types.Array, types.Multiset, types.Row:
+		parts := strings.Split(s, arrayDelim)
+		if t.Kind == types.Row && len(parts) != len(t.Fields) {
+			return nil, fmt.Errorf("expected %d fields of %s, found %d", len(t.Fields), t, len(parts))
+		}
+		out := make([]any, len(parts))
+		for i, p := range parts {
+			et := t.Elem
+			if t.Kind == types.Row {
+				et = t.Fields[i].Type
+			}
+			v, err := parseCSVValue(p, et, nullLiteral, arrayDelim)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
 	case types.Binary, types.VarBinary:
 		return base64.StdEncoding.DecodeString(s)
 	case types.TimestampLTZ:
@@ -140,33 +165,125 @@ func formatCSVField(v any, t *types.Type) string {
 	return types.ValueString(v, t)
 }
 
+// csvEncoder writes records as Flink's CSV format (Jackson's CSV
+// generator) does: numbers and Booleans as they are, a DECIMAL without
+// trailing zeros in Java's BigDecimal form (1E+5, 1.5), NULL as
+// 'csv.null-literal' (empty by default), ARRAY and ROW values as their
+// elements joined by 'csv.array-element-delimiter', and a text value
+// quoted only when it holds the quote character, the delimiter, a
+// character below both of them and the line end, or starts with '#'.
 type csvEncoder struct {
-	buf *bufio.Writer
-	w   *csv.Writer
-	ts  []*types.Type
-	rec []string
+	buf     *bufio.Writer
+	f       *csvOptions
+	ts      []*types.Type
+	minSafe rune
+	line    []byte
 }
 
 func newCSVEncoder(out io.Writer, f *csvOptions, ts []*types.Type) *csvEncoder {
-	buf := bufio.NewWriterSize(out, 64<<10)
-	w := csv.NewWriter(buf)
-	w.Comma = f.delim
-	return &csvEncoder{buf: buf, w: w, ts: ts, rec: make([]string, len(ts))}
+	minSafe := max(f.delim, '\n')
+	if !f.noQuote {
+		minSafe = max(minSafe, f.quote)
+	}
+	return &csvEncoder{buf: bufio.NewWriterSize(out, 64<<10), f: f, ts: ts, minSafe: minSafe + 1}
 }
 
 // Write implements RowEncoder: csv rows carry no row kind.
 func (e *csvEncoder) Write(_ types.RowKind, row []any) error {
+	b := e.line[:0]
 	for i, v := range row {
-		e.rec[i] = formatCSVField(v, e.ts[i])
+		if i > 0 {
+			b = utf8.AppendRune(b, e.f.delim)
+		}
+		b = e.appendField(b, v, e.ts[i])
 	}
-	return e.w.Write(e.rec)
+	b = append(b, '\n')
+	e.line = b
+	_, err := e.buf.Write(b)
+	return err
+}
+
+func (e *csvEncoder) appendField(b []byte, v any, t *types.Type) []byte {
+	if v == nil {
+		if e.f.nullLiteral != nil {
+			return append(b, *e.f.nullLiteral...)
+		}
+		return b
+	}
+	switch x := v.(type) {
+	case bool, int8, int16, int32, int64, float32, float64:
+		if t.Kind != types.Date && t.Kind != types.IntervalYearMonth && t.Kind != types.IntervalDayTime {
+			return append(b, formatCSVField(v, t)...)
+		}
+	case *apd.Decimal:
+		var r apd.Decimal
+		r.Reduce(x)
+		return append(b, r.Text('G')...)
+	}
+	return e.appendText(b, e.f.csvText(v, t))
+}
+
+// csvText is a value's text in a CSV field before quoting.
+func (f *csvOptions) csvText(v any, t *types.Type) string {
+	var elems []any
+	var ets []*types.Type
+	switch t.Kind {
+	case types.Array, types.Multiset:
+		elems = v.([]any)
+		for range elems {
+			ets = append(ets, t.Elem)
+		}
+	case types.Row:
+		elems = v.([]any)
+		for _, fl := range t.Fields {
+			ets = append(ets, fl.Type)
+		}
+	default:
+		if d, ok := v.(*apd.Decimal); ok {
+			var r apd.Decimal
+			r.Reduce(d)
+			return r.Text('G')
+		}
+		return formatCSVField(v, t)
+	}
+	parts := make([]string, len(elems))
+	for i, e := range elems {
+		if e == nil {
+			if f.nullLiteral != nil {
+				parts[i] = *f.nullLiteral
+			}
+			continue
+		}
+		parts[i] = f.csvText(e, ets[i])
+	}
+	return strings.Join(parts, f.arrayDelim)
+}
+
+func (e *csvEncoder) appendText(b []byte, s string) []byte {
+	if e.f.noQuote || !e.needsQuotes(s) {
+		return append(b, s...)
+	}
+	b = utf8.AppendRune(b, e.f.quote)
+	for _, r := range s {
+		if r == e.f.quote {
+			b = utf8.AppendRune(b, r)
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return utf8.AppendRune(b, e.f.quote)
+}
+
+func (e *csvEncoder) needsQuotes(s string) bool {
+	if strings.HasPrefix(s, "#") {
+		return true
+	}
+	for _, r := range s {
+		if r < e.minSafe || r == e.f.quote || r == e.f.delim {
+			return true
+		}
+	}
+	return false
 }
 
 // Flush implements RowEncoder.
-func (e *csvEncoder) Flush() error {
-	e.w.Flush()
-	if err := e.w.Error(); err != nil {
-		return err
-	}
-	return e.buf.Flush()
-}
+func (e *csvEncoder) Flush() error { return e.buf.Flush() }

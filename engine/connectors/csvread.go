@@ -140,7 +140,7 @@ func (d *csvBatchDecoder) convert(col *vector.Vec, conv csvConv, t *types.Type, 
 		col.AppendNull()
 		return nil
 	}
-	v, err := parseCSVField(string(b), t, nil)
+	v, err := parseCSVValue(string(b), t, nil, d.f.arrayDelim)
 	if err != nil {
 		return err
 	}

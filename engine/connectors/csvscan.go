@@ -1,6 +1,7 @@
 package connectors
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -68,7 +69,11 @@ var errEndOfInput = errors.New("csv: end of input")
 const csvBufSize = 256 << 10
 
 func newCSVScanner(r io.Reader, f *csvOptions) *csvScanner {
-	s := &csvScanner{r: r, buf: make([]byte, csvBufSize), line: 1,
+	size := csvBufSize
+	if br, ok := r.(*bytes.Reader); ok {
+		size = min(size, max(16, int(br.Len())+1)) // one message: no file-sized buffer
+	}
+	s := &csvScanner{r: r, buf: make([]byte, size), line: 1,
 		delim: byte(f.delim), quoting: !f.noQuote, quote: byte(f.quote),
 		escaping: f.escape != 0, escape: byte(f.escape), comments: f.allowComments}
 	s.special[s.delim] = true

@@ -23,12 +23,22 @@
 // file.* metadata keys), print (to the writers in Env.Stdout/Stderr) and
 // blackhole.
 //
-// Formats ('format' = 'csv' | 'json') are Format values in the same
-// registry: a Codec decodes and encodes rows with their row kind, and a
-// BulkCodec reads a whole file into column vectors (the csv format does,
-// from the bytes of its read buffer); the filesystem connector reads every
-// file through a BulkReader (OpenBulk) and shares its multi-file handling
-// (listing, partition directories) in files.go.
+// Formats (the 'format' option: csv, json, raw, avro, debezium-json,
+// canal-json, maxwell-json; avro-confluent and debezium-avro-confluent
+// are known and refused, as eddy reaches no schema registry) are Format
+// values in the same registry (format_*.go): a Codec decodes and encodes
+// rows with their row kind, and a BulkCodec reads a whole file into
+// column vectors (the csv format does, from the bytes of its read
+// buffer). Optional interfaces say more: a ChangelogCodec produces and
+// takes rows of every kind (the CDC formats), a MetadataCodec reads
+// metadata of its messages (debezium's source.timestamp, ...), a
+// MessageDecoder or MessageEncoder codes a message otherwise than a file
+// (raw: a message is one value, a file a value per line; avro: a message
+// is a binary record, a file an object container). DecodeBytes and
+// EncodeBytes code one message, for connectors of message queues. The
+// filesystem connector reads every file through a BulkReader (OpenBulk;
+// a ChangelogBulkReader carries row kinds) and shares its multi-file
+// handling (listing, partition directories) in files.go.
 //
 // A managed table of a catalog that scans its rows column by column
 // (catalogs.RowScanner) is read with one cursor for the whole scan, and its

@@ -60,8 +60,9 @@ func filesystemFactory(reg *Registry) *Factory {
 			return openFileWriter(ft, spec)
 		},
 		Abilities: func(t *Table) Abilities {
+			mode := reg.formatChangelog(t.Options)
 			return Abilities{Bounded: t.Options["source.monitor-interval"] == "", Projection: true,
-				ReadableMetadata: fileMetadata()}
+				ReadableMetadata: fileMetadata(), Produces: mode, Accepts: mode}
 		},
 	}
 }
@@ -215,6 +216,9 @@ func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
 		n, eof, err := r.bulk.Read(dataCols, vector.BatchSize-out.N)
 		if err != nil {
 			return nil, err
+		}
+		if kr, ok := r.bulk.(ChangelogBulkReader); ok {
+			out.Kinds = appendKinds(out.Kinds, out.N, kr.Kinds())
 		}
 		for j, ci := range lay.parts {
 			if v := out.Cols[ci]; v != nil {
@@ -433,7 +437,7 @@ func (w *fileWriter) Write(ctx context.Context, b *vector.Batch) error {
 			}
 		}
 		k := b.Kind(i)
-		if k == types.UpdateBefore || k == types.Delete {
+		if (k == types.UpdateBefore || k == types.Delete) && CodecChangelog(w.ft.codec) == InsertOnly {
 			return &Error{Exception: "TableException", Msg: fmt.Sprintf(
 				"Table sink '%s' doesn't support consuming update and delete changes which is produced by node %s", w.ft.t.Name, "GroupAggregate")}
 		}

@@ -65,10 +65,14 @@ type BulkReader interface {
 }
 
 // OpenBulk returns a bulk reader of r in codec's format: its fast path
-// when it has one, else its row decoder.
+// when it has one, else its row decoder (a ChangelogBulkReader for a
+// ChangelogCodec).
 func OpenBulk(c Codec, r io.Reader, name string, cols []Column, needed []bool) BulkReader {
 	if bc, ok := c.(BulkCodec); ok {
 		return bc.ReadBulk(r, name, cols, needed)
+	}
+	if CodecChangelog(c) != InsertOnly {
+		return newChangelogBulkReader(c.Decoder(r, name, cols), len(cols))
 	}
 	return NewBulkReader(c.Decoder(r, name, cols), len(cols))
 }
@@ -107,12 +111,32 @@ func (r *rowBulkReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	return added, false, nil
 }
 
+// MessageDecoder is implemented by codecs that read a message otherwise
+// than a file of the same bytes (the raw format: a file is a value per
+// line, a message one value); DecodeBytes uses it.
+type MessageDecoder interface {
+	DecodeMessage(msg []byte, cols []Column) (rows [][]any, kinds []types.RowKind, err error)
+}
+
+// MessageEncoder is implemented by codecs that write a message otherwise
+// than a file of one row; EncodeBytes uses it.
+type MessageEncoder interface {
+	EncodeMessage(kind types.RowKind, row []any, cols []Column) ([]byte, error)
+}
+
 // DecodeBytes decodes one message (a record of a message queue, say) in
 // codec's format into its rows, with their row kinds.
 func DecodeBytes(c Codec, msg []byte, cols []Column) (rows [][]any, kinds []types.RowKind, err error) {
-	dec := c.Decoder(bytes.NewReader(msg), "message", cols)
+	if md, ok := c.(MessageDecoder); ok {
+		return md.DecodeMessage(msg, cols)
+	}
+	return decodeAll(c.Decoder(bytes.NewReader(msg), "message", cols), len(cols))
+}
+
+// decodeAll reads every row of a decoder of width fields.
+func decodeAll(dec RowDecoder, width int) (rows [][]any, kinds []types.RowKind, err error) {
 	for {
-		row := make([]any, len(cols))
+		row := make([]any, width)
 		kind, ok, err := dec.Next(row)
 		if err != nil {
 			return nil, nil, err
@@ -126,6 +150,9 @@ func DecodeBytes(c Codec, msg []byte, cols []Column) (rows [][]any, kinds []type
 
 // EncodeBytes encodes one row in codec's format as a message.
 func EncodeBytes(c Codec, kind types.RowKind, row []any, cols []Column) ([]byte, error) {
+	if me, ok := c.(MessageEncoder); ok {
+		return me.EncodeMessage(kind, row, cols)
+	}
 	var b bytes.Buffer
 	enc := c.Encoder(&b, cols)
 	if err := enc.Write(kind, row); err != nil {

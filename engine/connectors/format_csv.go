@@ -1,10 +1,12 @@
 package connectors
 
 import (
+	"bytes"
 	"io"
 	"strings"
 
 	"eddy/engine/types"
+	"eddy/engine/vector"
 )
 
 // csvFormat is the csv format (connectors.md §4a, Flink's CsvFormatFactory).
@@ -29,10 +31,14 @@ type csvOptions struct {
 	allowComments bool
 	ignoreErrors  bool
 	nullLiteral   *string
+	arrayDelim    string // 'csv.array-element-delimiter'
 }
 
 func newCSVOptions(o map[string]string) (*csvOptions, error) {
-	f := &csvOptions{delim: ',', quote: '"'}
+	f := &csvOptions{delim: ',', quote: '"', arrayDelim: ";"}
+	if d, ok := o["csv.array-element-delimiter"]; ok {
+		f.arrayDelim = d
+	}
 	if d, ok := o["csv.field-delimiter"]; ok {
 		d = strings.ReplaceAll(d, `\t`, "\t")
 		r := []rune(d)
@@ -91,6 +97,40 @@ func (f *csvOptions) ReadBulk(r io.Reader, name string, cols []Column, needed []
 		return NewBulkReader(f.Decoder(r, name, cols), len(cols))
 	}
 	return newCSVBatchDecoder(r, name, f, columnTypes(cols), needed)
+}
+
+// DecodeMessage implements MessageDecoder: a message is read by the same
+// scanner as a file (quote and escape characters included) when the
+// options are single bytes.
+func (f *csvOptions) DecodeMessage(msg []byte, cols []Column) ([][]any, []types.RowKind, error) {
+	if !f.byteOptions() {
+		return decodeAll(f.Decoder(bytes.NewReader(msg), "message", cols), len(cols))
+	}
+	br := newCSVBatchDecoder(bytes.NewReader(msg), "message", f, columnTypes(cols), nil)
+	vecs := make([]*vector.Vec, len(cols))
+	for i, c := range cols {
+		vecs[i] = vector.New(c.Type, 1)
+	}
+	total := 0
+	for {
+		n, eof, err := br.Read(vecs, vector.BatchSize)
+		if err != nil {
+			return nil, nil, err
+		}
+		total += n
+		if eof {
+			break
+		}
+	}
+	rows := make([][]any, total)
+	kinds := make([]types.RowKind, total)
+	for i := range rows {
+		rows[i] = make([]any, len(cols))
+		for j, v := range vecs {
+			rows[i][j] = v.Get(i)
+		}
+	}
+	return rows, kinds, nil
 }
 
 // boolOption reads an optional Boolean option into dst.

@@ -1,6 +1,13 @@
 package connectors
 
-import "io"
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+
+	"eddy/engine/types"
+)
 
 // jsonFormat is the json format (connectors.md §4b, Flink's JsonFormatFactory).
 func jsonFormat() *Format {
@@ -20,27 +27,54 @@ type jsonOptions struct {
 	ignoreErrors  bool
 	failOnMissing bool
 	isoTimestamps bool
+	write         jsonWriteOptions
 }
 
 func newJSONOptions(o map[string]string) (*jsonOptions, error) {
 	f := &jsonOptions{}
-	if err := boolOption(o, "json.ignore-parse-errors", &f.ignoreErrors); err != nil {
+	if err := boolOption(o, "json.fail-on-missing-field", &f.failOnMissing); err != nil {
 		return nil, err
 	}
-	if err := boolOption(o, "json.fail-on-missing-field", &f.failOnMissing); err != nil {
+	if err := readJSONOptions(o, "json.", &f.ignoreErrors, &f.write); err != nil {
 		return nil, err
 	}
 	if f.ignoreErrors && f.failOnMissing {
 		return nil, validationError("fail-on-missing-field and ignore-parse-errors shouldn't both be true.")
 	}
-	switch std := o["json.timestamp-format.standard"]; std {
+	f.isoTimestamps = f.write.iso
+	return f, nil
+}
+
+// readJSONOptions reads the options the json format shares with the
+// formats built on it, each key with the format's prefix ('json.',
+// 'debezium-json.'), validated as Flink's JsonFormatOptionsUtil does.
+func readJSONOptions(o map[string]string, prefix string, ignoreErrors *bool, w *jsonWriteOptions) error {
+	if err := boolOption(o, prefix+"ignore-parse-errors", ignoreErrors); err != nil {
+		return err
+	}
+	switch std := o[prefix+"timestamp-format.standard"]; std {
 	case "", "SQL":
 	case "ISO-8601":
-		f.isoTimestamps = true
+		w.iso = true
 	default:
-		return nil, validationError("Unsupported value '%s' for timestamp-format.standard. Supported values are [SQL, ISO-8601].", std)
+		return validationError("Unsupported value '%s' for timestamp-format.standard. Supported values are [SQL, ISO-8601].", std)
 	}
-	return f, nil
+	w.nullKeyMode, w.nullKeyLiteral = "FAIL", "null"
+	if m, ok := o[prefix+"map-null-key.mode"]; ok {
+		switch strings.ToUpper(m) {
+		case "FAIL", "DROP", "LITERAL":
+			w.nullKeyMode = strings.ToUpper(m)
+		default:
+			return validationError("Unsupported value '%s' for option map-null-key.mode. Supported values are [LITERAL, FAIL, DROP].", m)
+		}
+	}
+	if l, ok := o[prefix+"map-null-key.literal"]; ok {
+		w.nullKeyLiteral = l
+	}
+	if err := boolOption(o, prefix+"encode.decimal-as-plain-number", &w.plainDecimal); err != nil {
+		return err
+	}
+	return boolOption(o, prefix+"encode.ignore-null-fields", &w.ignoreNullFields)
 }
 
 // Decoder implements Codec.
@@ -50,5 +84,15 @@ func (f *jsonOptions) Decoder(r io.Reader, name string, cols []Column) RowDecode
 
 // Encoder implements Codec.
 func (f *jsonOptions) Encoder(w io.Writer, cols []Column) RowEncoder {
-	return newJSONEncoder(w, cols)
+	return newJSONEncoder(w, &f.write, cols)
+}
+
+// DecodeMessage implements MessageDecoder: a message is one JSON value (an
+// object, or an array of objects) even when it spans lines.
+func (f *jsonOptions) DecodeMessage(msg []byte, cols []Column) ([][]any, []types.RowKind, error) {
+	var line bytes.Buffer
+	if json.Compact(&line, msg) == nil {
+		msg = line.Bytes()
+	}
+	return decodeAll(f.Decoder(bytes.NewReader(msg), "message", cols), len(cols))
 }

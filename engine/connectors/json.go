@@ -10,6 +10,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -34,7 +35,11 @@ type jsonDecoder struct {
 
 func newJSONDecoder(in io.Reader, name string, f *jsonOptions, cols []Column) *jsonDecoder {
 	d := &jsonDecoder{name: name, f: f, sc: bufio.NewScanner(in)}
-	d.sc.Buffer(make([]byte, 64<<10), 256<<20)
+	size := 64 << 10
+	if br, ok := in.(*bytes.Reader); ok {
+		size = min(size, max(16, int(br.Len())+1)) // one message: no file-sized buffer
+	}
+	d.sc.Buffer(make([]byte, size), 256<<20)
 	for _, c := range cols {
 		d.names = append(d.names, c.Name)
 		d.ts = append(d.ts, c.Type)
@@ -210,13 +215,14 @@ func fromJSON(v any, t *types.Type, iso bool) (any, error) {
 
 type jsonEncoder struct {
 	buf   *bufio.Writer
+	o     *jsonWriteOptions
 	names []string
 	ts    []*types.Type
 	line  []byte
 }
 
-func newJSONEncoder(out io.Writer, cols []Column) *jsonEncoder {
-	e := &jsonEncoder{buf: bufio.NewWriterSize(out, 64<<10)}
+func newJSONEncoder(out io.Writer, o *jsonWriteOptions, cols []Column) *jsonEncoder {
+	e := &jsonEncoder{buf: bufio.NewWriterSize(out, 64<<10), o: o}
 	for _, c := range cols {
 		e.names = append(e.names, c.Name)
 		e.ts = append(e.ts, c.Type)
@@ -226,19 +232,13 @@ func newJSONEncoder(out io.Writer, cols []Column) *jsonEncoder {
 
 // Write implements RowEncoder: json rows carry no row kind.
 func (e *jsonEncoder) Write(_ types.RowKind, row []any) error {
-	b := e.line[:0]
-	b = append(b, '{')
-	for i, v := range row {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, e.names[i])
-		b = append(b, ':')
-		b = appendJSON(b, v, e.ts[i])
+	b, err := e.o.appendRow(e.line[:0], row, e.names, e.ts)
+	if err != nil {
+		return err
 	}
-	b = append(b, '}', '\n')
+	b = append(b, '\n')
 	e.line = b
-	_, err := e.buf.Write(b)
+	_, err = e.buf.Write(b)
 	return err
 }
 
@@ -250,63 +250,120 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
+// jsonWriteOptions are the encoding options of the json format and of the
+// formats built on it ('<format>.timestamp-format.standard',
+// '.map-null-key.mode', '.map-null-key.literal',
+// '.encode.decimal-as-plain-number', '.encode.ignore-null-fields').
+type jsonWriteOptions struct {
+	iso              bool
+	nullKeyMode      string // FAIL, DROP or LITERAL
+	nullKeyLiteral   string
+	plainDecimal     bool
+	ignoreNullFields bool
+}
+
+// appendRow writes the fields of a row as a JSON object.
+func (o *jsonWriteOptions) appendRow(b []byte, row []any, names []string, ts []*types.Type) ([]byte, error) {
+	b = append(b, '{')
+	first := true
+	for i, v := range row {
+		if v == nil && o.ignoreNullFields {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendJSONString(b, names[i])
+		b = append(b, ':')
+		var err error
+		if b, err = o.appendJSON(b, v, ts[i]); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
 // appendJSON writes a value as Flink's JSON format does.
-func appendJSON(b []byte, v any, t *types.Type) []byte {
+func (o *jsonWriteOptions) appendJSON(b []byte, v any, t *types.Type) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
-		return append(b, "null"...)
+		return append(b, "null"...), nil
 	case bool:
 		if x {
-			return append(b, "true"...)
+			return append(b, "true"...), nil
 		}
-		return append(b, "false"...)
+		return append(b, "false"...), nil
 	case int8, int16, int32, int64:
 		if t.Kind == types.Date || t.Kind == types.Time {
-			return appendJSONString(b, formatCSVField(v, t))
+			return appendJSONString(b, formatCSVField(v, t)), nil
 		}
-		return append(b, types.ValueString(v, t)...)
+		return append(b, types.ValueString(v, t)...), nil
 	case float32, float64:
 		f, ok := x.(float64)
 		if !ok {
 			f = float64(x.(float32))
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return appendJSONString(b, types.ValueString(v, t))
+			return appendJSONString(b, types.ValueString(v, t)), nil
 		}
-		return append(b, types.ValueString(v, t)...)
+		return append(b, types.ValueString(v, t)...), nil
 	case *apd.Decimal:
-		return append(b, x.Text('f')...)
+		// Flink's JSON writer takes the value without trailing zeros (a
+		// Jackson number node), then prints it as Java's
+		// BigDecimal.toString (1.2E+4, 1.2E-7) or, with
+		// 'encode.decimal-as-plain-number', toPlainString.
+		var r apd.Decimal
+		r.Reduce(x)
+		if o.plainDecimal {
+			return append(b, r.Text('f')...), nil
+		}
+		return append(b, r.Text('G')...), nil
 	case string:
-		return appendJSONString(b, x)
+		return appendJSONString(b, x), nil
 	case []byte:
-		return appendJSONString(b, base64.StdEncoding.EncodeToString(x))
+		return appendJSONString(b, base64.StdEncoding.EncodeToString(x)), nil
+	case time.Time:
+		s := formatCSVField(v, t)
+		if o.iso {
+			s = strings.Replace(s, " ", "T", 1)
+		}
+		return appendJSONString(b, s), nil
 	case []any:
 		if t.Kind == types.Row {
-			b = append(b, '{')
+			names := make([]string, len(t.Fields))
+			ts := make([]*types.Type, len(t.Fields))
 			for i, f := range t.Fields {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONString(b, f.Name)
-				b = append(b, ':')
-				b = appendJSON(b, x[i], f.Type)
+				names[i], ts[i] = f.Name, f.Type
 			}
-			return append(b, '}')
+			return o.appendRow(b, x, names, ts)
 		}
 		b = append(b, '[')
 		for i, e := range x {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSON(b, e, t.Elem)
+			var err error
+			if b, err = o.appendJSON(b, e, t.Elem); err != nil {
+				return nil, err
+			}
 		}
-		return append(b, ']')
+		return append(b, ']'), nil
 	case map[any]any:
 		keys := make([]string, 0, len(x))
 		byKey := map[string]any{}
 		for k, e := range x {
-			ks := "null"
-			if k != nil {
+			var ks string
+			if k == nil {
+				switch o.nullKeyMode {
+				case "DROP":
+					continue
+				case "LITERAL":
+					ks = o.nullKeyLiteral
+				default:
+					return nil, &Error{Exception: "RuntimeException", Msg: "JSON format doesn't support to serialize map data with null keys. You can drop null key entries or encode null in literals by specifying map-null-key.mode option."}
+				}
+			} else {
 				ks = formatCSVField(k, t.Elem)
 			}
 			keys = append(keys, ks)
@@ -320,9 +377,12 @@ func appendJSON(b []byte, v any, t *types.Type) []byte {
 			}
 			b = appendJSONString(b, k)
 			b = append(b, ':')
-			b = appendJSON(b, byKey[k], t.Val)
+			var err error
+			if b, err = o.appendJSON(b, byKey[k], t.Val); err != nil {
+				return nil, err
+			}
 		}
-		return append(b, '}')
+		return append(b, '}'), nil
 	}
-	return appendJSONString(b, formatCSVField(v, t))
+	return appendJSONString(b, formatCSVField(v, t)), nil
 }

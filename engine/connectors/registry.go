@@ -169,14 +169,14 @@ type Registry struct {
 }
 
 // NewRegistry returns a registry of eddy's connectors (datagen,
-// filesystem, print, blackhole), formats (csv, json) and the storage of
+// filesystem, print, blackhole), formats (eddyFormats) and the storage of
 // managed tables.
 func NewRegistry() *Registry {
 	r := &Registry{factories: map[string]*Factory{}, formats: map[string]*Format{}, managed: managedFactory()}
 	for _, f := range []*Factory{datagenFactory(), filesystemFactory(r), printFactory(), blackholeFactory()} {
 		r.Register(f)
 	}
-	for _, f := range []*Format{csvFormat(), jsonFormat()} {
+	for _, f := range eddyFormats() {
 		r.RegisterFormat(f)
 	}
 	return r

@@ -29,7 +29,8 @@ func TestBuiltinIdentifiers(t *testing.T) {
 	if got, want := reg.Identifiers(), []string{"blackhole", "datagen", "filesystem", "print"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("connectors %v, want %v", got, want)
 	}
-	if got, want := reg.FormatIdentifiers(), []string{"csv", "json"}; !reflect.DeepEqual(got, want) {
+	if got, want := reg.FormatIdentifiers(), []string{"avro", "avro-confluent", "canal-json", "csv",
+		"debezium-avro-confluent", "debezium-json", "json", "maxwell-json", "raw"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("formats %v, want %v", got, want)
 	}
 }
@@ -165,7 +166,7 @@ func TestRegisteredFormat(t *testing.T) {
 	tbl := table(map[string]string{"connector": "filesystem", "path": dir, "format": "lines", "lines.upper": "true"}, "line", "p")
 	tbl.PartitionKeys = []string{"p"}
 	if err := reg.Validate(tbl, false); err == nil ||
-		!strings.Contains(err.Error(), "Could not find any factory for identifier 'lines' that implements 'org.apache.flink.table.factories.DeserializationFormatFactory' in the classpath.\n\nAvailable factory identifiers are:\n\ncsv\njson") {
+		!strings.Contains(err.Error(), "Could not find any factory for identifier 'lines' that implements 'org.apache.flink.table.factories.DeserializationFormatFactory' in the classpath.\n\nAvailable factory identifiers are:\n\navro\navro-confluent\ncanal-json\ncsv\n") {
 		t.Fatalf("unregistered format: %v", err)
 	}
 	reg.RegisterFormat(linesFormat())
