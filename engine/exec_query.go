@@ -140,6 +140,9 @@ func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id pl
 		}
 	}
 	t := &connectors.Table{Catalog: cat, Name: cid, Temporary: entry.Temporary, Options: options, PartitionKeys: parts}
+	if ct, ok := entry.Table.(*catalogs.CatalogTable); ok && ct.Schema.PrimaryKey != nil {
+		t.PrimaryKey = ct.Schema.PrimaryKey.Columns
+	}
 	if t.Options == nil {
 		t.Options = map[string]string{}
 	}

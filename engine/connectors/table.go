@@ -28,6 +28,8 @@ type Table struct {
 	Options       map[string]string
 	Columns       []Column
 	PartitionKeys []string
+	// PrimaryKey are the columns of the table's PRIMARY KEY, or nil.
+	PrimaryKey []string
 	// Metadata are the METADATA columns a scan reads, in the order the
 	// reader returns them after the physical columns; each key is one the
 	// connector declares readable (Abilities.ReadableMetadata). Sinks

@@ -1,0 +1,449 @@
+package kafka_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"eddy/catalogs"
+	"eddy/catalogs/memory"
+	"eddy/engine"
+)
+
+// These tests run against a real broker: testdata/kafka/kafka.sh start
+// prints its address; export it as EDDY_KAFKA. Records are produced and
+// consumed with Kafka's own command-line tools (kafka.sh produce and
+// consume), a client independent of the one under test.
+
+func broker(t testing.TB) string {
+	t.Helper()
+	addr := os.Getenv("EDDY_KAFKA")
+	if addr == "" {
+		t.Skip("EDDY_KAFKA is not set: start a broker with engine/connectors/kafka/testdata/kafka/kafka.sh start and export EDDY_KAFKA=<host:port>")
+	}
+	return addr
+}
+
+// tool runs kafka.sh with args and stdin, and returns its standard output.
+func tool(t testing.TB, stdin string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "testdata/kafka/kafka.sh", args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("kafka.sh %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String()
+}
+
+// newTopic creates a topic with a name unique to the test.
+func newTopic(t testing.TB, addr string, partitions int32) string {
+	t.Helper()
+	name := fmt.Sprintf("%s-%d", strings.NewReplacer("/", "-", " ", "-").Replace(t.Name()), time.Now().UnixNano())
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, err := kadm.NewClient(cl).CreateTopic(ctx, partitions, 1, nil, name)
+	if err == nil {
+		err = resp.Err
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// produce writes one record per line with Kafka's console producer;
+// "key|value" lines when keyed, NULL a null value.
+func produce(t testing.TB, topic string, keyed bool, lines ...string) {
+	t.Helper()
+	args := []string{"produce", topic}
+	if keyed {
+		args = append(args, "--property", "parse.key=true", "--property", "key.separator=|", "--property", "null.marker=NULL")
+	}
+	tool(t, strings.Join(lines, "\n")+"\n", args...)
+}
+
+func session(t testing.TB, mode string) *engine.Session {
+	t.Helper()
+	ctx := context.Background()
+	mgr := catalogs.NewManager(map[string]catalogs.Factory{memory.Type: memory.Factory{}}, nil)
+	t.Cleanup(func() { mgr.Close() })
+	desc := catalogs.CatalogDescriptor{Name: "default_catalog", Options: map[string]string{catalogs.OptionType: memory.Type}}
+	if err := mgr.RegisterCatalog(ctx, desc, memory.New("default_catalog", "default_database"), catalogs.OriginBuiltIn); err != nil {
+		t.Fatal(err)
+	}
+	if err := mgr.SetCurrentCatalog(ctx, "default_catalog"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := engine.NewSession(engine.SessionConfig{Catalogs: mgr,
+		Options: map[string]string{"table.dml-sync": "true", "execution.runtime-mode": mode, "table.local-time-zone": "UTC"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func exec1(t testing.TB, s *engine.Session, sql string) {
+	t.Helper()
+	res, err := s.Execute(context.Background(), sql)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	if res.Rows != nil {
+		for {
+			_, ok, err := res.Rows.Next(context.Background())
+			if err != nil {
+				t.Fatalf("%s: %v", sql, err)
+			}
+			if !ok {
+				break
+			}
+		}
+	}
+	res.Close()
+}
+
+// query returns at most n rows (all when n < 0) as "kind v1 v2 ...".
+func query(t testing.TB, s *engine.Session, sql string, n int) ([]string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := s.Execute(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Close()
+	var out []string
+	for n < 0 || len(out) < n {
+		row, ok, err := res.Rows.Next(ctx)
+		if err != nil {
+			return out, err
+		}
+		if !ok {
+			break
+		}
+		vals := make([]string, len(row.Values))
+		for i, v := range row.Values {
+			switch x := v.(type) {
+			case []byte:
+				vals[i] = string(x)
+			case time.Time:
+				vals[i] = x.UTC().Format("2006-01-02 15:04:05.000")
+			case map[any]any:
+				var kv []string
+				for k, e := range x {
+					if b, ok := e.([]byte); ok {
+						e = string(b)
+					}
+					kv = append(kv, fmt.Sprintf("%v=%v", k, e))
+				}
+				sort.Strings(kv)
+				vals[i] = "{" + strings.Join(kv, ",") + "}"
+			default:
+				vals[i] = fmt.Sprint(v)
+			}
+		}
+		out = append(out, row.Kind.String()+" "+strings.Join(vals, " "))
+	}
+	return out, nil
+}
+
+func mustQuery(t testing.TB, s *engine.Session, sql string, n int) []string {
+	t.Helper()
+	rows, err := query(t, s, sql, n)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return rows
+}
+
+func wantRows(t *testing.T, got []string, want ...string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestBatchReadJSON(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 2)
+	produce(t, topic, false, `{"id":1,"name":"ann","score":1.5}`, `{"id":2,"name":"bob","score":2.5}`, `{"id":3,"name":null,"score":3}`)
+	s := session(t, "batch")
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE t (id INT, name STRING, score DOUBLE) WITH (
+		'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+		'format' = 'json', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, topic, addr))
+	wantRows(t, mustQuery(t, s, "SELECT id, name, score FROM t ORDER BY id", -1),
+		"+I 1 ann 1.5", "+I 2 bob 2.5", "+I 3 <nil> 3")
+	wantRows(t, mustQuery(t, s, "SELECT COUNT(*), SUM(score) FROM t", -1), "+I 3 7")
+
+	// Specific offsets of a partition; latest-offset start reads nothing.
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE empty (id INT) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'format' = 'json',
+		'scan.startup.mode' = 'latest-offset', 'scan.bounded.mode' = 'latest-offset')`, topic, addr))
+	wantRows(t, mustQuery(t, s, "SELECT * FROM empty", -1))
+
+	// Unbounded in batch mode is Flink's error.
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE endless (id INT) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'format' = 'json')`, topic, addr))
+	if _, err := query(t, s, "SELECT * FROM endless", -1); err == nil || !strings.Contains(err.Error(), "unbounded") {
+		t.Errorf("unbounded table in batch mode: got %v", err)
+	}
+}
+
+func TestMetadataColumns(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	tool(t, "h1:v1\tk1|{\"v\":10}\nh2:v2,h3:v3\tk2|{\"v\":20}\n", "produce", topic,
+		"--property", "parse.headers=true", "--property", "parse.key=true", "--property", "key.separator=|")
+	s := session(t, "batch")
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE m (
+		v INT,
+		tp STRING METADATA FROM 'topic' VIRTUAL,
+		part INT METADATA FROM 'partition' VIRTUAL,
+		off BIGINT METADATA FROM 'offset' VIRTUAL,
+		hs MAP<STRING, BYTES> METADATA FROM 'headers' VIRTUAL,
+		tt STRING METADATA FROM 'timestamp-type' VIRTUAL,
+		ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL,
+		le INT METADATA FROM 'leader-epoch' VIRTUAL
+	) WITH ('connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'value.format' = 'json',
+		'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, topic, addr))
+	got := mustQuery(t, s, "SELECT v, tp = '"+topic+"', part, off, hs, tt, ts > TIMESTAMP '2020-01-01 00:00:00', le FROM m ORDER BY off", -1)
+	wantRows(t, got, "+I 10 true 0 0 {h1=v1} CreateTime true 0", "+I 20 true 0 1 {h2=v2,h3=v3} CreateTime true 0")
+
+	// A metadata key the connector does not know.
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE bad (v INT, x STRING METADATA FROM 'nope' VIRTUAL) WITH ('connector' = 'kafka',
+		'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json', 'scan.bounded.mode' = 'latest-offset')`, topic, addr))
+	if _, err := query(t, s, "SELECT * FROM bad", -1); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("unknown metadata key: got %v", err)
+	}
+}
+
+func TestStreamingReadStopsAfterRows(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	produce(t, topic, false, `{"n":1}`, `{"n":2}`, `{"n":3}`, `{"n":4}`)
+	s := session(t, "streaming")
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE st (n INT) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'properties.group.id' = 'g-%s', 'format' = 'json',
+		'scan.startup.mode' = 'earliest-offset')`, topic, addr, topic))
+	start := time.Now()
+	wantRows(t, mustQuery(t, s, "SELECT n * 10 FROM st WHERE n <> 2", 3), "+I 10", "+I 30", "+I 40")
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("reading 3 rows of an unbounded table took %v", d)
+	}
+	// The group committed what was read: group-offsets resumes after it.
+	produce(t, topic, false, `{"n":5}`)
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE resumed (n INT) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'properties.group.id' = 'g-%s', 'format' = 'json',
+		'scan.startup.mode' = 'group-offsets')`, topic, addr, topic))
+	wantRows(t, mustQuery(t, s, "SELECT n FROM resumed", 1), "+I 5")
+}
+
+func TestWatermarkTumbleWindow(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	produce(t, topic, false,
+		`{"k":"a","ts":"2024-01-01 00:00:01","v":1}`,
+		`{"k":"a","ts":"2024-01-01 00:00:04","v":2}`,
+		`{"k":"b","ts":"2024-01-01 00:00:06","v":5}`,
+		`{"k":"a","ts":"2024-01-01 00:00:12","v":7}`,
+		`{"k":"a","ts":"2024-01-01 00:00:30","v":9}`)
+	s := session(t, "streaming")
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE ev (k STRING, ts TIMESTAMP(3), v INT,
+		WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset')`, topic, addr))
+	got := mustQuery(t, s, `SELECT window_start, k, SUM(v) FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+		GROUP BY window_start, window_end, k`, 3)
+	sort.Strings(got)
+	wantRows(t, got, "+I 2024-01-01 00:00:00.000 a 3", "+I 2024-01-01 00:00:00.000 b 5", "+I 2024-01-01 00:00:10.000 a 7")
+}
+
+func TestInsertReadBackWithConsoleConsumer(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	s := session(t, "batch")
+	exec1(t, s, `CREATE TABLE gen (id BIGINT, name STRING) WITH ('connector' = 'datagen',
+		'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '3', 'fields.name.length' = '4')`)
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE sink (id BIGINT, name STRING) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'key.format' = 'json', 'key.fields' = 'id',
+		'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY')`, topic, addr))
+	before := time.Now().Add(-time.Second).UnixMilli()
+	exec1(t, s, "INSERT INTO sink SELECT id, 'n' || CAST(id AS STRING) FROM gen")
+	out := tool(t, "", "consume", topic, "--max-messages", "3", "--timeout-ms", "20000",
+		"--property", "print.key=true", "--property", "print.timestamp=true", "--property", "key.separator=|")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	sort.Strings(lines)
+	if len(lines) != 3 {
+		t.Fatalf("consumed %q", out)
+	}
+	for i, l := range lines {
+		// CreateTime:<millis>|{"id":1}|{"name":"n1"}
+		parts := strings.Split(l, "|")
+		var ms int64
+		if len(parts) != 3 || fmt.Sscanf(parts[0], "CreateTime:%d", &ms); ms < before {
+			t.Errorf("record %q: want a CreateTime timestamp after %d", l, before)
+		}
+		if want := fmt.Sprintf(`{"id":%d}|{"name":"n%d"}`, i+1, i+1); len(parts) == 3 && parts[1]+"|"+parts[2] != want {
+			t.Errorf("record %q: want key and value %s", l, want)
+		}
+	}
+	// The same rows read back through the connector.
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE back (id BIGINT, name STRING) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'key.format' = 'json', 'key.fields' = 'id',
+		'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY',
+		'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, topic, addr))
+	wantRows(t, mustQuery(t, s, "SELECT * FROM back ORDER BY id", -1), "+I 1 n1", "+I 2 n2", "+I 3 n3")
+}
+
+func TestUpsertKafka(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	produce(t, topic, true,
+		`{"id":1}|{"id":1,"v":"a"}`,
+		`{"id":2}|{"id":2,"v":"x"}`,
+		`{"id":1}|{"id":1,"v":"b"}`,
+		`{"id":1}|{"id":1,"v":"b"}`,
+		`{"id":2}|NULL`,
+		`{"id":3}|NULL`)
+	s := session(t, "streaming")
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE u (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
+		'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+		'key.format' = 'json', 'value.format' = 'json')`, topic, addr))
+	wantRows(t, mustQuery(t, s, "SELECT * FROM u", 5), "+I 1 a", "+I 2 x", "-U 1 a", "+U 1 b", "-D 2 x")
+
+	// The sink writes deletes as tombstones.
+	out := newTopic(t, addr, 1)
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE counts (v STRING, n BIGINT, PRIMARY KEY (v) NOT ENFORCED) WITH (
+		'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+		'key.format' = 'json', 'value.format' = 'json', 'sink.buffer-flush.max-rows' = '10',
+		'sink.buffer-flush.interval' = '1s')`, out, addr))
+	b := session(t, "batch")
+	exec1(t, b, `CREATE TABLE src (v STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '1')`)
+	exec1(t, b, fmt.Sprintf(`CREATE TABLE counts (v STRING, n BIGINT, PRIMARY KEY (v) NOT ENFORCED) WITH (
+		'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+		'key.format' = 'json', 'value.format' = 'json')`, out, addr))
+	exec1(t, b, "INSERT INTO counts VALUES ('p', 1), ('q', 2)")
+	got := tool(t, "", "consume", out, "--max-messages", "2", "--timeout-ms", "20000",
+		"--property", "print.key=true", "--property", "key.separator=|")
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	sort.Strings(lines)
+	wantRows(t, lines, `{"v":"p"}|{"v":"p","n":1}`, `{"v":"q"}|{"v":"q","n":2}`)
+
+	// Without a primary key: Flink's error.
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE nokey (id INT) WITH ('connector' = 'upsert-kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'key.format' = 'json', 'value.format' = 'json')`, topic, addr))
+	if _, err := query(t, s, "SELECT * FROM nokey", 1); err == nil || !strings.Contains(err.Error(), "require to define a PRIMARY KEY") {
+		t.Errorf("upsert-kafka without a primary key: got %v", err)
+	}
+}
+
+func TestSASLPlain(t *testing.T) {
+	broker(t)
+	addr := strings.TrimSpace(tool(t, "", "sasl-url"))
+	topic := newTopic(t, broker(t), 1)
+	produce(t, topic, false, `{"n":1}`)
+	s := session(t, "batch")
+	table := func(name, password string) {
+		exec1(t, s, fmt.Sprintf(`CREATE TABLE %s (n INT) WITH ('connector' = 'kafka', 'topic' = '%s',
+			'properties.bootstrap.servers' = '%s', 'properties.security.protocol' = 'SASL_PLAINTEXT',
+			'properties.sasl.mechanism' = 'PLAIN', 'properties.request.timeout.ms' = '10000',
+			'properties.sasl.jaas.config' = 'org.apache.kafka.common.security.plain.PlainLoginModule required username="eddy" password="%s";',
+			'format' = 'json', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`,
+			name, topic, addr, password))
+	}
+	table("good", "eddy-secret")
+	wantRows(t, mustQuery(t, s, "SELECT n FROM good", -1), "+I 1")
+	table("wrong", "not-the-password")
+	_, err := query(t, s, "SELECT n FROM wrong", -1)
+	if err == nil || !strings.Contains(err.Error(), "SaslAuthenticationException") && !strings.Contains(err.Error(), "Authentication failed") {
+		t.Fatalf("wrong password: got %v", err)
+	}
+	if strings.Contains(err.Error(), "not-the-password") {
+		t.Errorf("the error prints the password: %v", err)
+	}
+}
+
+func TestUnreachableBroker(t *testing.T) {
+	broker(t)
+	s := session(t, "batch")
+	exec1(t, s, `CREATE TABLE gone (n INT) WITH ('connector' = 'kafka', 'topic' = 'x',
+		'properties.bootstrap.servers' = '127.0.0.1:1', 'properties.request.timeout.ms' = '2000',
+		'format' = 'json', 'scan.bounded.mode' = 'latest-offset', 'scan.startup.mode' = 'earliest-offset')`)
+	start := time.Now()
+	_, err := query(t, s, "SELECT * FROM gone", -1)
+	if err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Fatalf("unreachable broker: got %v", err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the error took %v", d)
+	}
+}
+
+func TestUndecodableRecord(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	produce(t, topic, false, `{"n":1}`, `not json`, `{"n":3}`)
+	s := session(t, "batch")
+	for _, ignore := range []bool{false, true} {
+		name := fmt.Sprintf("j%v", ignore)
+		exec1(t, s, fmt.Sprintf(`CREATE TABLE %s (n INT) WITH ('connector' = 'kafka', 'topic' = '%s',
+			'properties.bootstrap.servers' = '%s', 'format' = 'json', 'json.ignore-parse-errors' = '%v',
+			'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, name, topic, addr, ignore))
+		rows, err := query(t, s, "SELECT n FROM "+name, -1)
+		if ignore {
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantRows(t, rows, "+I 1", "+I 3")
+			continue
+		}
+		want := fmt.Sprintf("topic = %s, partition = 0, leaderEpoch = 0, offset = 1", topic)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("undecodable record: got %v, want an error with %q", err, want)
+		}
+	}
+}
+
+func TestValidation(t *testing.T) {
+	s := session(t, "batch")
+	for _, c := range []struct{ with, want string }{
+		{`'topic' = 't'`, "Missing required options are:\n\nproperties.bootstrap.servers"},
+		{`'properties.bootstrap.servers' = 'h:1', 'format' = 'json'`, "Either 'topic' or 'topic-pattern' must be set."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'topic-pattern' = 't.*', 'format' = 'json'`, "Option 'topic' and 'topic-pattern' shouldn't be set together."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't'`, "Could not find required scan format 'value.format'."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'scan.startup.mode' = 'timestamp'`, "'scan.startup.timestamp-millis' is required in 'TIMESTAMP' startup mode but missing."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'scan.startup.mode' = 'specific-offsets', 'scan.startup.specific-offsets' = 'p0'`, "Invalid properties 'scan.startup.specific-offsets' should follow the format 'partition:0,offset:42;partition:1,offset:300', but is 'p0'."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'key.fields' = 'n'`, "The option 'key.fields' can only be declared if a key format is defined using 'key.format'."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'bogus' = '1'`, "Unsupported options found for 'kafka'.\n\nUnsupported options:\n\nbogus"},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'nope'`, "Could not find any factory for identifier 'nope'"},
+	} {
+		exec1(t, s, "CREATE TABLE v (n INT) WITH ('connector' = 'kafka', "+c.with+")")
+		_, err := query(t, s, "SELECT * FROM v", -1)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.with, err, c.want)
+		}
+		exec1(t, s, "DROP TABLE v")
+	}
+	exec1(t, s, `CREATE TABLE x (n INT) WITH ('connector' = 'kafka', 'properties.bootstrap.servers' = 'h:1',
+		'topic' = 't', 'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once')`)
+	if _, err := query(t, s, "INSERT INTO x VALUES (1)", -1); err == nil || !strings.Contains(err.Error(), "sink.transactional-id-prefix must be specified when using DeliveryGuarantee.EXACTLY_ONCE.") {
+		t.Errorf("exactly-once without a prefix: got %v", err)
+	}
+}
