@@ -232,9 +232,11 @@ func (c clientConfig) clientError(err error) error {
 	var ke *kerr.Error
 	switch {
 	case errors.Is(err, kerr.SaslAuthenticationFailed):
+		// The broker's own message follows the error code's description.
 		msg := err.Error()
-		if i := strings.Index(msg, ": "+kerr.SaslAuthenticationFailed.Message); i > 0 {
-			msg = msg[:i]
+		desc := kerr.SaslAuthenticationFailed.Message + ": " + kerr.SaslAuthenticationFailed.Description + ": "
+		if i := strings.Index(msg, desc); i >= 0 {
+			msg = msg[i+len(desc):]
 		}
 		if c.password != "" {
 			msg = strings.ReplaceAll(msg, c.password, "******")
@@ -242,8 +244,8 @@ func (c clientConfig) clientError(err error) error {
 		return &connectors.Error{Exception: "SaslAuthenticationException", Msg: msg}
 	case errors.Is(err, context.DeadlineExceeded), isNetError(err):
 		return &connectors.Error{Exception: "TimeoutException", Msg: fmt.Sprintf(
-			"Timed out after %d ms waiting for the Kafka brokers at '%s' (properties.bootstrap.servers): %v",
-			c.requestTimeout.Milliseconds(), strings.Join(c.brokers, ","), err)}
+			"Could not reach the Kafka brokers at '%s' (properties.bootstrap.servers) within %d ms: %v",
+			strings.Join(c.brokers, ","), c.requestTimeout.Milliseconds(), err)}
 	case errors.As(err, &ke):
 		return &connectors.Error{Exception: "KafkaException", Msg: fmt.Sprintf("%s: %s", ke.Message, ke.Description)}
 	}
