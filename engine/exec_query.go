@@ -50,6 +50,9 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 		return nil, nil, err
 	}
 	st := &sessionTables{conns: conns, streaming: s.streaming(), tables: map[plan.TableID]*connectors.Table{}}
+	if st.streaming {
+		st.checkpoint, _ = conf.ParseDuration(s.conf.get(conf.CheckpointInterval))
+	}
 	var resolveErr error
 	for _, n := range nodes {
 		plan.Walk(n, func(x plan.Node) {
@@ -122,6 +125,8 @@ type sessionTables struct {
 	conns     *connectors.Connectors
 	streaming bool
 	tables    map[plan.TableID]*connectors.Table
+	// checkpoint is execution.checkpointing.interval in streaming mode.
+	checkpoint time.Duration
 }
 
 func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id plan.TableID, cols plan.Schema, options map[string]string, parts []string) error {
@@ -183,7 +188,7 @@ func (st *sessionTables) OpenSink(ctx context.Context, sink *plan.Sink) (connect
 		return nil, fmt.Errorf("table %s was not resolved", sink.Table)
 	}
 	return st.conns.OpenWriter(ctx, t, connectors.WriteSpec{Overwrite: sink.Overwrite,
-		StaticPartition: sink.StaticPartition, Streaming: st.streaming})
+		StaticPartition: sink.StaticPartition, Streaming: st.streaming, CheckpointInterval: st.checkpoint})
 }
 
 // execQuery runs a query and returns its rows as they are produced.

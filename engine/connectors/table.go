@@ -2,6 +2,7 @@ package connectors
 
 import (
 	"context"
+	"time"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
@@ -68,6 +69,10 @@ type WriteSpec struct {
 	Overwrite       bool
 	StaticPartition map[string]string
 	Streaming       bool
+	// CheckpointInterval is execution.checkpointing.interval in streaming
+	// mode: how often a transactional sink commits what it wrote (0: only
+	// at Commit).
+	CheckpointInterval time.Duration
 }
 
 // Connectors opens readers and writers for tables through a registry of

@@ -32,12 +32,12 @@ func factory(reg *connectors.Registry, upsert bool) *connectors.Factory {
 			}
 			return openReader(ctx, s)
 		},
-		Sink: func(ctx context.Context, _ *connectors.Env, t *connectors.Table, _ connectors.WriteSpec) (connectors.Writer, error) {
+		Sink: func(ctx context.Context, _ *connectors.Env, t *connectors.Table, ws connectors.WriteSpec) (connectors.Writer, error) {
 			s, err := newSpec(reg, t, upsert, true)
 			if err != nil {
 				return nil, err
 			}
-			return openWriter(ctx, s)
+			return openWriter(ctx, s, ws)
 		},
 		Abilities: func(t *connectors.Table) connectors.Abilities {
 			a := connectors.Abilities{

@@ -445,3 +445,62 @@ func TestValidation(t *testing.T) {
 		t.Errorf("exactly-once without a prefix: got %v", err)
 	}
 }
+
+func TestTransactions(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	tool(t, "{\"n\":1}\n{\"n\":2}\n", "produce-tx", topic)
+	tool(t, "{\"n\":99}\n", "produce-tx", topic, "--abort")
+	tool(t, "{\"n\":3}\n", "produce-tx", topic)
+	s := session(t, "batch")
+	for _, level := range []string{"read_committed", "read_uncommitted"} {
+		exec1(t, s, fmt.Sprintf(`CREATE TABLE %s (n INT) WITH ('connector' = 'kafka', 'topic' = '%s',
+			'properties.bootstrap.servers' = '%s', 'properties.isolation.level' = '%s', 'format' = 'json',
+			'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, level, topic, addr, level))
+	}
+	wantRows(t, mustQuery(t, s, "SELECT n FROM read_committed", -1), "+I 1", "+I 2", "+I 3")
+	wantRows(t, mustQuery(t, s, "SELECT n FROM read_uncommitted ORDER BY n", -1), "+I 1", "+I 2", "+I 3", "+I 99")
+
+	// An exactly-once INSERT in streaming mode commits a transaction at
+	// each checkpoint interval and at the end of its input.
+	out := newTopic(t, addr, 1)
+	st := session(t, "streaming")
+	exec1(t, st, "SET 'execution.checkpointing.interval' = '1 ms'")
+	exec1(t, st, `CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence',
+		'fields.id.start' = '1', 'fields.id.end' = '5000')`)
+	exec1(t, st, fmt.Sprintf(`CREATE TABLE eo (id BIGINT) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once',
+		'sink.transactional-id-prefix' = 'eddy-%s')`, out, addr, out))
+	exec1(t, st, "INSERT INTO eo SELECT id FROM gen")
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE eoback (id BIGINT) WITH ('connector' = 'kafka', 'topic' = '%s',
+		'properties.bootstrap.servers' = '%s', 'properties.isolation.level' = 'read_committed', 'format' = 'json',
+		'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, out, addr))
+	wantRows(t, mustQuery(t, s, "SELECT COUNT(*), COUNT(DISTINCT id), MIN(id), MAX(id) FROM eoback", -1), "+I 5000 5000 1 5000")
+	// Each transaction ends with a commit marker, which takes an offset.
+	if end := endOffset(t, addr, out); end <= 5001 {
+		t.Errorf("end offset %d: the 5000 records were written in one transaction, want several", end)
+	}
+	consumed := tool(t, "", "consume", out, "--max-messages", "5000", "--timeout-ms", "20000", "--isolation-level", "read_committed")
+	if n := len(strings.Split(strings.TrimSpace(consumed), "\n")); n != 5000 {
+		t.Errorf("the console consumer read %d committed records, want 5000", n)
+	}
+}
+
+// endOffset returns the end offset of partition 0 of topic.
+func endOffset(t testing.TB, addr, topic string) int64 {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ends, err := kadm.NewClient(cl).ListEndOffsets(context.Background(), topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := ends.Lookup(topic, 0)
+	if !ok || o.Err != nil {
+		t.Fatalf("end offset of %s: %v", topic, o.Err)
+	}
+	return o.Offset
+}

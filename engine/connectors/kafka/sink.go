@@ -3,6 +3,7 @@ package kafka
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -20,12 +21,17 @@ type writer struct {
 	valC   []connectors.Column
 	tx     bool // exactly-once: the records are in a transaction
 	inTx   bool
+	// every is the checkpoint interval: a transaction open that long is
+	// committed after the next batch (0: at Commit only); txStart is when
+	// the open one began.
+	every   time.Duration
+	txStart time.Time
 	mu     sync.Mutex
 	err    error // the first failed delivery
 	closed bool
 }
 
-func openWriter(ctx context.Context, s *spec) (connectors.Writer, error) {
+func openWriter(ctx context.Context, s *spec, ws connectors.WriteSpec) (connectors.Writer, error) {
 	opts := append(s.client.opts(),
 		kgo.AllowAutoTopicCreation(),
 		kgo.RecordDeliveryTimeout(s.client.requestTimeout),
@@ -37,7 +43,7 @@ func openWriter(ctx context.Context, s *spec) (connectors.Writer, error) {
 	case "round-robin":
 		opts = append(opts, kgo.RecordPartitioner(kgo.RoundRobinPartitioner()))
 	}
-	w := &writer{s: s, topic: s.topics[0], keyC: s.columns(s.keyIdx), valC: s.columns(s.valueIdx)}
+	w := &writer{s: s, topic: s.topics[0], keyC: s.columns(s.keyIdx), valC: s.columns(s.valueIdx), every: ws.CheckpointInterval}
 	if s.delivery == deliveryExactlyOnce {
 		w.tx = true
 		opts = append(opts, kgo.TransactionalID(s.txPrefix+"-0"))
@@ -66,7 +72,7 @@ func (w *writer) Write(ctx context.Context, b *vector.Batch) error {
 		if err := w.cl.BeginTransaction(); err != nil {
 			return w.s.client.clientError(err)
 		}
-		w.inTx = true
+		w.inTx, w.txStart = true, time.Now()
 	}
 	for i := 0; i < b.N; i++ {
 		kind := b.Kind(i)
@@ -78,6 +84,25 @@ func (w *writer) Write(ctx context.Context, b *vector.Batch) error {
 			return err
 		}
 		w.cl.Produce(context.Background(), rec, w.delivered)
+	}
+	if w.inTx && w.every > 0 && time.Since(w.txStart) >= w.every {
+		return w.commitTx(ctx)
+	}
+	return nil
+}
+
+// commitTx waits until the transaction's records are delivered and
+// commits it, as a checkpoint of Flink's exactly-once sink does.
+func (w *writer) commitTx(ctx context.Context) error {
+	if err := w.cl.Flush(ctx); err != nil {
+		return w.s.client.clientError(err)
+	}
+	if err := w.failed(); err != nil {
+		return err
+	}
+	w.inTx = false
+	if err := w.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		return w.s.client.clientError(err)
 	}
 	return nil
 }
