@@ -14,21 +14,21 @@ import (
 
 // writer writes rows as records to the table's topic.
 type writer struct {
-	s      *spec
-	cl     *kgo.Client
-	topic  string
-	keyC   []connectors.Column
-	valC   []connectors.Column
-	tx     bool // exactly-once: the records are in a transaction
-	inTx   bool
+	s     *spec
+	cl    *kgo.Client
+	topic string
+	keyC  []connectors.Column
+	valC  []connectors.Column
+	tx    bool // exactly-once: the records are in a transaction
+	inTx  bool
 	// every is the checkpoint interval: a transaction open that long is
 	// committed after the next batch (0: at Commit only); txStart is when
 	// the open one began.
 	every   time.Duration
 	txStart time.Time
-	mu     sync.Mutex
-	err    error // the first failed delivery
-	closed bool
+	mu      sync.Mutex
+	err     error // the first failed delivery
+	closed  bool
 }
 
 func openWriter(ctx context.Context, s *spec, ws connectors.WriteSpec) (connectors.Writer, error) {
