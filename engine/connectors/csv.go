@@ -29,7 +29,7 @@ type csvDecoder struct {
 }
 
 func newCSVDecoder(in io.Reader, name string, f *csvOptions, ts []*types.Type) *csvDecoder {
-	r := csv.NewReader(bufio.NewReaderSize(in, 64<<10))
+	r := csv.NewReader(bufio.NewReaderSize(in, bufferSize(in)))
 	r.Comma = f.delim
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
@@ -148,7 +148,7 @@ type csvEncoder struct {
 }
 
 func newCSVEncoder(out io.Writer, f *csvOptions, ts []*types.Type) *csvEncoder {
-	buf := bufio.NewWriterSize(out, 64<<10)
+	buf := bufio.NewWriterSize(out, bufferSize(out))
 	w := csv.NewWriter(buf)
 	w.Comma = f.delim
 	return &csvEncoder{buf: buf, w: w, ts: ts, rec: make([]string, len(ts))}

@@ -34,7 +34,7 @@ type jsonDecoder struct {
 
 func newJSONDecoder(in io.Reader, name string, f *jsonOptions, cols []Column) *jsonDecoder {
 	d := &jsonDecoder{name: name, f: f, sc: bufio.NewScanner(in)}
-	d.sc.Buffer(make([]byte, 64<<10), 256<<20)
+	d.sc.Buffer(make([]byte, bufferSize(in)), 256<<20)
 	for _, c := range cols {
 		d.names = append(d.names, c.Name)
 		d.ts = append(d.ts, c.Type)
@@ -216,7 +216,7 @@ type jsonEncoder struct {
 }
 
 func newJSONEncoder(out io.Writer, cols []Column) *jsonEncoder {
-	e := &jsonEncoder{buf: bufio.NewWriterSize(out, 64<<10)}
+	e := &jsonEncoder{buf: bufio.NewWriterSize(out, bufferSize(out))}
 	for _, c := range cols {
 		e.names = append(e.names, c.Name)
 		e.ts = append(e.ts, c.Type)
