@@ -18,4 +18,3 @@ func bufferSize(rw any) int {
 	}
 	return streamBufferSize
 }
-
