@@ -504,3 +504,36 @@ func endOffset(t testing.TB, addr, topic string) int64 {
 	}
 	return o.Offset
 }
+
+func TestPartitionDiscovery(t *testing.T) {
+	addr := broker(t)
+	first := newTopic(t, addr, 1)
+	produce(t, first, false, `{"n":1}`)
+	s := session(t, "streaming")
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE p (n INT, tp STRING METADATA FROM 'topic') WITH ('connector' = 'kafka',
+		'topic-pattern' = '%s.*', 'properties.bootstrap.servers' = '%s', 'format' = 'json',
+		'scan.startup.mode' = 'earliest-offset', 'scan.topic-partition-discovery.interval' = '500 ms')`, first, addr))
+	// A topic matching the pattern appears after the read began.
+	second := first + "-later"
+	errc := make(chan error, 1)
+	go func() {
+		time.Sleep(2 * time.Second)
+		cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+		if err != nil {
+			errc <- err
+			return
+		}
+		defer cl.Close()
+		ctx := context.Background()
+		if _, err := kadm.NewClient(cl).CreateTopic(ctx, 1, 1, nil, second); err != nil {
+			errc <- err
+			return
+		}
+		errc <- cl.ProduceSync(ctx, &kgo.Record{Topic: second, Value: []byte(`{"n":2}`)}).FirstErr()
+	}()
+	got := mustQuery(t, s, "SELECT n, tp = '"+second+"' FROM p", 2)
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, got, "+I 1 false", "+I 2 true")
+}

@@ -71,6 +71,10 @@ const (
 	modeUnbounded = "unbounded"
 )
 
+// defaultDiscovery is Flink's 'scan.topic-partition-discovery.interval'
+// default.
+const defaultDiscovery = 5 * time.Minute
+
 // Delivery guarantees.
 const (
 	deliveryNone        = "none"
@@ -116,7 +120,7 @@ func validationError(format string, args ...any) error {
 func newSpec(reg *connectors.Registry, t *connectors.Table, upsert, sink bool) (*spec, error) {
 	o := t.Options
 	s := &spec{upsert: upsert, name: "kafka", t: t, startup: modeGroup, bounded: modeUnbounded,
-		partitioner: "default", delivery: deliveryAtLeastOnce}
+		partitioner: "default", delivery: deliveryAtLeastOnce, discovery: defaultDiscovery}
 	required := []string{"connector", optBootstrap}
 	optional := kafkaOptions()
 	if upsert {

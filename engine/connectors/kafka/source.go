@@ -63,7 +63,10 @@ type reader struct {
 	commit time.Time   // the last group commit
 	// pending are records of the last poll not yet returned.
 	pending []*kgo.Record
-	closed  bool
+	// discover is when an unbounded read next looks for new partitions
+	// (zero: never).
+	discover time.Time
+	closed   bool
 }
 
 func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
@@ -83,6 +86,9 @@ func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
 	if err := r.assign(ctx); err != nil {
 		cl.Close()
 		return nil, err
+	}
+	if s.bounded == modeUnbounded && s.discovery > 0 {
+		r.discover = time.Now().Add(s.discovery)
 	}
 	return r, nil
 }
@@ -327,13 +333,18 @@ func (r *reader) Next(ctx context.Context) (*vector.Batch, error) {
 			r.maybeCommit(ctx, true)
 			return nil, nil
 		}
-		fs := r.cl.PollRecords(ctx, vector.BatchSize)
+		if !r.discover.IsZero() && !time.Now().Before(r.discover) {
+			if err := r.discoverPartitions(ctx); err != nil {
+				return nil, err
+			}
+		}
+		fs := r.poll(ctx)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		var ferr error
 		fs.EachError(func(topic string, p int32, err error) {
-			if ferr == nil && !errors.Is(err, context.Canceled) {
+			if ferr == nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 				ferr = r.s.client.clientError(err)
 			}
 		})
@@ -342,6 +353,51 @@ func (r *reader) Next(ctx context.Context) (*vector.Batch, error) {
 		}
 		r.pending = fs.Records()
 	}
+}
+
+// poll waits for records, until the next partition discovery at the
+// latest.
+func (r *reader) poll(ctx context.Context) kgo.Fetches {
+	if r.discover.IsZero() {
+		return r.cl.PollRecords(ctx, vector.BatchSize)
+	}
+	pctx, cancel := context.WithDeadline(ctx, r.discover)
+	defer cancel()
+	return r.cl.PollRecords(pctx, vector.BatchSize)
+}
+
+// discoverPartitions starts reading the partitions (and, with
+// 'topic-pattern', the topics) that appeared since the read began, from
+// their earliest offsets, as Flink's partition discovery does.
+func (r *reader) discoverPartitions(ctx context.Context) error {
+	s := r.s
+	r.discover = time.Now().Add(s.discovery)
+	ctx, cancel := context.WithTimeout(ctx, s.client.requestTimeout)
+	defer cancel()
+	topics, err := r.topics(ctx)
+	if err != nil {
+		return err
+	}
+	first, err := r.adm.ListStartOffsets(ctx, topics...)
+	if err != nil {
+		return s.client.clientError(err)
+	}
+	consume := map[string]map[int32]kgo.Offset{}
+	first.Each(func(o kadm.ListedOffset) {
+		p := tp{o.Topic, o.Partition}
+		if _, known := r.next[p]; known || o.Err != nil {
+			return
+		}
+		r.next[p] = o.Offset
+		if consume[p.topic] == nil {
+			consume[p.topic] = map[int32]kgo.Offset{}
+		}
+		consume[p.topic][p.partition] = kgo.NewOffset().At(o.Offset)
+	})
+	if len(consume) > 0 {
+		r.cl.AddConsumePartitions(consume)
+	}
+	return nil
 }
 
 // add appends the rows of one record to out and advances its partition.
@@ -354,7 +410,9 @@ func (r *reader) add(out *vector.Batch, rec *kgo.Record) error {
 		}
 		defer func() {
 			if r.next[p] >= end {
+				// Done: stop fetching the partition.
 				r.left--
+				r.cl.PauseFetchPartitions(map[string][]int32{p.topic: {p.partition}})
 			}
 		}()
 	}
