@@ -16,6 +16,7 @@ import (
 	"eddy/catalogs"
 	"eddy/catalogs/memory"
 	"eddy/engine"
+	"eddy/engine/result"
 )
 
 // These tests run against a real broker: testdata/kafka/kafka.sh start
@@ -120,8 +121,14 @@ func exec1(t testing.TB, s *engine.Session, sql string) {
 	res.Close()
 }
 
+// executor runs statements: an eddy session, or a Flink SQL Gateway
+// session.
+type executor interface {
+	Execute(ctx context.Context, sql string) (*result.Result, error)
+}
+
 // query returns at most n rows (all when n < 0) as "kind v1 v2 ...".
-func query(t testing.TB, s *engine.Session, sql string, n int) ([]string, error) {
+func query(t testing.TB, s executor, sql string, n int) ([]string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
