@@ -54,12 +54,16 @@ func TestDifferentialFlink(t *testing.T) {
 			'key.fields-prefix' = 'key_', 'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY'`) + `)`,
 		`CREATE TABLE csvt (id INT, s STRING, ts TIMESTAMP(3)) WITH (` + with(lines, `'format' = 'csv'`) + `)`,
 		`CREATE TABLE notopic (id INT) WITH ('connector' = 'kafka', 'properties.bootstrap.servers' = '` + addr + `', 'format' = 'json')`,
-		`CREATE TABLE both (id INT) WITH ('connector' = 'kafka', 'topic' = 't', 'topic-pattern' = 't.*',
+		`CREATE TABLE twice (id INT) WITH ('connector' = 'kafka', 'topic' = 't', 'topic-pattern' = 't.*',
 			'properties.bootstrap.servers' = '` + addr + `', 'format' = 'json')`,
 		`CREATE TABLE nots (id INT) WITH ('connector' = 'kafka', 'topic' = 't', 'scan.startup.mode' = 'timestamp',
 			'properties.bootstrap.servers' = '` + addr + `', 'format' = 'json')`,
 		`CREATE TABLE badoffsets (id INT) WITH ('connector' = 'kafka', 'topic' = 't', 'scan.startup.mode' = 'specific-offsets',
 			'scan.startup.specific-offsets' = 'partition:0', 'properties.bootstrap.servers' = '` + addr + `', 'format' = 'json')`,
+		`CREATE TABLE nooffsets (id INT) WITH ('connector' = 'kafka', 'topic' = 't', 'scan.bounded.mode' = 'specific-offsets',
+			'properties.bootstrap.servers' = '` + addr + `', 'format' = 'json')`,
+		`CREATE TABLE rr (id INT) WITH ('connector' = 'kafka', 'topic' = 't', 'sink.partitioner' = 'round-robin',
+			'key.format' = 'json', 'key.fields' = 'id', 'properties.bootstrap.servers' = '` + addr + `', 'format' = 'json')`,
 		`CREATE TABLE keyfields (id INT) WITH ('connector' = 'kafka', 'topic' = 't', 'key.fields' = 'id',
 			'properties.bootstrap.servers' = '` + addr + `', 'format' = 'json')`,
 	}
@@ -81,10 +85,12 @@ func TestDifferentialFlink(t *testing.T) {
 		"SELECT id, s, ts FROM csvt",
 		"SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE csvt, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end",
 		"SELECT * FROM notopic",
-		"SELECT * FROM both",
+		"SELECT * FROM twice",
 		"SELECT * FROM nots",
 		"SELECT * FROM badoffsets",
 		"SELECT * FROM keyfields",
+		"SELECT * FROM nooffsets",
+		"INSERT INTO rr VALUES (1)",
 	}
 	match := 0
 	for _, q := range queries {

@@ -138,7 +138,7 @@ func query(t testing.TB, s executor, sql string, n int) ([]string, error) {
 	}
 	defer res.Close()
 	var out []string
-	for n < 0 || len(out) < n {
+	for res.Rows != nil && (n < 0 || len(out) < n) {
 		row, ok, err := res.Rows.Next(ctx)
 		if err != nil {
 			return out, err
@@ -433,7 +433,7 @@ func TestValidation(t *testing.T) {
 		{`'properties.bootstrap.servers' = 'h:1', 'format' = 'json'`, "Either 'topic' or 'topic-pattern' must be set."},
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'topic-pattern' = 't.*', 'format' = 'json'`, "Option 'topic' and 'topic-pattern' shouldn't be set together."},
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't'`, "Could not find required scan format 'value.format'."},
-		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'scan.startup.mode' = 'timestamp'`, "'scan.startup.timestamp-millis' is required in 'TIMESTAMP' startup mode but missing."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'scan.startup.mode' = 'timestamp'`, "'scan.startup.timestamp-millis' is required in 'timestamp' startup mode but missing."},
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'scan.startup.mode' = 'specific-offsets', 'scan.startup.specific-offsets' = 'p0'`, "Invalid properties 'scan.startup.specific-offsets' should follow the format 'partition:0,offset:42;partition:1,offset:300', but is 'p0'."},
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'key.fields' = 'n'`, "The option 'key.fields' can only be declared if a key format is defined using 'key.format'."},
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'bogus' = '1'`, "Unsupported options found for 'kafka'.\n\nUnsupported options:\n\nbogus"},

@@ -362,7 +362,7 @@ func (s *spec) modeArgs(mode, kind, tsKey, offKey string) (int64, map[int32]int6
 	case modeTimestamp:
 		v, ok := o[tsKey]
 		if !ok {
-			return 0, nil, validationError("'%s' is required in '%s' %s mode but missing.", tsKey, strings.ToUpper(mode), kind)
+			return 0, nil, validationError("'%s' is required in '%s' %s mode but missing.", tsKey, mode, kind)
 		}
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		if err != nil {
@@ -372,7 +372,7 @@ func (s *spec) modeArgs(mode, kind, tsKey, offKey string) (int64, map[int32]int6
 	case modeSpecific:
 		v, ok := o[offKey]
 		if !ok {
-			return 0, nil, validationError("'%s' is required in '%s' %s mode but missing.", offKey, "SPECIFIC_OFFSETS", kind)
+			return 0, nil, validationError("'%s' is required in '%s' %s mode but missing.", offKey, mode, kind)
 		}
 		if len(s.topics) != 1 {
 			return 0, nil, validationError("Currently Kafka source only supports specific offset for single topic.")
