@@ -78,6 +78,11 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 						"Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.",
 						x.Table.Catalog+"."+x.Table.Database+"."+x.Table.Object)
 				}
+				if resolveErr == nil && !st.streaming && st.conns.Abilities(st.tables[x.Table]).Produces != connectors.InsertOnly {
+					resolveErr = Errorf("TableException",
+						"Querying a table in batch mode is currently only possible for INSERT-only table sources. But the source for table '%s' produces other changelog messages than just INSERT.",
+						x.Table.Catalog+"."+x.Table.Database+"."+x.Table.Object)
+				}
 			case *plan.WindowTVF:
 				resolveErr = windowTimeAttr(x, st.streaming)
 			case *plan.Sink:

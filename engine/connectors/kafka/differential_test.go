@@ -67,13 +67,35 @@ func TestDifferentialFlink(t *testing.T) {
 		`CREATE TABLE keyfields (id INT) WITH ('connector' = 'kafka', 'topic' = 't', 'key.fields' = 'id',
 			'properties.bootstrap.servers' = '` + addr + `', 'format' = 'json')`,
 	}
+	// Each side writes a topic the other reads.
+	byEddy, byFlink, upserts := newTopic(t, addr, 1), newTopic(t, addr, 1), newTopic(t, addr, 1)
+	produce(t, upserts, true, `{"id":1}|{"id":1,"v":"a"}`, `{"id":2}|{"id":2,"v":"b"}`, `{"id":1}|{"id":1,"v":"c"}`, `{"id":2}|NULL`)
+	for _, w := range []string{byEddy, byFlink} {
+		ddl = append(ddl, `CREATE TABLE `+map[string]string{byEddy: "by_eddy", byFlink: "by_flink"}[w]+
+			` (id INT, name STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3)) WITH (`+with(w, `'key.format' = 'json',
+			'key.fields' = 'id', 'value.format' = 'json'`)+`)`)
+	}
+	ddl = append(ddl, `CREATE TABLE ups (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'upsert-kafka',
+		'topic' = '`+upserts+`', 'properties.bootstrap.servers' = '`+addr+`', 'key.format' = 'json', 'value.format' = 'json',
+		'scan.bounded.mode' = 'latest-offset')`,
+		`CREATE TABLE ups_nokey (id INT, v STRING) WITH ('connector' = 'upsert-kafka', 'topic' = '`+upserts+`',
+		'properties.bootstrap.servers' = '`+addr+`', 'key.format' = 'json', 'value.format' = 'json')`)
 	for _, sql := range ddl {
 		exec1(t, eddy, sql)
 		if _, err := query(t, flink, sql, -1); err != nil {
 			t.Fatalf("Flink: %s: %v", sql, err)
 		}
 	}
+	insert := `INSERT INTO %s VALUES (1, 'ann', 12.50, TIMESTAMP '2024-01-01 10:00:00.123'), (2, CAST(NULL AS STRING), -3.00, TIMESTAMP '2024-02-29 23:59:59')`
+	exec1(t, eddy, fmt.Sprintf(insert, "by_eddy"))
+	if _, err := query(t, flink, fmt.Sprintf(insert, "by_flink"), -1); err != nil {
+		t.Fatal(err)
+	}
 	queries := []string{
+		"SELECT * FROM by_eddy",
+		"SELECT * FROM by_flink",
+		"SELECT * FROM ups",
+		"SELECT * FROM ups_nokey",
 		"SELECT id, name, score FROM users",
 		"SELECT COUNT(*), SUM(score), MIN(name), MAX(id) FROM users",
 		"SELECT name, COUNT(*) AS c FROM users GROUP BY name",
