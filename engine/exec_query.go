@@ -90,7 +90,10 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 				if _, ok := st.tables[x.Table]; !ok {
 					st.tables[x.Table] = sink.Table(x)
 				}
-				resolveErr = st.conns.Validate(st.tables[x.Table], true)
+				resolveErr = sinkMetadata(st.conns, st.tables[x.Table], x)
+				if resolveErr == nil {
+					resolveErr = st.conns.Validate(st.tables[x.Table], true)
+				}
 			}
 		})
 	}
@@ -167,7 +170,7 @@ func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id pl
 // what the validator resolved.
 func scanTable(x *plan.Scan) *connectors.Table {
 	t := &connectors.Table{Catalog: x.Catalog, Name: catalogs.NewIdentifier(x.Table.Catalog, x.Table.Database, x.Table.Object),
-		Temporary: x.Temporary, Options: x.Options, PartitionKeys: x.PartitionKeys}
+		Temporary: x.Temporary, Options: x.Options, PartitionKeys: x.PartitionKeys, PrimaryKey: x.PrimaryKey}
 	if t.Options == nil {
 		t.Options = map[string]string{}
 	}

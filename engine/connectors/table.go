@@ -33,8 +33,10 @@ type Table struct {
 	PrimaryKey []string
 	// Metadata are the METADATA columns a scan reads, in the order the
 	// reader returns them after the physical columns; each key is one the
-	// connector declares readable (Abilities.ReadableMetadata). Sinks
-	// ignore them.
+	// connector declares readable (Abilities.ReadableMetadata). For a
+	// sink they are the persisted metadata columns, whose values follow
+	// the physical columns in the rows written; each key is one the
+	// connector declares writable (Abilities.WritableMetadata).
 	Metadata []MetadataColumn
 }
 

@@ -580,6 +580,9 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 	}
 	scan := &plan.Scan{Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
 		Options: options, PartitionKeys: t.PartitionKeys, Rowtime: -1}
+	if t.Schema.PrimaryKey != nil {
+		scan.PrimaryKey = t.Schema.PrimaryKey.Columns
+	}
 	physIdx := map[string]int{}
 	allPhysical := true
 	for i, c := range t.Schema.Columns {

@@ -26,6 +26,9 @@ import (
 // opening a source or a sink waits for the brokers.
 const defaultRequestTimeout = 30 * time.Second
 
+// defaultDeliveryTimeout is Kafka's 'delivery.timeout.ms' default.
+const defaultDeliveryTimeout = 2 * time.Minute
+
 // clientConfig is what the 'properties.*' options say about the client.
 type clientConfig struct {
 	brokers        []string
@@ -33,10 +36,12 @@ type clientConfig struct {
 	clientID       string
 	readCommitted  bool
 	requestTimeout time.Duration
-	resetEarliest  *bool // 'auto.offset.reset' for group-offsets (nil: none)
-	sasl           string
-	user, password string
-	tls            *tls.Config
+	// deliveryTimeout bounds how long a sink waits for its records.
+	deliveryTimeout time.Duration
+	resetEarliest   *bool // 'auto.offset.reset' for group-offsets (nil: none)
+	sasl            string
+	user, password  string
+	tls             *tls.Config
 }
 
 // newClientConfig reads the client properties eddy understands; the
@@ -58,6 +63,14 @@ func newClientConfig(o map[string]string) (clientConfig, error) {
 			return c, configError("request.timeout.ms", v, "Expected value to be a 32-bit integer")
 		}
 		c.requestTimeout = time.Duration(n) * time.Millisecond
+	}
+	c.deliveryTimeout = defaultDeliveryTimeout
+	if v, ok := o["properties.delivery.timeout.ms"]; ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n <= 0 {
+			return c, configError("delivery.timeout.ms", v, "Expected value to be a 32-bit integer")
+		}
+		c.deliveryTimeout = time.Duration(n) * time.Millisecond
 	}
 	switch v := o["properties.isolation.level"]; v {
 	case "", "read_uncommitted":

@@ -75,6 +75,11 @@ func TestDifferentialFlink(t *testing.T) {
 			` (id INT, name STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3)) WITH (`+with(w, `'key.format' = 'json',
 			'key.fields' = 'id', 'value.format' = 'json'`)+`)`)
 	}
+	metaEddy, metaFlink := newTopic(t, addr, 1), newTopic(t, addr, 1)
+	for name, w := range map[string]string{"meta_eddy": metaEddy, "meta_flink": metaFlink} {
+		ddl = append(ddl, `CREATE TABLE `+name+` (id INT, hs MAP<STRING, BYTES> METADATA FROM 'headers',
+			ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp') WITH (`+with(w, `'format' = 'json'`)+`)`)
+	}
 	ddl = append(ddl, `CREATE TABLE ups (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'upsert-kafka',
 		'topic' = '`+upserts+`', 'properties.bootstrap.servers' = '`+addr+`', 'key.format' = 'json', 'value.format' = 'json',
 		'scan.bounded.mode' = 'latest-offset')`,
@@ -91,7 +96,14 @@ func TestDifferentialFlink(t *testing.T) {
 	if _, err := query(t, flink, fmt.Sprintf(insert, "by_flink"), -1); err != nil {
 		t.Fatal(err)
 	}
+	insertMeta := `INSERT INTO %s VALUES (7, MAP['k', CAST('v' AS BYTES)], TO_TIMESTAMP_LTZ(1700000000123, 3))`
+	exec1(t, eddy, fmt.Sprintf(insertMeta, "meta_eddy"))
+	if _, err := query(t, flink, fmt.Sprintf(insertMeta, "meta_flink"), -1); err != nil {
+		t.Fatal(err)
+	}
 	queries := []string{
+		"SELECT id, hs['k'], ts FROM meta_eddy",
+		"SELECT id, hs['k'], ts FROM meta_flink",
 		"SELECT * FROM by_eddy",
 		"SELECT * FROM by_flink",
 		"SELECT * FROM ups",

@@ -47,7 +47,9 @@ func factory(reg *connectors.Registry, upsert bool) *connectors.Factory {
 			}
 			if upsert {
 				a.Produces, a.Accepts = connectors.FullChangelog, connectors.Upsert
-				a.ReadableMetadata, a.WritableMetadata = nil, nil
+				// Metadata is written; reading it through the normalised
+				// changelog is not supported yet.
+				a.ReadableMetadata = nil
 			}
 			return a
 		},

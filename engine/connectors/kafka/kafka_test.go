@@ -544,3 +544,32 @@ func TestPartitionDiscovery(t *testing.T) {
 	}
 	wantRows(t, got, "+I 1 false", "+I 2 true")
 }
+
+func TestWriteMetadata(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	s := session(t, "batch")
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE w (id INT, hs MAP<STRING, BYTES> METADATA FROM 'headers',
+		ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', off BIGINT METADATA FROM 'offset' VIRTUAL) WITH ('connector' = 'kafka',
+		'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json',
+		'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, topic, addr))
+	exec1(t, s, `INSERT INTO w VALUES (1, MAP['trace', CAST('abc' AS BYTES), 'src', CAST('eddy' AS BYTES)], TO_TIMESTAMP_LTZ(1700000000123, 3))`)
+	exec1(t, s, `INSERT INTO w (id) VALUES (2)`)
+	out := tool(t, "", "consume", topic, "--max-messages", "2", "--timeout-ms", "20000",
+		"--property", "print.headers=true", "--property", "print.timestamp=true")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || lines[0] != "CreateTime:1700000000123\tsrc:eddy,trace:abc\t{\"id\":1}" ||
+		!strings.HasSuffix(lines[1], "\tNO_HEADERS\t{\"id\":2}") {
+		t.Errorf("consumed:\n%s", out)
+	}
+	wantRows(t, mustQuery(t, s, "SELECT id, hs, ts, off FROM w WHERE id = 1", -1), "+I 1 {src=eddy,trace=abc} 2023-11-14 22:13:20.123 0")
+	// Without a timestamp the record gets the time it was written.
+	wantRows(t, mustQuery(t, s, "SELECT id, hs, ts > TO_TIMESTAMP_LTZ(1700000000123, 3), off FROM w WHERE id = 2", -1), "+I 2 {} true 1")
+
+	// A connector that cannot write metadata: Flink's error.
+	exec1(t, s, `CREATE TABLE f (id INT, p STRING METADATA FROM 'file.path') WITH ('connector' = 'filesystem',
+		'path' = '/nonexistent', 'format' = 'json')`)
+	if _, err := query(t, s, "INSERT INTO f VALUES (1, 'x')", -1); err == nil || !strings.Contains(err.Error(), "declares persistable metadata columns") {
+		t.Errorf("persisted metadata on filesystem: got %v", err)
+	}
+}

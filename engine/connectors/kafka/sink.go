@@ -2,6 +2,7 @@ package kafka
 
 import (
 	"context"
+	"sort"
 	"sync"
 	"time"
 
@@ -34,7 +35,6 @@ type writer struct {
 func openWriter(ctx context.Context, s *spec, ws connectors.WriteSpec) (connectors.Writer, error) {
 	opts := append(s.client.opts(),
 		kgo.AllowAutoTopicCreation(),
-		kgo.RecordDeliveryTimeout(s.client.requestTimeout),
 		kgo.DefaultProduceTopic(s.topics[0]),
 	)
 	switch s.partitioner {
@@ -94,7 +94,7 @@ func (w *writer) Write(ctx context.Context, b *vector.Batch) error {
 // commitTx waits until the transaction's records are delivered and
 // commits it, as a checkpoint of Flink's exactly-once sink does.
 func (w *writer) commitTx(ctx context.Context) error {
-	if err := w.cl.Flush(ctx); err != nil {
+	if err := w.flush(ctx); err != nil {
 		return w.s.client.clientError(err)
 	}
 	if err := w.failed(); err != nil {
@@ -123,6 +123,7 @@ func (w *writer) record(kind types.RowKind, row []any) (*kgo.Record, error) {
 		}
 		rec.Key = trimNewline(b)
 	}
+	w.writeMetadata(rec, row[len(s.t.Columns):])
 	if s.upsert && kind == types.Delete {
 		return rec, nil
 	}
@@ -160,6 +161,19 @@ func (w *writer) encodeError(err error) error {
 	return &connectors.Error{Exception: "FlinkRuntimeException", Msg: "Could not serialize row: " + err.Error()}
 }
 
+// flush waits until every record handed to the client is delivered, at
+// most 'properties.delivery.timeout.ms' (Kafka's default, two minutes).
+// (The client's own delivery timeout counts from a record's timestamp,
+// which a 'timestamp' metadata column may set in the past.)
+func (w *writer) flush(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, w.s.client.deliveryTimeout)
+	defer cancel()
+	if err := w.cl.Flush(ctx); err != nil {
+		return w.s.client.clientError(err)
+	}
+	return nil
+}
+
 // delivered records the first failed delivery.
 func (w *writer) delivered(_ *kgo.Record, err error) {
 	if err == nil {
@@ -185,8 +199,8 @@ func (w *writer) Commit(ctx context.Context) error {
 		return nil
 	}
 	defer w.close()
-	if err := w.cl.Flush(ctx); err != nil {
-		return w.s.client.clientError(err)
+	if err := w.flush(ctx); err != nil {
+		return err
 	}
 	if err := w.failed(); err != nil {
 		if w.inTx {
@@ -227,4 +241,39 @@ func (w *writer) Abort() error {
 func (w *writer) close() {
 	w.closed = true
 	w.cl.Close()
+}
+
+// writeMetadata sets the record's headers and timestamp from the values of
+// the table's persisted metadata columns (vals, in Table.Metadata order).
+func (w *writer) writeMetadata(rec *kgo.Record, vals []any) {
+	for i, m := range w.s.t.Metadata {
+		if i >= len(vals) || vals[i] == nil {
+			continue
+		}
+		switch m.Key {
+		case "headers":
+			h, _ := vals[i].(map[any]any)
+			keys := make([]string, 0, len(h))
+			for k := range h {
+				if ks, ok := k.(string); ok {
+					keys = append(keys, ks)
+				}
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				var v []byte
+				switch x := h[k].(type) {
+				case []byte:
+					v = x
+				case string:
+					v = []byte(x)
+				}
+				rec.Headers = append(rec.Headers, kgo.RecordHeader{Key: k, Value: v})
+			}
+		case "timestamp":
+			if ts, ok := vals[i].(time.Time); ok {
+				rec.Timestamp = ts
+			}
+		}
+	}
 }
