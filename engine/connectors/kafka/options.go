@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -478,14 +477,4 @@ func parseDuration(key, v string) (time.Duration, error) {
 		return 0, validationError("Could not parse value '%s' for key '%s'.", v, key)
 	}
 	return time.Duration(n) * unit, nil
-}
-
-// sortedKeys returns m's keys, sorted.
-func sortedKeys[V any](m map[int32]V) []int32 {
-	out := make([]int32, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -99,21 +100,12 @@ func (s *spec) columns(idx []int) []connectors.Column {
 	out := make([]connectors.Column, len(idx))
 	for i, p := range idx {
 		c := s.t.Columns[p]
-		if s.keyPrefix != "" && contains(s.keyIdx, p) {
+		if s.keyPrefix != "" && slices.Contains(s.keyIdx, p) {
 			c.Name = strings.TrimPrefix(c.Name, s.keyPrefix)
 		}
 		out[i] = c
 	}
 	return out
-}
-
-func contains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // assign finds the table's partitions, their start and end offsets, and
