@@ -29,7 +29,8 @@ type SessionConfig struct {
 	// Registry validates option values; nil means conf.Options().
 	Registry *conf.Registry
 	// Connectors are the connector and format factories tables use; nil
-	// means connectors.NewRegistry() (eddy's own).
+	// means connectors.NewRegistry() (eddy's own) with the kafka and
+	// upsert-kafka connectors (kafka.Register).
 	Connectors *connectors.Registry
 }
 
