@@ -16,15 +16,20 @@
 // 'properties.group.id' set, the offsets it has read are committed to that
 // group as it goes and when it closes.
 //
+// A sink encodes the key fields with the key format and the value fields
+// with the value format; the table's persisted metadata columns 'headers'
+// and 'timestamp' become the record's headers and timestamp.
+//
 // The upsert-kafka source normalises its upsert stream into a changelog as
 // Flink's ChangelogNormalize does: the first value of a key is +I, the
 // next ones -U/+U pairs, and a tombstone (a record without value) of a
 // known key is -D of its last row. The upsert-kafka sink writes +I and +U
 // rows as records keyed by the primary key and -D rows as tombstones.
 //
-// A sink with 'sink.delivery-guarantee' = 'exactly-once' writes in a Kafka
-// transaction committed when the sink commits; the others flush their
-// records then.
+// A sink with 'sink.delivery-guarantee' = 'exactly-once' writes in Kafka
+// transactions, committed at each execution.checkpointing.interval (after
+// the batch that crosses it) and when the sink commits at the end of its
+// input; the others flush their records then.
 //
 // Errors carry Flink's and Kafka's exception classes: an unreachable
 // broker is a TimeoutException naming the bootstrap servers after
