@@ -573,3 +573,39 @@ func TestWriteMetadata(t *testing.T) {
 		t.Errorf("persisted metadata on filesystem: got %v", err)
 	}
 }
+
+func TestStartupAndBoundedModes(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DefaultProduceTopic(topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := int64(1); i <= 4; i++ {
+		rec := &kgo.Record{Value: []byte(fmt.Sprintf(`{"n":%d}`, i)), Timestamp: time.Now().Add(time.Duration(i-10) * time.Minute)}
+		if err := cl.ProduceSync(context.Background(), rec).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cl.Close()
+	// The records' timestamps are 9, 8, 7 and 6 minutes ago.
+	at := func(minutesAgo int) int64 { return time.Now().Add(-time.Duration(minutesAgo)*time.Minute - time.Second).UnixMilli() }
+	s := session(t, "batch")
+	for i, c := range []struct{ with, want string }{
+		{`'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset'`, "1 2 3 4"},
+		{fmt.Sprintf(`'scan.startup.mode' = 'timestamp', 'scan.startup.timestamp-millis' = '%d', 'scan.bounded.mode' = 'latest-offset'`, at(7)), "3 4"},
+		{`'scan.startup.mode' = 'specific-offsets', 'scan.startup.specific-offsets' = 'partition:0,offset:1', 'scan.bounded.mode' = 'latest-offset'`, "2 3 4"},
+		{fmt.Sprintf(`'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'timestamp', 'scan.bounded.timestamp-millis' = '%d'`, at(7)), "1 2"},
+		{`'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'specific-offsets', 'scan.bounded.specific-offsets' = 'partition:0,offset:3'`, "1 2 3"},
+		{`'scan.startup.mode' = 'latest-offset', 'scan.bounded.mode' = 'latest-offset'`, ""},
+	} {
+		name := fmt.Sprintf("m%d", i)
+		exec1(t, s, fmt.Sprintf(`CREATE TABLE %s (n INT) WITH ('connector' = 'kafka', 'topic' = '%s',
+			'properties.bootstrap.servers' = '%s', 'format' = 'json', %s)`, name, topic, addr, c.with))
+		rows := mustQuery(t, s, "SELECT n FROM "+name+" ORDER BY n", -1)
+		got := strings.TrimSpace(strings.ReplaceAll(strings.Join(rows, " "), "+I ", ""))
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", c.with, got, c.want)
+		}
+	}
+}
