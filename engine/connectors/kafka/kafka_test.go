@@ -589,7 +589,9 @@ func TestStartupAndBoundedModes(t *testing.T) {
 	}
 	cl.Close()
 	// The records' timestamps are 9, 8, 7 and 6 minutes ago.
-	at := func(minutesAgo int) int64 { return time.Now().Add(-time.Duration(minutesAgo)*time.Minute - time.Second).UnixMilli() }
+	at := func(minutesAgo int) int64 {
+		return time.Now().Add(-time.Duration(minutesAgo)*time.Minute - time.Second).UnixMilli()
+	}
 	s := session(t, "batch")
 	for i, c := range []struct{ with, want string }{
 		{`'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset'`, "1 2 3 4"},
