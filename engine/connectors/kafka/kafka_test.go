@@ -590,7 +590,7 @@ func TestStartupAndBoundedModes(t *testing.T) {
 	cl.Close()
 	// The records' timestamps are 9, 8, 7 and 6 minutes ago.
 	at := func(minutesAgo int) int64 {
-		return time.Now().Add(-time.Duration(minutesAgo)*time.Minute - time.Second).UnixMilli()
+		return time.Now().Add(-time.Duration(minutesAgo)*time.Minute - 20*time.Second).UnixMilli()
 	}
 	s := session(t, "batch")
 	for i, c := range []struct{ with, want string }{
