@@ -330,19 +330,30 @@ func TestUpsertKafka(t *testing.T) {
 		'key.format' = 'json', 'value.format' = 'json')`, topic, addr))
 	wantRows(t, mustQuery(t, s, "SELECT * FROM u", 5), "+I 1 a", "+I 2 x", "-U 1 a", "+U 1 b", "-D 2 x")
 
-	// The sink writes deletes as tombstones.
-	out := newTopic(t, addr, 1)
-	exec1(t, s, fmt.Sprintf(`CREATE TABLE counts (v STRING, n BIGINT, PRIMARY KEY (v) NOT ENFORCED) WITH (
+	// The sink writes updates as the key's new value and deletes as
+	// tombstones: the changelog of u, read to its end, copied.
+	copied := newTopic(t, addr, 1)
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE u_to_end (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
+		'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+		'key.format' = 'json', 'value.format' = 'json', 'scan.bounded.mode' = 'latest-offset')`, topic, addr))
+	exec1(t, s, fmt.Sprintf(`CREATE TABLE u_copy (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
 		'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
 		'key.format' = 'json', 'value.format' = 'json', 'sink.buffer-flush.max-rows' = '10',
-		'sink.buffer-flush.interval' = '1s')`, out, addr))
+		'sink.buffer-flush.interval' = '1s')`, copied, addr))
+	exec1(t, s, "INSERT INTO u_copy SELECT * FROM u_to_end")
+	got := tool(t, "", "consume", copied, "--max-messages", "4", "--timeout-ms", "20000",
+		"--property", "print.key=true", "--property", "key.separator=|")
+	wantRows(t, strings.Split(strings.TrimSpace(got), "\n"),
+		`{"id":1}|{"id":1,"v":"a"}`, `{"id":2}|{"id":2,"v":"x"}`, `{"id":1}|{"id":1,"v":"b"}`, `{"id":2}|null`)
+
+	// In batch mode, rows are upserts by key.
+	out := newTopic(t, addr, 1)
 	b := session(t, "batch")
-	exec1(t, b, `CREATE TABLE src (v STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '1')`)
 	exec1(t, b, fmt.Sprintf(`CREATE TABLE counts (v STRING, n BIGINT, PRIMARY KEY (v) NOT ENFORCED) WITH (
 		'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
 		'key.format' = 'json', 'value.format' = 'json')`, out, addr))
 	exec1(t, b, "INSERT INTO counts VALUES ('p', 1), ('q', 2)")
-	got := tool(t, "", "consume", out, "--max-messages", "2", "--timeout-ms", "20000",
+	got = tool(t, "", "consume", out, "--max-messages", "2", "--timeout-ms", "20000",
 		"--property", "print.key=true", "--property", "key.separator=|")
 	lines := strings.Split(strings.TrimSpace(got), "\n")
 	sort.Strings(lines)
