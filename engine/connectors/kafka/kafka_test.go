@@ -409,6 +409,14 @@ func TestUnreachableBroker(t *testing.T) {
 	if d := time.Since(start); d > 15*time.Second {
 		t.Errorf("the error took %v", d)
 	}
+	// A sink fails the same way before it writes anything.
+	start = time.Now()
+	if _, err := query(t, s, "INSERT INTO gone VALUES (1)", -1); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("unreachable broker, sink: got %v", err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the sink's error took %v", d)
+	}
 }
 
 func TestUndecodableRecord(t *testing.T) {
