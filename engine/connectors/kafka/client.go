@@ -262,7 +262,8 @@ func (c clientConfig) clientError(err error) error {
 	case errors.As(err, &ke):
 		return &connectors.Error{Exception: "KafkaException", Msg: fmt.Sprintf("%s: %s", ke.Message, ke.Description)}
 	}
-	return &connectors.Error{Exception: "KafkaException", Msg: err.Error()}
+	return &connectors.Error{Exception: "KafkaException", Msg: fmt.Sprintf("%v (the Kafka brokers at '%s', properties.bootstrap.servers)",
+		err, strings.Join(c.brokers, ","))}
 }
 
 func isNetError(err error) bool {
