@@ -50,6 +50,9 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 		return nil, nil, err
 	}
 	st := &sessionTables{conns: conns, streaming: s.streaming(), tables: map[plan.TableID]*connectors.Table{}}
+	if st.streaming {
+		st.checkpoint, _ = conf.ParseDuration(s.conf.get(conf.CheckpointInterval))
+	}
 	var resolveErr error
 	for _, n := range nodes {
 		plan.Walk(n, func(x plan.Node) {
@@ -87,7 +90,10 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 				if _, ok := st.tables[x.Table]; !ok {
 					st.tables[x.Table] = sink.Table(x)
 				}
-				resolveErr = st.conns.Validate(st.tables[x.Table], true)
+				resolveErr = sinkMetadata(st.conns, st.tables[x.Table], x)
+				if resolveErr == nil {
+					resolveErr = st.conns.Validate(st.tables[x.Table], true)
+				}
 			}
 		})
 	}
@@ -127,6 +133,8 @@ type sessionTables struct {
 	conns     *connectors.Connectors
 	streaming bool
 	tables    map[plan.TableID]*connectors.Table
+	// checkpoint is execution.checkpointing.interval in streaming mode.
+	checkpoint time.Duration
 }
 
 func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id plan.TableID, cols plan.Schema, options map[string]string, parts []string) error {
@@ -145,6 +153,9 @@ func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id pl
 		}
 	}
 	t := &connectors.Table{Catalog: cat, Name: cid, Temporary: entry.Temporary, Options: options, PartitionKeys: parts}
+	if ct, ok := entry.Table.(*catalogs.CatalogTable); ok && ct.Schema.PrimaryKey != nil {
+		t.PrimaryKey = ct.Schema.PrimaryKey.Columns
+	}
 	if t.Options == nil {
 		t.Options = map[string]string{}
 	}
@@ -160,6 +171,9 @@ func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id pl
 func scanTable(x *plan.Scan) *connectors.Table {
 	t := &connectors.Table{Catalog: x.Catalog, Name: catalogs.NewIdentifier(x.Table.Catalog, x.Table.Database, x.Table.Object),
 		Temporary: x.Temporary, Options: x.Options, PartitionKeys: x.PartitionKeys}
+	for _, i := range x.PrimaryKey {
+		t.PrimaryKey = append(t.PrimaryKey, x.Physical[i].Name)
+	}
 	if t.Options == nil {
 		t.Options = map[string]string{}
 	}
@@ -185,7 +199,7 @@ func (st *sessionTables) OpenSink(ctx context.Context, sink *plan.Sink) (connect
 		return nil, fmt.Errorf("table %s was not resolved", sink.Table)
 	}
 	return st.conns.OpenWriter(ctx, t, connectors.WriteSpec{Overwrite: sink.Overwrite,
-		StaticPartition: sink.StaticPartition, Streaming: st.streaming})
+		StaticPartition: sink.StaticPartition, Streaming: st.streaming, CheckpointInterval: st.checkpoint})
 }
 
 // execQuery runs a query and returns its rows as they are produced.

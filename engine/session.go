@@ -10,6 +10,7 @@ import (
 	"eddy/conf"
 	"eddy/engine/ast"
 	"eddy/engine/connectors"
+	"eddy/engine/connectors/kafka"
 	"eddy/engine/ddl"
 	"eddy/engine/functions"
 	"eddy/engine/jobs"
@@ -28,7 +29,8 @@ type SessionConfig struct {
 	// Registry validates option values; nil means conf.Options().
 	Registry *conf.Registry
 	// Connectors are the connector and format factories tables use; nil
-	// means connectors.NewRegistry() (eddy's own).
+	// means connectors.NewRegistry() (eddy's own) with the kafka and
+	// upsert-kafka connectors (kafka.Register).
 	Connectors *connectors.Registry
 }
 
@@ -84,6 +86,7 @@ func NewSession(cfg SessionConfig) (*Session, error) {
 	conns := cfg.Connectors
 	if conns == nil {
 		conns = connectors.NewRegistry()
+		kafka.Register(conns)
 	}
 	s := &Session{cat: cfg.Catalogs, conf: c, funcs: functions.NewRegistry(), conns: connectors.NewWith(conns)}
 	s.ddl = ddl.New(ddl.Config{Catalogs: s.cat, Funcs: s.funcs, Analyzer: s.analyzer})

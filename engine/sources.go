@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"eddy/catalogs"
 	"eddy/engine/connectors"
@@ -63,6 +64,37 @@ func scanMetadata(t *connectors.Table, scan *plan.Scan) {
 		c := scan.Physical[n+i]
 		t.Metadata = append(t.Metadata, connectors.MetadataColumn{Name: c.Name, Key: key, Type: c.Type})
 	}
+}
+
+// sinkMetadata gives a table resolved from a sink the metadata columns the
+// sink writes (the last len(sink.Metadata) columns of sink.Physical), or
+// fails as Flink does when its connector cannot write them.
+func sinkMetadata(conns *connectors.Connectors, t *connectors.Table, sink *plan.Sink) error {
+	if len(sink.Metadata) == 0 || len(t.Metadata) > 0 || len(t.Columns) != len(sink.Physical) {
+		return nil
+	}
+	name := sink.Table.Catalog + "." + sink.Table.Database + "." + sink.Table.Object
+	writable := conns.Abilities(t).WritableMetadata
+	if len(writable) == 0 {
+		return Errorf("ValidationException", "Table '%s' declares persistable metadata columns, but the underlying DynamicTableSink doesn't implement the SupportsWritingMetadata interface. If the column should not be persisted, it can be declared with the VIRTUAL keyword.", name)
+	}
+	n := len(sink.Physical) - len(sink.Metadata)
+	for i, key := range sink.Metadata {
+		c := sink.Physical[n+i]
+		known := false
+		keys := make([]string, len(writable))
+		for j, w := range writable {
+			keys[j] = w.Key
+			known = known || w.Key == key
+		}
+		if !known {
+			return Errorf("ValidationException", "Invalid metadata key '%s' in column '%s' of table '%s'. The connector '%s' supports the following metadata keys for writing:\n%s",
+				key, c.Name, name, t.Options["connector"], strings.Join(keys, "\n"))
+		}
+		t.Metadata = append(t.Metadata, connectors.MetadataColumn{Name: c.Name, Key: key, Type: c.Type})
+	}
+	t.Columns = t.Columns[:n]
+	return nil
 }
 
 // ScanAbilities returns what the connector of a planned scan declares

@@ -30,7 +30,7 @@ type csvDecoder struct {
 }
 
 func newCSVDecoder(in io.Reader, name string, f *csvOptions, ts []*types.Type) *csvDecoder {
-	r := csv.NewReader(bufio.NewReaderSize(in, 64<<10))
+	r := csv.NewReader(bufio.NewReaderSize(in, bufferSize(in)))
 	r.Comma = f.delim
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
@@ -185,7 +185,7 @@ func newCSVEncoder(out io.Writer, f *csvOptions, ts []*types.Type) *csvEncoder {
 	if !f.noQuote {
 		minSafe = max(minSafe, f.quote)
 	}
-	return &csvEncoder{buf: bufio.NewWriterSize(out, 64<<10), f: f, ts: ts, minSafe: minSafe + 1}
+	return &csvEncoder{buf: bufio.NewWriterSize(out, bufferSize(out)), f: f, ts: ts, minSafe: minSafe + 1}
 }
 
 // Write implements RowEncoder: csv rows carry no row kind.

@@ -35,11 +35,7 @@ type jsonDecoder struct {
 
 func newJSONDecoder(in io.Reader, name string, f *jsonOptions, cols []Column) *jsonDecoder {
 	d := &jsonDecoder{name: name, f: f, sc: bufio.NewScanner(in)}
-	size := 64 << 10
-	if br, ok := in.(*bytes.Reader); ok {
-		size = min(size, max(16, int(br.Len())+1)) // one message: no file-sized buffer
-	}
-	d.sc.Buffer(make([]byte, size), 256<<20)
+	d.sc.Buffer(make([]byte, bufferSize(in)), 256<<20)
 	for _, c := range cols {
 		d.names = append(d.names, c.Name)
 		d.ts = append(d.ts, c.Type)
@@ -222,7 +218,7 @@ type jsonEncoder struct {
 }
 
 func newJSONEncoder(out io.Writer, o *jsonWriteOptions, cols []Column) *jsonEncoder {
-	e := &jsonEncoder{buf: bufio.NewWriterSize(out, 64<<10), o: o}
+	e := &jsonEncoder{buf: bufio.NewWriterSize(out, bufferSize(out)), o: o}
 	for _, c := range cols {
 		e.names = append(e.names, c.Name)
 		e.ts = append(e.ts, c.Type)

@@ -2,6 +2,7 @@ package connectors
 
 import (
 	"context"
+	"time"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
@@ -28,10 +29,14 @@ type Table struct {
 	Options       map[string]string
 	Columns       []Column
 	PartitionKeys []string
+	// PrimaryKey are the columns of the table's PRIMARY KEY, or nil.
+	PrimaryKey []string
 	// Metadata are the METADATA columns a scan reads, in the order the
 	// reader returns them after the physical columns; each key is one the
-	// connector declares readable (Abilities.ReadableMetadata). Sinks
-	// ignore them.
+	// connector declares readable (Abilities.ReadableMetadata). For a
+	// sink they are the persisted metadata columns, whose values follow
+	// the physical columns in the rows written; each key is one the
+	// connector declares writable (Abilities.WritableMetadata).
 	Metadata []MetadataColumn
 }
 
@@ -66,6 +71,10 @@ type WriteSpec struct {
 	Overwrite       bool
 	StaticPartition map[string]string
 	Streaming       bool
+	// CheckpointInterval is execution.checkpointing.interval in streaming
+	// mode: how often a transactional sink commits what it wrote (0: only
+	// at Commit).
+	CheckpointInterval time.Duration
 }
 
 // Connectors opens readers and writers for tables through a registry of

@@ -133,8 +133,13 @@ type Sink struct {
 	Input   Node
 	Table   TableID
 	Options map[string]string // the table's WITH options
-	// Physical is the table's physical schema (equal in length to Input's).
+	// Physical is the table's physical schema (equal in length to Input's),
+	// followed by its persisted metadata columns (see Metadata).
 	Physical Schema
+	// Metadata are the metadata keys of the last len(Metadata) columns of
+	// Physical: the table's persisted (not VIRTUAL) metadata columns, which
+	// the connector writes (Flink's SupportsWritingMetadata).
+	Metadata []string
 	// PartitionKeys are the table's PARTITIONED BY columns, or nil.
 	PartitionKeys []string
 	// Overwrite is INSERT OVERWRITE: the table's (or, with a static
@@ -150,6 +155,8 @@ type Sink struct {
 	// and the table is a managed one (no 'connector' option), so the rows
 	// may be handed to the catalog's store without running operators.
 	Direct bool
+	// PrimaryKey are the columns of the table's PRIMARY KEY, or nil.
+	PrimaryKey []string
 	// Catalog is the catalog that keeps the table, as the validator
 	// resolved it (nil for a temporary table): the runtime opens the
 	// table through it without looking the table up again.

@@ -15,7 +15,7 @@ import (
 func Table(sk *plan.Sink) *connectors.Table {
 	id := catalogs.NewIdentifier(sk.Table.Catalog, sk.Table.Database, sk.Table.Object)
 	t := &connectors.Table{Catalog: sk.Catalog, Name: id, Temporary: sk.Temporary, Options: sk.Options,
-		PartitionKeys: sk.PartitionKeys}
+		PartitionKeys: sk.PartitionKeys, PrimaryKey: sk.PrimaryKey}
 	if t.Options == nil {
 		t.Options = map[string]string{}
 	}

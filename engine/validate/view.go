@@ -125,6 +125,10 @@ type target struct {
 	tbl   *catalogs.CatalogTable
 	cat   catalogs.Catalog
 	phys  plan.Schema
+	// meta are the metadata keys of the last len(meta) columns of phys:
+	// the persisted (not VIRTUAL) metadata columns, as in Flink's sink
+	// schema.
+	meta  []string
 	names []string
 	// src and exprs are the last plain mapping (no column list, no static
 	// partition): the query's columns and the projection onto phys.
@@ -138,6 +142,16 @@ func newTarget(entry catalogs.TableEntry, cat catalogs.Catalog) *target {
 	for _, c := range tbl.Schema.Columns {
 		if c.Kind == catalogs.Physical {
 			tg.phys = append(tg.phys, plan.Column{Name: c.Name, Type: c.Type})
+		}
+	}
+	for _, c := range tbl.Schema.Columns {
+		if c.Kind == catalogs.Metadata && !c.Virtual {
+			tg.phys = append(tg.phys, plan.Column{Name: c.Name, Type: c.Type})
+			key := c.MetadataKey
+			if key == "" {
+				key = c.Name
+			}
+			tg.meta = append(tg.meta, key)
 		}
 	}
 	tg.names = tg.phys.Names()
@@ -235,10 +249,14 @@ func (tg *target) bind(ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
 // exprs.
 func (tg *target) sink(ins *ast.Insert, src plan.Node, exprs []plan.Expr, static map[string]string) *plan.Sink {
 	id := tg.entry.ID
+	var pk []string
+	if tg.tbl.Schema.PrimaryKey != nil {
+		pk = tg.tbl.Schema.PrimaryKey.Columns
+	}
 	proj := &plan.Project{Input: src, Exprs: exprs, Names: tg.names}
 	return &plan.Sink{Input: proj, Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
-		Options: tg.tbl.Options, Physical: tg.phys, PartitionKeys: tg.tbl.PartitionKeys, Overwrite: ins.Overwrite,
-		StaticPartition: static, Catalog: tg.cat, Temporary: tg.entry.Temporary}
+		Options: tg.tbl.Options, Physical: tg.phys, Metadata: tg.meta, PartitionKeys: tg.tbl.PartitionKeys, Overwrite: ins.Overwrite,
+		StaticPartition: static, PrimaryKey: pk, Catalog: tg.cat, Temporary: tg.entry.Temporary}
 }
 
 // sameColumns reports whether two schemas have the same names and types

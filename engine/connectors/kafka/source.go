@@ -1,0 +1,589 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"eddy/engine/connectors"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// metadataKeys are the metadata keys of Flink's Kafka source, in Flink's
+// order, with their types.
+func readableMetadata() []connectors.MetadataKey {
+	return []connectors.MetadataKey{
+		{Key: "topic", Type: types.NewString().WithNullable(false)},
+		{Key: "partition", Type: types.New(types.Int).WithNullable(false)},
+		{Key: "headers", Type: types.NewMap(types.NewString(), types.NewVarBinary(types.MaxLength)).WithNullable(false)},
+		{Key: "leader-epoch", Type: types.New(types.Int)},
+		{Key: "offset", Type: types.New(types.BigInt).WithNullable(false)},
+		{Key: "timestamp", Type: types.NewTimestampLTZ(3).WithNullable(false)},
+		{Key: "timestamp-type", Type: types.NewString().WithNullable(false)},
+	}
+}
+
+// writableMetadata are the metadata keys of Flink's Kafka sink.
+func writableMetadata() []connectors.MetadataKey {
+	return []connectors.MetadataKey{
+		{Key: "headers", Type: types.NewMap(types.NewString(), types.NewVarBinary(types.MaxLength))},
+		{Key: "timestamp", Type: types.NewTimestampLTZ(3)},
+	}
+}
+
+// commitEvery is how often a source with a group id commits the offsets
+// it has read.
+const commitEvery = time.Second
+
+type tp struct {
+	topic     string
+	partition int32
+}
+
+// reader reads a kafka or upsert-kafka table.
+type reader struct {
+	s      *spec
+	cl     *kgo.Client
+	adm    *kadm.Client
+	ends   map[tp]int64 // bounded: the offset each partition stops before
+	next   map[tp]int64 // the offset after the last record read
+	left   int          // bounded: partitions not yet at their end
+	scan   []*types.Type
+	keyC   []connectors.Column
+	valC   []connectors.Column
+	norm   *normalizer // upsert-kafka
+	commit time.Time   // the last group commit
+	// pending are records of the last poll not yet returned.
+	pending []*kgo.Record
+	// discover is when an unbounded read next looks for new partitions
+	// (zero: never).
+	discover time.Time
+	closed   bool
+}
+
+func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
+	opts := []kgo.Opt{kgo.KeepControlRecords()}
+	if s.client.readCommitted {
+		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
+	}
+	cl, adm, err := s.client.newAdmin(opts...)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{s: s, cl: cl, adm: adm, next: map[tp]int64{}, scan: s.t.ScanTypes(), commit: time.Now()}
+	r.keyC, r.valC = s.columns(s.keyIdx), s.columns(s.valueIdx)
+	if s.upsert {
+		r.norm = newNormalizer()
+	}
+	if err := r.assign(ctx); err != nil {
+		cl.Close()
+		return nil, err
+	}
+	if s.bounded == modeUnbounded && s.discovery > 0 {
+		r.discover = time.Now().Add(s.discovery)
+	}
+	return r, nil
+}
+
+// columns returns the physical columns at idx, named as the format sees
+// them (the key prefix removed from key fields).
+func (s *spec) columns(idx []int) []connectors.Column {
+	out := make([]connectors.Column, len(idx))
+	for i, p := range idx {
+		c := s.t.Columns[p]
+		if s.keyPrefix != "" && slices.Contains(s.keyIdx, p) {
+			c.Name = strings.TrimPrefix(c.Name, s.keyPrefix)
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// assign finds the table's partitions, their start and end offsets, and
+// starts consuming them; it waits at most the request timeout.
+func (r *reader) assign(ctx context.Context) error {
+	s := r.s
+	ctx, cancel := context.WithTimeout(ctx, s.client.requestTimeout)
+	defer cancel()
+	topics, err := r.topics(ctx)
+	if err != nil {
+		return err
+	}
+	starts, err := r.offsets(ctx, topics, s.startup, s.startupTS, s.startupOffsets, true)
+	if err != nil {
+		return err
+	}
+	if s.bounded != modeUnbounded {
+		if r.ends, err = r.offsets(ctx, topics, s.bounded, s.boundedTS, s.boundedOffsets, false); err != nil {
+			return err
+		}
+	}
+	consume := map[string]map[int32]kgo.Offset{}
+	for p, at := range starts {
+		r.next[p] = at
+		if r.ends != nil {
+			if at >= r.ends[p] {
+				continue
+			}
+			r.left++
+		}
+		if consume[p.topic] == nil {
+			consume[p.topic] = map[int32]kgo.Offset{}
+		}
+		consume[p.topic][p.partition] = kgo.NewOffset().At(at)
+	}
+	if len(consume) > 0 {
+		r.cl.AddConsumePartitions(consume)
+	}
+	return nil
+}
+
+// topics returns the table's topics: its 'topic' list, or the topics
+// matching 'topic-pattern'.
+func (r *reader) topics(ctx context.Context) ([]string, error) {
+	s := r.s
+	var details kadm.TopicDetails
+	var err error
+	if s.pattern != nil {
+		details, err = r.adm.ListTopics(ctx)
+	} else {
+		details, err = r.adm.ListTopics(ctx, s.topics...)
+	}
+	if err != nil {
+		return nil, s.client.clientError(err)
+	}
+	if s.pattern != nil {
+		var out []string
+		for name := range details {
+			if s.pattern.MatchString(name) {
+				out = append(out, name)
+			}
+		}
+		sort.Strings(out)
+		return out, nil
+	}
+	for _, t := range s.topics {
+		d, ok := details[t]
+		if !ok || d.Err != nil {
+			cause := "unknown topic"
+			if ok {
+				cause = d.Err.Error()
+			}
+			if ok && errors.Is(d.Err, kerr.SaslAuthenticationFailed) {
+				return nil, s.client.clientError(d.Err)
+			}
+			return nil, &connectors.Error{Exception: "RuntimeException", Msg: fmt.Sprintf(
+				"Failed to get metadata for topics [%s]: %s", strings.Join(s.topics, ", "), cause)}
+		}
+	}
+	return s.topics, nil
+}
+
+// offsets returns the offset of every partition of topics a startup mode
+// (start true) or a bounded mode names.
+func (r *reader) offsets(ctx context.Context, topics []string, mode string, ts int64, specific map[int32]int64, start bool) (map[tp]int64, error) {
+	if len(topics) == 0 {
+		return map[tp]int64{}, nil
+	}
+	s := r.s
+	first, err := r.adm.ListStartOffsets(ctx, topics...)
+	if err != nil {
+		return nil, s.client.clientError(err)
+	}
+	last, err := r.latest(ctx, topics)
+	if err != nil {
+		return nil, err
+	}
+	out := map[tp]int64{}
+	var listErr error
+	first.Each(func(o kadm.ListedOffset) {
+		if o.Err != nil {
+			listErr = o.Err
+			return
+		}
+		p := tp{o.Topic, o.Partition}
+		end := last[p]
+		switch mode {
+		case modeEarliest:
+			out[p] = o.Offset
+		case modeLatest:
+			out[p] = end
+		case modeSpecific:
+			if at, ok := specific[o.Partition]; ok {
+				out[p] = at
+			} else {
+				out[p] = o.Offset
+			}
+		}
+	})
+	if listErr != nil {
+		return nil, s.client.clientError(listErr)
+	}
+	switch mode {
+	case modeTimestamp:
+		after, err := r.adm.ListOffsetsAfterMilli(ctx, ts, topics...)
+		if err != nil {
+			return nil, s.client.clientError(err)
+		}
+		after.Each(func(o kadm.ListedOffset) {
+			p := tp{o.Topic, o.Partition}
+			if o.Err != nil || o.Offset < 0 {
+				out[p] = last[p]
+			} else {
+				out[p] = o.Offset
+			}
+		})
+	case modeGroup:
+		if s.client.groupID == "" {
+			return nil, &connectors.Error{Exception: "IllegalStateException",
+				Msg: "Property group.id is required when using committed offset for offsets initializer"}
+		}
+		committed, err := r.adm.FetchOffsetsForTopics(ctx, s.client.groupID, topics...)
+		if err != nil {
+			return nil, s.client.clientError(err)
+		}
+		var unset []string
+		first.Each(func(o kadm.ListedOffset) {
+			p := tp{o.Topic, o.Partition}
+			if c, ok := committed.Lookup(o.Topic, o.Partition); ok && c.Err == nil && c.At >= 0 {
+				out[p] = c.At
+				return
+			}
+			switch {
+			case !start:
+				out[p] = last[p]
+			case s.client.resetEarliest == nil:
+				unset = append(unset, fmt.Sprintf("%s-%d", o.Topic, o.Partition))
+			case *s.client.resetEarliest:
+				out[p] = o.Offset
+			default:
+				out[p] = last[p]
+			}
+		})
+		if len(unset) > 0 {
+			sort.Strings(unset)
+			return nil, &connectors.Error{Exception: "NoOffsetForPartitionException",
+				Msg: "Undefined offset with no reset policy for partitions: [" + strings.Join(unset, ", ") + "]"}
+		}
+	}
+	return out, nil
+}
+
+// latest returns the end offset of every partition: the last stable
+// offset when reading committed records only.
+func (r *reader) latest(ctx context.Context, topics []string) (map[tp]int64, error) {
+	var l kadm.ListedOffsets
+	var err error
+	if r.s.client.readCommitted {
+		l, err = r.adm.ListCommittedOffsets(ctx, topics...)
+	} else {
+		l, err = r.adm.ListEndOffsets(ctx, topics...)
+	}
+	if err != nil {
+		return nil, r.s.client.clientError(err)
+	}
+	out := map[tp]int64{}
+	var listErr error
+	l.Each(func(o kadm.ListedOffset) {
+		if o.Err != nil {
+			listErr = o.Err
+		}
+		out[tp{o.Topic, o.Partition}] = o.Offset
+	})
+	if listErr != nil {
+		return nil, r.s.client.clientError(listErr)
+	}
+	return out, nil
+}
+
+// Next returns the rows of the next records: a batch of at most
+// vector.BatchSize rows, nil when a bounded read has reached its end.
+func (r *reader) Next(ctx context.Context) (*vector.Batch, error) {
+	out := vector.NewBatch(r.scan, vector.BatchSize)
+	for {
+		for len(r.pending) > 0 && out.N < vector.BatchSize {
+			rec := r.pending[0]
+			r.pending = r.pending[1:]
+			if err := r.add(out, rec); err != nil {
+				return nil, err
+			}
+		}
+		if out.N > 0 {
+			r.maybeCommit(ctx, false)
+			return out, nil
+		}
+		if r.ends != nil && r.left == 0 {
+			r.maybeCommit(ctx, true)
+			return nil, nil
+		}
+		if !r.discover.IsZero() && !time.Now().Before(r.discover) {
+			if err := r.discoverPartitions(ctx); err != nil {
+				return nil, err
+			}
+		}
+		fs := r.poll(ctx)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var ferr error
+		fs.EachError(func(topic string, p int32, err error) {
+			if ferr == nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+				ferr = r.s.client.clientError(err)
+			}
+		})
+		if ferr != nil {
+			return nil, ferr
+		}
+		r.pending = fs.Records()
+	}
+}
+
+// poll waits for records, until the next partition discovery at the
+// latest.
+func (r *reader) poll(ctx context.Context) kgo.Fetches {
+	if r.discover.IsZero() {
+		return r.cl.PollRecords(ctx, vector.BatchSize)
+	}
+	pctx, cancel := context.WithDeadline(ctx, r.discover)
+	defer cancel()
+	return r.cl.PollRecords(pctx, vector.BatchSize)
+}
+
+// discoverPartitions starts reading the partitions (and, with
+// 'topic-pattern', the topics) that appeared since the read began, from
+// their earliest offsets, as Flink's partition discovery does.
+func (r *reader) discoverPartitions(ctx context.Context) error {
+	s := r.s
+	r.discover = time.Now().Add(s.discovery)
+	ctx, cancel := context.WithTimeout(ctx, s.client.requestTimeout)
+	defer cancel()
+	topics, err := r.topics(ctx)
+	if err != nil {
+		return err
+	}
+	first, err := r.adm.ListStartOffsets(ctx, topics...)
+	if err != nil {
+		return s.client.clientError(err)
+	}
+	consume := map[string]map[int32]kgo.Offset{}
+	first.Each(func(o kadm.ListedOffset) {
+		p := tp{o.Topic, o.Partition}
+		if _, known := r.next[p]; known || o.Err != nil {
+			return
+		}
+		r.next[p] = o.Offset
+		if consume[p.topic] == nil {
+			consume[p.topic] = map[int32]kgo.Offset{}
+		}
+		consume[p.topic][p.partition] = kgo.NewOffset().At(o.Offset)
+	})
+	if len(consume) > 0 {
+		r.cl.AddConsumePartitions(consume)
+	}
+	return nil
+}
+
+// add appends the rows of one record to out and advances its partition.
+func (r *reader) add(out *vector.Batch, rec *kgo.Record) error {
+	p := tp{rec.Topic, rec.Partition}
+	if r.ends != nil {
+		end := r.ends[p]
+		if r.next[p] >= end {
+			return nil // a record past the end fetched with the last ones
+		}
+		defer func() {
+			if r.next[p] >= end {
+				// Done: stop fetching the partition.
+				r.left--
+				r.cl.PauseFetchPartitions(map[string][]int32{p.topic: {p.partition}})
+			}
+		}()
+	}
+	r.next[p] = rec.Offset + 1
+	if rec.Attrs.IsControl() || (r.ends != nil && rec.Offset >= r.ends[p]) {
+		return nil
+	}
+	rows, kinds, err := r.decode(rec)
+	if err != nil {
+		if r.s.ignoreParseErrs {
+			return nil
+		}
+		return err
+	}
+	var meta []any
+	if len(r.s.t.Metadata) > 0 {
+		if meta, err = r.metadata(rec); err != nil {
+			return err
+		}
+	}
+	for i, row := range rows {
+		out.AppendRow(kinds[i], append(row, meta...))
+	}
+	return nil
+}
+
+// decode returns the physical rows of a record: the key's fields and the
+// value's, with their row kinds (normalised for upsert-kafka).
+func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
+	s := r.s
+	width := len(s.t.Columns)
+	var key []any
+	if s.key != nil {
+		if rec.Key == nil {
+			key = make([]any, len(s.keyIdx))
+		} else {
+			rows, _, err := connectors.DecodeBytes(s.key, rec.Key, r.keyC)
+			if err != nil {
+				return nil, nil, r.decodeError(rec, err)
+			}
+			if len(rows) == 0 {
+				key = make([]any, len(s.keyIdx))
+			} else {
+				key = rows[0]
+			}
+		}
+	}
+	if rec.Value == nil {
+		if r.norm == nil {
+			return nil, nil, nil // a tombstone: no row
+		}
+		rows, kinds := r.norm.delete(string(rec.Key))
+		return rows, kinds, nil
+	}
+	vals, kinds, err := connectors.DecodeBytes(s.value, rec.Value, r.valC)
+	if err != nil {
+		return nil, nil, r.decodeError(rec, err)
+	}
+	rows := make([][]any, 0, len(vals))
+	for _, v := range vals {
+		row := make([]any, width)
+		for i, p := range s.keyIdx {
+			row[p] = key[i]
+		}
+		for i, p := range s.valueIdx {
+			row[p] = v[i]
+		}
+		rows = append(rows, row)
+	}
+	if r.norm != nil {
+		var nrows [][]any
+		var nkinds []types.RowKind
+		for _, row := range rows {
+			rs, ks := r.norm.upsert(string(rec.Key), row)
+			nrows, nkinds = append(nrows, rs...), append(nkinds, ks...)
+		}
+		return nrows, nkinds, nil
+	}
+	return rows, kinds, nil
+}
+
+// decodeError is Flink's failure for a record its format cannot decode.
+func (r *reader) decodeError(rec *kgo.Record, err error) error {
+	return &connectors.Error{Exception: "IOException", Msg: fmt.Sprintf(
+		"Failed to deserialize consumer record ConsumerRecord(topic = %s, partition = %d, leaderEpoch = %d, offset = %d, %s = %d, serialized key size = %d, serialized value size = %d): %v",
+		rec.Topic, rec.Partition, rec.LeaderEpoch, rec.Offset, timestampType(rec), rec.Timestamp.UnixMilli(),
+		size(rec.Key), size(rec.Value), err)}
+}
+
+func size(b []byte) int {
+	if b == nil {
+		return -1
+	}
+	return len(b)
+}
+
+func timestampType(rec *kgo.Record) string {
+	if rec.Attrs.TimestampType() == 1 {
+		return "LogAppendTime"
+	}
+	return "CreateTime"
+}
+
+// metadata returns the values of the table's metadata columns for rec.
+func (r *reader) metadata(rec *kgo.Record) ([]any, error) {
+	keys := readableMetadata()
+	out := make([]any, len(r.s.t.Metadata))
+	for i, m := range r.s.t.Metadata {
+		var v any
+		var from *types.Type
+		for _, k := range keys {
+			if k.Key == m.Key {
+				from = k.Type
+			}
+		}
+		switch m.Key {
+		case "topic":
+			v = rec.Topic
+		case "partition":
+			v = rec.Partition
+		case "headers":
+			h := make(map[any]any, len(rec.Headers))
+			for _, x := range rec.Headers {
+				h[x.Key] = x.Value
+			}
+			v = h
+		case "leader-epoch":
+			if rec.LeaderEpoch >= 0 {
+				v = rec.LeaderEpoch
+			}
+		case "offset":
+			v = rec.Offset
+		case "timestamp":
+			v = time.UnixMilli(rec.Timestamp.UnixMilli()).UTC()
+		case "timestamp-type":
+			v = timestampType(rec)
+		}
+		if v == nil {
+			continue
+		}
+		x, err := types.CastValue(v, from, m.Type)
+		if err != nil {
+			return nil, &connectors.Error{Exception: "IOException", Msg: fmt.Sprintf(
+				"Failed to read metadata '%s' of topic %s partition %d offset %d as column '%s': %v",
+				m.Key, rec.Topic, rec.Partition, rec.Offset, m.Name, err)}
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// maybeCommit commits the offsets read to the group, at most once every
+// commitEvery unless force.
+func (r *reader) maybeCommit(ctx context.Context, force bool) {
+	if r.s.client.groupID == "" || (!force && time.Since(r.commit) < commitEvery) {
+		return
+	}
+	r.commit = time.Now()
+	var os kadm.Offsets
+	for p, at := range r.next {
+		os.AddOffset(p.topic, p.partition, at, -1)
+	}
+	if len(os) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.s.client.requestTimeout)
+	defer cancel()
+	// A failed commit is not a failed read, as in Flink: the offsets are
+	// committed again at the next commit.
+	_, _ = r.adm.CommitOffsets(ctx, r.s.client.groupID, os)
+}
+
+// Close commits the offsets read (with a group id) and closes the client.
+func (r *reader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	r.maybeCommit(context.Background(), true)
+	r.cl.Close()
+	return nil
+}
