@@ -43,7 +43,7 @@ func newReadlineSource(sh *Shell) (*readlineSource, error) {
 		HistorySearchFold:      true,
 		Stdout:                 cfg.Out,
 		Stderr:                 cfg.Out,
-		AutoComplete:           &completer{names: names, pending: sh.pendingText},
+		AutoComplete:           &completer{names: names, pending: sh.pendingText, jobs: sh.runningJobIDs},
 	}
 	if cfg.Color {
 		// Highlighting follows sql-client.display.color-schema as it is now.
@@ -108,6 +108,28 @@ func (sh *Shell) reportJobsAtPrompt(src *readlineSource) {
 		render.JobFailed(&b, info.ID, info.Name, info.Err, opt)
 		w.Write(b.Bytes())
 	})
+}
+
+// jobLister is implemented by sessions that run jobs themselves
+// (*engine.Session does).
+type jobLister interface {
+	Jobs() []engine.JobInfo
+}
+
+// runningJobIDs returns the ids of the session's running jobs, for
+// completion after STOP JOB '.
+func (sh *Shell) runningJobIDs() []string {
+	l, ok := sh.sess.(jobLister)
+	if !ok {
+		return nil
+	}
+	var ids []string
+	for _, j := range l.Jobs() {
+		if j.Status == engine.JobRunning {
+			ids = append(ids, j.ID)
+		}
+	}
+	return ids
 }
 
 // optionReader is implemented by sessions that read one option cheaply
