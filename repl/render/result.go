@@ -171,6 +171,11 @@ func metadataTable(ctx context.Context, w io.Writer, res *result.Result, opt Opt
 		io.WriteString(w, queryTerminated(int64(n))+"\n")
 		return nil
 	}
+	if opt.paging(n) {
+		var b strings.Builder
+		writeChunks(&b, columnNames(res.Columns), chunks, n, unlimited, "")
+		return opt.page(w, b.String())
+	}
 	writeChunks(w, columnNames(res.Columns), chunks, n, unlimited, "")
 	return nil
 }
