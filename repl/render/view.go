@@ -93,9 +93,9 @@ type resultView struct {
 	received  int64
 	done      bool
 	updated   time.Time
-	page      int // from 1; 0 is the last page (the table view)
-	selected  int // index into rows, -1 for none
-	following bool
+	page      int  // from 1; 0 is the last page (the table view)
+	selected  int  // index into rows, -1 for none
+	following bool // the changelog view shows the newest changes
 	open      bool // the selected row is shown on its own
 }
 
@@ -124,13 +124,22 @@ func fullScreen(ctx context.Context, w io.Writer, res *result.Result, opt Option
 		defer close(finished)
 		col.run(ctx, res, opt)
 	}()
-	io.WriteString(w, enterAltScreen)
-	err = v.loop(ctx, w, col, opt.Screen)
-	io.WriteString(w, leaveAltScreen)
-	flush(w)
-	restore()
-	cancel()
-	<-finished
+	// The terminal is given back and the reader stopped even when the view
+	// panics: res is closed after this returns, never under a Next.
+	stop := func() {
+		cancel()
+		<-finished
+	}
+	err = func() error {
+		defer stop()
+		defer func() {
+			io.WriteString(w, leaveAltScreen)
+			flush(w)
+			restore()
+		}()
+		io.WriteString(w, enterAltScreen)
+		return v.loop(ctx, w, col, opt.Screen)
+	}()
 	if err != nil {
 		return err
 	}

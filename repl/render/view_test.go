@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -220,7 +221,7 @@ func TestLiveTable(t *testing.T) {
 	}
 }
 
-func itoa3(i int) string { return string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)}) }
+func itoa3(i int) string { return fmt.Sprintf("%03d", i) }
 
 // TestProgressCountsInEnglish: eddy's own status line says "1 row" and
 // "0 rows" (Flink's footers keep Flink's "0 row").
