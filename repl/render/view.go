@@ -58,7 +58,7 @@ func (c *collector) run(ctx context.Context, res *result.Result, opt Options) {
 			}
 		} else {
 			if len(c.log) == changelogMaxRows {
-				c.log = append(c.log[:0:0], c.log[1:]...)
+				c.log = c.log[1:] // append moves the rest when it grows
 			}
 			c.log = append(c.log, append([]string{r.Kind.String()}, cs...))
 		}
