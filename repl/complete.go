@@ -357,7 +357,7 @@ func tokensHave(toks []parser.Token, kws ...string) bool {
 }
 
 // inString completes inside a string literal: SET and RESET keys, SET
-// values, SOURCE file names.
+// values, SOURCE file names, STOP JOB ids.
 func (c *completer) inString(toks []parser.Token, text string) ([]string, string) {
 	partial := text[strings.LastIndexByte(text, '\'')+1:]
 	if len(toks) == 0 {
