@@ -1,14 +1,10 @@
 package repl
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
-	"time"
 
-	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
@@ -24,17 +20,6 @@ const defaultPager = "less -FRSX"
 type ttyScreen struct {
 	sh      *Shell
 	in, out *os.File
-}
-
-// newScreen returns the shell's screen, or nil when its input or its
-// output is not a terminal.
-func newScreen(sh *Shell) *ttyScreen {
-	in, okIn := sh.cfg.In.(*os.File)
-	out, okOut := sh.cfg.Out.(*os.File)
-	if !okIn || !okOut || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
-		return nil
-	}
-	return &ttyScreen{sh: sh, in: in, out: out}
 }
 
 func (s *ttyScreen) Size() (width, height int) {
@@ -57,28 +42,6 @@ func (s *ttyScreen) Open() (func(), error) {
 		term.Restore(int(s.in.Fd()), state)
 		resume()
 	}, nil
-}
-
-// ReadKeys waits for input with poll(2), so no read is left waiting on
-// the terminal when the view ends: readline reads the next keys.
-func (s *ttyScreen) ReadKeys(timeout time.Duration) ([]byte, error) {
-	fds := []unix.PollFd{{Fd: int32(s.in.Fd()), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, int(timeout.Milliseconds()))
-	if errors.Is(err, syscall.EINTR) || n == 0 {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]byte, 256)
-	n, err = unix.Read(int(s.in.Fd()), buf)
-	if errors.Is(err, syscall.EINTR) || errors.Is(err, syscall.EAGAIN) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return buf[:n], nil
 }
 
 // Page runs $PAGER (defaultPager when unset) through the shell, as psql
