@@ -173,15 +173,25 @@ func normalizeColumn(s string, width int) string {
 // helpLines lays out the views' key help in two lines, pairs of options
 // one above the other (Flink's CliUtils.formatTwoLineHelpOptions).
 func helpLines(width int, options [][2]string) [2]string {
-	var lines [2]strings.Builder
+	var lines, texts [2]strings.Builder
 	columns := (len(options) + 1) / 2
 	space := max((width-1-columns*13)/columns, 1)
-	lines[0].WriteByte(' ')
-	lines[1].WriteByte(' ')
-	for i, o := range options {
-		l := &lines[i%2]
-		l.WriteString(inverse + o[0] + plain + " " + o[1])
-		l.WriteString(strings.Repeat(" ", max(11-len(o[1]), 0)+space))
+	for i := range lines {
+		lines[i].WriteByte(' ')
+		texts[i].WriteByte(' ')
 	}
-	return [2]string{lines[0].String(), lines[1].String()}
+	for i, o := range options {
+		gap := strings.Repeat(" ", max(11-len(o[1]), 0)+space)
+		lines[i%2].WriteString(inverse + o[0] + plain + " " + o[1] + gap)
+		texts[i%2].WriteString(o[0] + " " + o[1] + gap)
+	}
+	var out [2]string
+	for i := range out {
+		out[i] = strings.TrimRight(lines[i].String(), " ")
+		if displayWidth(strings.TrimRight(texts[i].String(), " ")) > width {
+			// A narrow terminal: plain text, cut, so no line wraps.
+			out[i] = fit(texts[i].String(), width)
+		}
+	}
+	return out
 }

@@ -235,3 +235,23 @@ func TestProgressCountsInEnglish(t *testing.T) {
 		t.Errorf("Flink's footer changed: %q", got)
 	}
 }
+
+// TestHelpLinesFit: the key help never wraps, however narrow the
+// terminal.
+func TestHelpLinesFit(t *testing.T) {
+	opts := [][2]string{{"Q", "Quit"}, {"R", "Refresh"}, {"+", "Inc Refresh"}, {"-", "Dec Refresh"}, {"N", "Next Page"}}
+	for _, width := range []int{20, 40, 80, 160} {
+		for _, l := range helpLines(width, opts) {
+			if w := displayWidth(stripCodes(l)); w > width {
+				t.Errorf("width %d: help line of %d cells: %q", width, w, l)
+			}
+		}
+	}
+	if l := helpLines(160, opts)[0]; !strings.Contains(l, inverse+"Q"+plain+" Quit") {
+		t.Errorf("the keys are not inverse at 160 columns: %q", l)
+	}
+}
+
+func stripCodes(s string) string {
+	return regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]").ReplaceAllString(s, "")
+}
