@@ -54,11 +54,13 @@ const (
 	keyLast
 	keyIncRefresh
 	keyDecRefresh
+	keyLeft
+	keyRight
 )
 
 // decodeKeys turns the bytes typed into the views' keys, as Flink's
 // CliTableResultView binds them: q Q Esc Ctrl-C quit, r R refresh, w W Up
-// and s S Down select, o O Enter open the selected row, g G first page,
+// and s S Down select, a A Left and d D Right scroll a column, o O Enter open the selected row, g G first page,
 // n N next, p P previous, l L End last page, + and - change the refresh
 // interval.
 func decodeKeys(b []byte) []key {
@@ -82,6 +84,10 @@ func decodeKeys(b []byte) []key {
 				keys = append(keys, keyUp)
 			case "B":
 				keys = append(keys, keyDown)
+			case "D":
+				keys = append(keys, keyLeft)
+			case "C":
+				keys = append(keys, keyRight)
 			case "F", "4~":
 				keys = append(keys, keyLast)
 			case "H", "1~":
@@ -101,6 +107,10 @@ func decodeKeys(b []byte) []key {
 			keys = append(keys, keyUp)
 		case 's', 'S':
 			keys = append(keys, keyDown)
+		case 'a', 'A':
+			keys = append(keys, keyLeft)
+		case 'd', 'D':
+			keys = append(keys, keyRight)
 		case 'o', 'O', '\r', '\n':
 			keys = append(keys, keyOpen)
 		case 'g', 'G':

@@ -97,6 +97,7 @@ type resultView struct {
 	selected  int  // index into rows, -1 for none
 	following bool // the changelog view shows the newest changes
 	open      bool // the selected row is shown on its own
+	offset    int  // columns scrolled off to the left
 }
 
 // fullScreen runs a view over res until Q and then writes one line: the
@@ -297,6 +298,10 @@ func (v *resultView) apply(k key, s Screen) {
 		v.interval = min(v.interval+1, len(refreshIntervals)-1)
 	case keyDecRefresh:
 		v.interval = max(v.interval-1, v.minimum)
+	case keyLeft:
+		v.offset = max(v.offset-1, 0)
+	case keyRight:
+		v.offset = min(v.offset+1, len(v.names)-1)
 	}
 	if v.changelog {
 		return
@@ -340,8 +345,8 @@ func (v *resultView) draw(w io.Writer, s Screen) {
 	line(2, inverse+v.status(width, h))
 	line(3, "")
 	var head strings.Builder
-	for i, n := range v.names {
-		head.WriteString(" " + underline + normalizeColumn(n, v.widths[i]) + plain)
+	for i, n := range v.names[v.offset:] {
+		head.WriteString(" " + underline + normalizeColumn(n, v.widths[v.offset+i]) + plain)
 	}
 	line(4, head.String())
 	from, to := v.pageRows(h)
@@ -353,7 +358,7 @@ func (v *resultView) draw(w io.Writer, s Screen) {
 		}
 		var r strings.Builder
 		for c, cell := range v.rows[i] {
-			if c < len(v.widths) {
+			if c >= v.offset && c < len(v.widths) {
 				r.WriteString(" " + normalizeColumn(cell, v.widths[c]))
 			}
 		}

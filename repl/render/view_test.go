@@ -172,14 +172,15 @@ func TestPagerForTallResults(t *testing.T) {
 
 func TestDecodeKeys(t *testing.T) {
 	for in, want := range map[string][]key{
-		"q":               {keyQuit},
-		"\x03":            {keyQuit},
-		"\x1b":            {keyQuit},
-		"\x1b[A\x1b[B":    {keyUp, keyDown},
-		"\x1bOA":          {keyUp},
-		"nNpPgGlL":        {keyNext, keyNext, keyPrev, keyPrev, keyFirst, keyFirst, keyLast, keyLast},
-		"+-rRoO\r":        {keyIncRefresh, keyDecRefresh, keyRefresh, keyRefresh, keyOpen, keyOpen, keyOpen},
-		"x\x1b[15~\x1b[F": {keyRefresh, keyLast},
+		"q":                {keyQuit},
+		"\x03":             {keyQuit},
+		"\x1b":             {keyQuit},
+		"\x1b[A\x1b[B":     {keyUp, keyDown},
+		"\x1bOA":           {keyUp},
+		"nNpPgGlL":         {keyNext, keyNext, keyPrev, keyPrev, keyFirst, keyFirst, keyLast, keyLast},
+		"+-rRoO\r":         {keyIncRefresh, keyDecRefresh, keyRefresh, keyRefresh, keyOpen, keyOpen, keyOpen},
+		"x\x1b[15~\x1b[F":  {keyRefresh, keyLast},
+		"\x1b[D\x1b[CaAdD": {keyLeft, keyRight, keyLeft, keyLeft, keyRight, keyRight},
 	} {
 		if got := decodeKeys([]byte(in)); !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: %v, want %v", in, got, want)
@@ -254,4 +255,24 @@ func TestHelpLinesFit(t *testing.T) {
 
 func stripCodes(s string) string {
 	return regexp.MustCompile("\x1b\\[[0-9;?]*[A-Za-z]").ReplaceAllString(s, "")
+}
+
+// TestTableViewScrolls: Right (d) scrolls the first column off, Left (a)
+// brings it back.
+func TestTableViewScrolls(t *testing.T) {
+	cols := []result.Column{{Name: "first_col", Type: types.New(types.Int)}, {Name: "second_col", Type: types.New(types.Int)}}
+	res := &result.Result{Kind: result.KindRows, IsQuery: true, Columns: cols,
+		Rows: &openRows{rows: []result.Row{{Kind: types.Insert, Values: []any{int32(1), int32(2)}}}}}
+	var out bytes.Buffer
+	scr := &scriptedScreen{width: 80, height: 12, out: &out, keys: []string{"", "d", "a", "q"}}
+	if _, err := Result(context.Background(), &out, res, Options{ResultMode: ModeTable, Interactive: true, Screen: scr}); err != nil {
+		t.Fatal(err)
+	}
+	full := moveTo(4) + " " + underline + "  first_col" + plain
+	scrolled := moveTo(4) + " " + underline + " second_col" + plain + plain + eraseToEnd
+	text := out.String()
+	i, j := strings.Index(text, full), strings.Index(text, scrolled)
+	if i < 0 || j < i || !strings.Contains(text[j:], full) {
+		t.Errorf("no scrolled header between two full ones: %q", text)
+	}
 }
