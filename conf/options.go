@@ -263,6 +263,7 @@ const (
 	CheckpointInterval = "execution.checkpointing.interval"
 	SpillMemory        = "eddy.exec.memory-budget"
 	CatalogOpenTimeout = "eddy.catalog.open-timeout"
+	Pager              = "eddy.display.pager"
 )
 
 // Options returns the registry of the options eddy interprets, with Flink's
@@ -311,6 +312,8 @@ func Options() *Registry {
 		// No default here: unset, the catalog layer's own bound applies.
 		{Key: CatalogOpenTimeout, Type: TypeDuration,
 			Description: "How long opening a catalog (connecting to its metastore or service) may take; read when the session starts. Unset: 10 s."},
+		{Key: Pager, Type: TypeBool, Default: "true",
+			Description: "At a terminal, a bounded result taller than the screen goes through $PAGER (less -FRSX when unset)."},
 	}
 	r := &Registry{byKey: make(map[string]*Option, len(opts))}
 	for _, o := range opts {

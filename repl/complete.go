@@ -40,6 +40,8 @@ type completer struct {
 	// budget bounds the name lookups of one Tab press (0:
 	// completionBudget).
 	budget time.Duration
+	// jobs returns the ids of the running jobs (STOP JOB '...'), or is nil.
+	jobs func() []string
 }
 
 // completionBudget is how long one Tab press waits for names from the
@@ -355,7 +357,7 @@ func tokensHave(toks []parser.Token, kws ...string) bool {
 }
 
 // inString completes inside a string literal: SET and RESET keys, SET
-// values, SOURCE file names.
+// values, SOURCE file names, STOP JOB ids.
 func (c *completer) inString(toks []parser.Token, text string) ([]string, string) {
 	partial := text[strings.LastIndexByte(text, '\'')+1:]
 	if len(toks) == 0 {
@@ -366,6 +368,8 @@ func (c *completer) inString(toks []parser.Token, text string) ([]string, string
 	switch {
 	case first.Is(cmdSource) && len(toks) == 1:
 		return completeFile(partial)
+	case first.Is("STOP") && len(toks) == 2 && toks[1].Is("JOB") && c.jobs != nil:
+		words = c.jobs()
 	case c.names == nil:
 		return nil, ""
 	case (first.Is("SET") || first.Is("RESET")) && len(toks) == 1:

@@ -131,6 +131,9 @@ func (sh *Shell) optionsOf(r stmtRunner, interactive bool, started time.Time) re
 		opt.PrintTimeCost = false
 	}
 	opt.Interactive = interactive
+	if interactive && sh.screen != nil {
+		opt.Screen = sh.screen
+	}
 	opt.Color = sh.cfg.Color
 	opt.Started = started
 	return opt

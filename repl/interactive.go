@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,12 +9,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/chzyer/readline"
 
 	"eddy/conf"
+	"eddy/engine"
 	"eddy/repl/render"
 )
 
@@ -21,7 +24,14 @@ import (
 // Ctrl-R) and Ctrl-C / Ctrl-D handling.
 type readlineSource struct {
 	rl     *readline.Instance
+	out    io.Writer
 	closed atomic.Bool
+
+	// asyncMu guards prompting (ReadLine is waiting for a line) and held
+	// (messages that arrived while a statement ran).
+	asyncMu   sync.Mutex
+	prompting bool
+	held      []byte
 }
 
 func newReadlineSource(sh *Shell) (*readlineSource, error) {
@@ -33,7 +43,7 @@ func newReadlineSource(sh *Shell) (*readlineSource, error) {
 		HistorySearchFold:      true,
 		Stdout:                 cfg.Out,
 		Stderr:                 cfg.Out,
-		AutoComplete:           &completer{names: names, pending: sh.pendingText},
+		AutoComplete:           &completer{names: names, pending: sh.pendingText, jobs: sh.runningJobIDs},
 	}
 	if cfg.Color {
 		// Highlighting follows sql-client.display.color-schema as it is now.
@@ -45,11 +55,81 @@ func newReadlineSource(sh *Shell) (*readlineSource, error) {
 	if cfg.In != os.Stdin {
 		rc.Stdin = io.NopCloser(cfg.In)
 	}
+	// One Ctrl-C clears the line even when a completion list is open
+	// (readline's own Ctrl-C would only close the list). The filter runs
+	// on readline's goroutine, the one that owns the line, and only once
+	// ReadLine has been called, after rl is set.
+	var rl *readline.Instance
+	rc.FuncFilterInputRune = func(r rune) (rune, bool) {
+		if r == readline.CharInterrupt && rl != nil && rl.Operation.IsInCompleteMode() {
+			rl.Operation.ExitCompleteMode(true)
+		}
+		return r, true
+	}
 	rl, err := readline.NewEx(rc)
 	if err != nil {
 		return nil, err
 	}
-	return &readlineSource{rl: rl}, nil
+	return &readlineSource{rl: rl, out: cfg.Out}, nil
+}
+
+// asyncWriter writes the messages that arrive on other goroutines (a
+// background job's failure). At the prompt readline clears the prompt and
+// the line being typed, the message is written, and both are drawn again
+// under it. While a statement runs the message waits and is written after
+// the statement's answer, before the next prompt.
+type asyncWriter struct {
+	src *readlineSource
+}
+
+func (a asyncWriter) Write(b []byte) (int, error) {
+	s := a.src
+	s.asyncMu.Lock()
+	defer s.asyncMu.Unlock()
+	if !s.prompting {
+		s.held = append(s.held, b...)
+		return len(b), nil
+	}
+	return s.rl.Stdout().Write(b)
+}
+
+// reportJobsAtPrompt sends background job failures through readline, so
+// they never land in a statement's answer and the prompt is redrawn after
+// them.
+func (sh *Shell) reportJobsAtPrompt(src *readlineSource) {
+	j, ok := sh.sess.(jobSession)
+	if !ok {
+		return
+	}
+	opt := sh.sess.DisplayOptions()
+	w := asyncWriter{src: src}
+	j.SetJobFailureHandler(func(info engine.JobInfo) {
+		var b bytes.Buffer
+		render.JobFailed(&b, info.ID, info.Name, info.Err, opt)
+		w.Write(b.Bytes())
+	})
+}
+
+// jobLister is implemented by sessions that run jobs themselves
+// (*engine.Session does).
+type jobLister interface {
+	Jobs() []engine.JobInfo
+}
+
+// runningJobIDs returns the ids of the session's running jobs, for
+// completion after STOP JOB '.
+func (sh *Shell) runningJobIDs() []string {
+	l, ok := sh.sess.(jobLister)
+	if !ok {
+		return nil
+	}
+	var ids []string
+	for _, j := range l.Jobs() {
+		if j.Status == engine.JobRunning {
+			ids = append(ids, j.ID)
+		}
+	}
+	return ids
 }
 
 // optionReader is implemented by sessions that read one option cheaply
@@ -88,7 +168,17 @@ func prepareHistory(path string) bool {
 
 func (s *readlineSource) ReadLine(prompt string) (string, error) {
 	s.rl.SetPrompt(prompt)
+	s.asyncMu.Lock()
+	if len(s.held) > 0 {
+		s.out.Write(s.held)
+		s.held = nil
+	}
+	s.prompting = true
+	s.asyncMu.Unlock()
 	line, err := s.rl.Readline()
+	s.asyncMu.Lock()
+	s.prompting = false
+	s.asyncMu.Unlock()
 	if errors.Is(err, readline.ErrInterrupt) {
 		return "", errInterrupt
 	}
@@ -119,6 +209,11 @@ func (sh *Shell) runInteractive(ctx context.Context) int {
 		return 1
 	}
 	defer src.Close()
+	sh.reportJobsAtPrompt(src)
+	if scr := newScreen(sh); scr != nil {
+		sh.screen = scr
+		defer func() { sh.screen = nil }()
+	}
 	fmt.Fprintf(sh.cfg.Out, "%s\n\n", render.Banner(sh.cfg.Version, sh.cfg.Remote))
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)

@@ -39,6 +39,7 @@ func OptionsFromConfig(get func(key string) (string, bool)) render.Options {
 		ShowLineNumbers: flag(conf.ShowLineNumbers),
 		// Flink's DEFAULT colour schema highlights nothing.
 		Highlight: !strings.EqualFold(str(conf.ColorSchema), "DEFAULT"),
+		Pager:     flag(conf.Pager),
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(str(conf.MaxTableResultRows))); err == nil && n > 0 {
 		opt.MaxTableRows = n

@@ -32,6 +32,9 @@ type progress struct {
 	// midLine is set while answer text has been written up to the middle
 	// of a line: the status line waits for the line's end.
 	midLine bool
+	// suspended is set while a full-screen view or the pager owns the
+	// terminal.
+	suspended bool
 
 	stopOnce sync.Once
 	done     chan struct{}
@@ -70,7 +73,7 @@ func (p *progress) run(delay time.Duration) {
 func (p *progress) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.midLine {
+	if p.midLine || p.suspended {
 		return
 	}
 	io.WriteString(p.w, "\r"+render.Progress(time.Since(p.start), p.rows.Load())+eraseLine)
@@ -85,6 +88,20 @@ func (p *progress) clear() {
 		io.WriteString(p.w, "\r"+eraseLine)
 		p.shown = false
 	}
+}
+
+// suspend erases the status line and keeps it away until resume.
+func (p *progress) suspend() {
+	p.clear()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.suspended = true
+}
+
+func (p *progress) resume() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.suspended = false
 }
 
 // before is called before answer text b is written: the status line goes,

@@ -78,6 +78,8 @@ type Shell struct {
 	// signal is the SIGINT or SIGTERM that stopped a piped run after
 	// its held answers were printed (see groupcommit.go), or nil.
 	signal os.Signal
+	// screen is the terminal of an interactive shell; nil otherwise.
+	screen *ttyScreen
 }
 
 // New returns a shell over sess.

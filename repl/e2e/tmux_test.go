@@ -28,11 +28,18 @@ func newTerminal(t *testing.T, vars []string, args ...string) *terminal {
 // newTerminalCmd starts a shell command in a 200x50 tmux terminal.
 func newTerminalCmd(t *testing.T, command string) *terminal {
 	t.Helper()
+	return newTerminalSize(t, 200, 50, command)
+}
+
+// newTerminalSize starts a shell command in a tmux terminal of the given
+// size.
+func newTerminalSize(t *testing.T, width, height int, command string) *terminal {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed; the terminal tests need it (.ci/run installs it)")
 	}
 	term := &terminal{t: t, socket: fmt.Sprintf("eddy-test-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "eddy"}
-	term.tmux("new-session", "-d", "-x", "200", "-y", "50", "-s", term.name, command)
+	term.tmux("new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-s", term.name, command)
 	t.Cleanup(func() { exec.Command("tmux", "-L", term.socket, "kill-server").Run() })
 	return term
 }

@@ -103,7 +103,7 @@ func SourceTooDeep(path string, depth int) error {
 // Progress is the live status line of a statement that runs longer than a
 // second at a terminal.
 func Progress(elapsed time.Duration, rows int64) string {
-	return fmt.Sprintf("Running for %.1f seconds, %d %s received so far (Ctrl-C cancels)", elapsed.Seconds(), rows, rowTerm(rows))
+	return fmt.Sprintf("Running for %.1f seconds, %s received so far (Ctrl-C cancels)", elapsed.Seconds(), plural(rows, "row"))
 }
 
 // Banner is the one line the interactive shell prints when it starts;

@@ -81,6 +81,13 @@ type Options struct {
 	ShowLineNumbers bool
 	Highlight       bool
 
+	// Screen is the terminal a person watches, or nil (piped output,
+	// tests). With one, the table and changelog result modes show an
+	// unbounded query in a full-screen view, and Pager sends a bounded
+	// answer taller than the screen through its pager.
+	Screen Screen
+	Pager  bool
+
 	// Location is table.local-time-zone: TIMESTAMP_LTZ values are shown in
 	// it. Nil keeps each value's own location.
 	Location *time.Location

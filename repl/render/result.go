@@ -47,6 +47,8 @@ func Result(ctx context.Context, w io.Writer, res *result.Result, opt Options) (
 		return TagOK, clientError(msgNonInteractiveResultMode)
 	case mode == ModeChangelog && !res.Changelog:
 		return TagOK, clientError(msgBatchChangelog)
+	case opt.Screen != nil && !res.Bounded && (mode == ModeTable || mode == ModeChangelog):
+		return TagOK, fullScreen(ctx, w, res, opt, mode == ModeChangelog)
 	case mode == ModeTable:
 		return TagOK, materialized(ctx, w, res, opt)
 	case res.Changelog || mode == ModeChangelog:
@@ -169,6 +171,11 @@ func metadataTable(ctx context.Context, w io.Writer, res *result.Result, opt Opt
 		io.WriteString(w, queryTerminated(int64(n))+"\n")
 		return nil
 	}
+	if opt.paging(n) {
+		var b strings.Builder
+		writeChunks(&b, columnNames(res.Columns), chunks, n, unlimited, "")
+		return opt.page(w, b.String())
+	}
 	writeChunks(w, columnNames(res.Columns), chunks, n, unlimited, "")
 	return nil
 }
@@ -185,7 +192,33 @@ func batch(ctx context.Context, w io.Writer, res *result.Result, opt Options) er
 		io.WriteString(w, queryTerminated(int64(n))+opt.elapsed()+"\n")
 		return nil
 	}
+	if opt.paging(n) {
+		var b strings.Builder
+		writeChunks(&b, columnNames(res.Columns), chunks, n, opt.maxWidth(), opt.elapsed())
+		return opt.page(w, b.String())
+	}
 	writeChunks(w, columnNames(res.Columns), chunks, n, opt.maxWidth(), opt.elapsed())
+	return nil
+}
+
+// paging reports whether a bounded answer of n rows goes through the
+// pager: there is a screen, the pager is on, and the table (a border, the
+// names, a border, the rows, a border and the footer) is taller than the
+// screen.
+func (o Options) paging(n int) bool {
+	if o.Screen == nil || !o.Pager {
+		return false
+	}
+	_, h := o.Screen.Size()
+	return n+5 > h
+}
+
+// page shows text through the screen's pager; what w holds goes first.
+func (o Options) page(w io.Writer, text string) error {
+	flush(w)
+	if err := o.Screen.Page(text); err != nil {
+		io.WriteString(w, text)
+	}
 	return nil
 }
 
@@ -247,6 +280,11 @@ func materialized(ctx context.Context, w io.Writer, res *result.Result, opt Opti
 	}
 	if drawn > 0 {
 		fmt.Fprintf(w, "\x1b[%dA\x1b[J", drawn)
+	}
+	if opt.paging(len(final)) {
+		var b strings.Builder
+		writeTable(&b, columnNames(res.Columns), final, opt.maxWidth(), opt.elapsed())
+		return opt.page(w, b.String())
 	}
 	writeTable(w, columnNames(res.Columns), final, opt.maxWidth(), opt.elapsed())
 	return nil
