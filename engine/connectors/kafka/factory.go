@@ -46,10 +46,9 @@ func factory(reg *connectors.Registry, upsert bool) *connectors.Factory {
 				WritableMetadata: writableMetadata(),
 			}
 			if upsert {
-				a.Produces, a.Accepts = connectors.FullChangelog, connectors.Upsert
-				// Metadata is written; reading it through the normalised
-				// changelog is not supported yet.
-				a.ReadableMetadata = nil
+				// An upsert stream by the PRIMARY KEY: the planner puts a
+				// ChangelogNormalize above the scan, as Flink's does.
+				a.Produces, a.Accepts = connectors.Upsert, connectors.Upsert
 			}
 			return a
 		},

@@ -60,7 +60,6 @@ type reader struct {
 	scan   []*types.Type
 	keyC   []connectors.Column
 	valC   []connectors.Column
-	norm   *normalizer // upsert-kafka
 	commit time.Time   // the last group commit
 	// pending are records of the last poll not yet returned.
 	pending []*kgo.Record
@@ -81,9 +80,6 @@ func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
 	}
 	r := &reader{s: s, cl: cl, adm: adm, next: map[tp]int64{}, scan: s.t.ScanTypes(), commit: time.Now()}
 	r.keyC, r.valC = s.columns(s.keyIdx), s.columns(s.valueIdx)
-	if s.upsert {
-		r.norm = newNormalizer()
-	}
 	if err := r.assign(ctx); err != nil {
 		cl.Close()
 		return nil, err
@@ -432,7 +428,8 @@ func (r *reader) add(out *vector.Batch, rec *kgo.Record) error {
 }
 
 // decode returns the physical rows of a record: the key's fields and the
-// value's, with their row kinds (normalised for upsert-kafka).
+// value's, with their row kinds (for upsert-kafka: the upsert stream by
+// key, +U for a value and -D for a tombstone).
 func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
 	s := r.s
 	width := len(s.t.Columns)
@@ -453,11 +450,16 @@ func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
 		}
 	}
 	if rec.Value == nil {
-		if r.norm == nil {
+		if !s.upsert {
 			return nil, nil, nil // a tombstone: no row
 		}
-		rows, kinds := r.norm.delete(string(rec.Key))
-		return rows, kinds, nil
+		// upsert-kafka: the deletion of the key's row; the planner's
+		// ChangelogNormalize gives it the row it deletes.
+		row := make([]any, width)
+		for i, p := range s.keyIdx {
+			row[p] = key[i]
+		}
+		return [][]any{row}, []types.RowKind{types.Delete}, nil
 	}
 	vals, kinds, err := connectors.DecodeBytes(s.value, rec.Value, r.valC)
 	if err != nil {
@@ -474,14 +476,14 @@ func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
 		}
 		rows = append(rows, row)
 	}
-	if r.norm != nil {
-		var nrows [][]any
-		var nkinds []types.RowKind
-		for _, row := range rows {
-			rs, ks := r.norm.upsert(string(rec.Key), row)
-			nrows, nkinds = append(nrows, rs...), append(nkinds, ks...)
+	if s.upsert {
+		// The latest value of the key (Flink's upsert source emits
+		// UPDATE_AFTER); ChangelogNormalize turns the stream into a full
+		// changelog.
+		kinds = make([]types.RowKind, len(rows))
+		for i := range kinds {
+			kinds[i] = types.UpdateAfter
 		}
-		return nrows, nkinds, nil
 	}
 	return rows, kinds, nil
 }
