@@ -60,7 +60,7 @@ type reader struct {
 	scan   []*types.Type
 	keyC   []connectors.Column
 	valC   []connectors.Column
-	commit time.Time   // the last group commit
+	commit time.Time // the last group commit
 	// pending are records of the last poll not yet returned.
 	pending []*kgo.Record
 	// discover is when an unbounded read next looks for new partitions
