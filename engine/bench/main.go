@@ -128,7 +128,10 @@ func bench(c config, stdout, stderr io.Writer) error {
 				cs.runs[baseEngine] = baseCases[i].runs[eddyEngine]
 			}
 			if !c.peers {
+				// Targets are judged against the peers: a run without
+				// them compares builds and judges nothing.
 				cs.runs[sqliteEngine], cs.runs[duckEngine] = nil, nil
+				cs.target = nil
 			}
 			fmt.Fprintf(stderr, "  %s / %s\n", g.name, cs.name)
 			results = append(results, measure(g.name, cs, c.runs))
