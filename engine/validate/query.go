@@ -156,7 +156,14 @@ type state struct {
 	// of an INSERT, whose target types its NULLs.
 	root     ast.Query
 	views    []catalogs.Identifier
-	ctes     []map[string]*Analyzed
+	// expanded holds the views this statement has validated: a view read
+	// again (a chain of views each reading the one before twice) shares
+	// its first expansion, so validation is linear in the number of
+	// distinct views, not in the number of paths to them.
+	expanded map[catalogs.Identifier]*Analyzed
+	// expansions counts the view expansions validated (tests read it).
+	expansions int
+	ctes       []map[string]*Analyzed
 	nextID   int // Calcite's counter for derived aliases (EXPR$n)
 	synth    int // counter for the placeholder columns of expressions
 	nextCorr int // counter for correlation ids of the plan
