@@ -591,6 +591,9 @@ func (s *Session) execCreateTableAs(ctx context.Context, st *ast.CreateTable) (*
 	for _, p := range st.Options {
 		tbl.Options[p.Key] = p.Value
 	}
+	if err := connectors.ResolvePath(tbl.Options); err != nil {
+		return nil, err
+	}
 	for _, c := range src.Schema() {
 		tbl.Schema.Columns = append(tbl.Schema.Columns, catalogs.Column{Name: c.Name, Kind: catalogs.Physical, Type: c.Type})
 	}

@@ -52,19 +52,35 @@ func TestOverwriteKeepsStrangers(t *testing.T) {
 	}
 }
 
-// TestRelativeFilesystemPathRefused: a relative 'path' would be a
-// different directory in every shell; it is refused with a clear error.
-func TestRelativeFilesystemPathRefused(t *testing.T) {
+// TestRelativeFilesystemPathResolvedOnce: CREATE TABLE and ALTER TABLE
+// resolve a relative 'path' against the working directory once, so the
+// stored table names one directory whatever the working directory of the
+// shell that reads it.
+func TestRelativeFilesystemPathResolvedOnce(t *testing.T) {
 	s, done := openViewSession(t, filepath.Join(t.TempDir(), "s.db"))
 	defer done()
+	dir := t.TempDir()
+	t.Chdir(dir)
 	exec(t, s, "CREATE TABLE r (a INT) WITH ('connector' = 'filesystem', 'path' = 'data/r', 'format' = 'csv')")
-	for _, stmt := range []string{"SELECT * FROM r", "INSERT INTO r VALUES (1)"} {
-		_, err := s.Execute(context.Background(), stmt)
-		if err == nil || !strings.Contains(err.Error(), "The path 'data/r' of filesystem table") || !strings.Contains(err.Error(), "is relative") {
-			t.Errorf("%s: err = %v, want the relative path refused", stmt, err)
-		}
+	exec(t, s, "CREATE TABLE o (a INT) WITH ('connector' = 'blackhole', 'path' = 'data/o')")
+	show := text(t, exec(t, s, "SHOW CREATE TABLE r"))
+	if want := "'path' = '" + filepath.Join(dir, "data", "r") + "'"; !strings.Contains(show, want) {
+		t.Errorf("SHOW CREATE TABLE r lacks %s:\n%s", want, show)
 	}
-	if _, err := os.Stat("data"); err == nil {
-		t.Errorf("a directory was made relative to the working directory")
+	if show := text(t, exec(t, s, "SHOW CREATE TABLE o")); !strings.Contains(show, "'path' = 'data/o'") {
+		t.Errorf("another connector's path changed:\n%s", show)
+	}
+	exec(t, s, "ALTER TABLE r SET ('path' = 'elsewhere')")
+	if show := text(t, exec(t, s, "SHOW CREATE TABLE r")); !strings.Contains(show, "'path' = '"+filepath.Join(dir, "elsewhere")+"'") {
+		t.Errorf("ALTER TABLE kept a relative path:\n%s", show)
+	}
+	t.Chdir(t.TempDir())
+	exec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	exec(t, s, "INSERT INTO r VALUES (1)")
+	if _, err := os.Stat(filepath.Join(dir, "elsewhere")); err != nil {
+		t.Errorf("the INSERT did not write where the table was created: %v", err)
+	}
+	if _, err := s.Execute(context.Background(), "SELECT * FROM r"); err != nil {
+		t.Errorf("reading from another working directory: %v", err)
 	}
 }

@@ -110,12 +110,11 @@ func newFileTable(reg *Registry, t *Table) (*fileTable, error) {
 	}
 	root := localPath(o["path"])
 	if !filepath.IsAbs(root) {
-		// Flink resolves a path on the cluster, in its processes' working
-		// directory, never in the client's; resolving it in each shell's
-		// working directory would make one catalog table a different
-		// directory in every shell.
+		// CREATE TABLE resolves a relative path (ResolvePath); one still
+		// relative here was stored before it did, and would be a
+		// different directory in every shell's working directory.
 		return nil, validationError("The path '%s' of filesystem table '%s' is relative. "+
-			"Give an absolute path (or a file:// URI): Flink resolves a path on the cluster, not in the directory of the client.",
+			"Give an absolute path (ALTER TABLE ... SET ('path' = '...')).",
 			o["path"], t.Name)
 	}
 	return &fileTable{t: t, codec: codec, lay: newFileLayout(t, root, defaultPart)}, nil
@@ -559,4 +558,24 @@ func ownedFiles(dir string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// ResolvePath makes the 'path' of a filesystem table's options absolute,
+// resolving a relative one against the working directory once, when the
+// table is created or altered (CREATE TABLE, CREATE TABLE AS, ALTER
+// TABLE). Flink resolves a path on the cluster, in its processes' working
+// directory; resolving it each time the table is read would make one
+// catalog table a different directory in every shell. Options of other
+// connectors are left as they are.
+func ResolvePath(options map[string]string) error {
+	p, ok := options["path"]
+	if !ok || options["connector"] != "filesystem" || p == "" || strings.Contains(p, "://") || filepath.IsAbs(p) {
+		return nil
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return err
+	}
+	options["path"] = abs
+	return nil
 }
