@@ -55,7 +55,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	}
 	var resolveErr error
 	for _, n := range nodes {
-		plan.Walk(n, func(x plan.Node) {
+		plan.WalkOnce(n, func(x plan.Node) {
 			if resolveErr != nil {
 				return
 			}

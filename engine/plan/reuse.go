@@ -78,3 +78,30 @@ func (r *Reuse) Line(n Node, describe string) (string, bool) {
 	}
 	return describe + "(" + attr + ")", true
 }
+
+// WalkOnce is Walk visiting each distinct node once: a sub-plan several
+// nodes read (a view or a common table expression read twice) is visited
+// once, not once per path to it.
+func WalkOnce(n Node, fn func(Node)) {
+	seen := map[Node]bool{}
+	var walk func(n Node)
+	walk = func(n Node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		fn(n)
+		for _, e := range NodeExprs(n) {
+			WalkExpr(e, func(x Expr) bool {
+				if sq, ok := x.(*SubQuery); ok {
+					walk(sq.Query)
+				}
+				return true
+			})
+		}
+		for _, c := range n.Children() {
+			walk(c)
+		}
+	}
+	walk(n)
+}
