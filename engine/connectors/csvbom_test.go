@@ -1,6 +1,7 @@
 package connectors
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func TestSkipBOM(t *testing.T) {
 		"1,\uFEFF\n":    "1,\uFEFF\n",
 		"\uFEFF\uFEFFx": "\uFEFFx",
 	} {
-		for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in))} {
+		for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in)), bytes.NewReader([]byte(in))} {
 			got, err := io.ReadAll(skipBOM(r))
 			if err != nil || string(got) != want {
 				t.Errorf("skipBOM(%q) = %q, %v; want %q", in, got, err, want)

@@ -1,6 +1,7 @@
 package connectors
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -244,7 +245,18 @@ type bomSkipper struct {
 	err     error  // the error met while checking
 }
 
-func skipBOM(r io.Reader) io.Reader { return &bomSkipper{r: r} }
+func skipBOM(r io.Reader) io.Reader {
+	if br, ok := r.(*bytes.Reader); ok {
+		// A message stays a *bytes.Reader, whose length sizes the
+		// scanner's buffer: the mark is skipped in place.
+		var head [3]byte
+		if n, _ := br.ReadAt(head[:], 0); n == 3 && head == utf8BOM && br.Size() == int64(br.Len()) {
+			br.Seek(3, io.SeekStart)
+		}
+		return br
+	}
+	return &bomSkipper{r: r}
+}
 
 func (b *bomSkipper) Read(p []byte) (int, error) {
 	if !b.checked {
