@@ -174,12 +174,12 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 	// before anything runs.
 	inits := make([]string, len(o.inits))
 	for i, path := range o.inits {
-		data, err := os.ReadFile(path)
+		data, err := repl.ReadScript(path, repl.MaxScriptBytes)
 		if err != nil {
 			render.Problem(stderr, "-i: %v", err)
 			return exitUsage, nil
 		}
-		inits[i] = string(data)
+		inits[i] = data
 	}
 	var in io.Reader = stdin
 	if o.file != "" {

@@ -43,12 +43,40 @@ type CatalogStore interface {
 	Contains(ctx context.Context, name string) (bool, error)
 }
 
-// IsSensitiveOption reports whether an option's value must be hidden in
-// SHOW CREATE output (printed as '****'): its key contains password,
-// secret or token, in any case.
+// sensitiveKeys are the parts of an option key that mark its value as a
+// credential: Flink's list (GlobalConfiguration.SENSITIVE_KEYS, which
+// also covers Kafka's sasl.jaas.config and the ssl.*.password options)
+// with "api-key" and "api_key" added, which Flink spells only as "apikey".
+var sensitiveKeys = []string{
+	"password", "secret", "fs.azure.account.key", "apikey", "api-key", "api_key",
+	"auth-params", "service-key", "token", "basic-auth", "jaas.config", "http-headers",
+}
+
+// HiddenValue is what a sensitive option's value shows as.
+const HiddenValue = "****"
+
+// IsSensitiveOption reports whether an option's value is a credential that
+// must never be shown or stored in clear (SHOW CREATE, DESCRIBE, EXPLAIN,
+// errors, SET, the history file): its key contains, in any case, one of
+// Flink's sensitive key parts (password, secret, fs.azure.account.key,
+// apikey, auth-params, service-key, token, basic-auth, jaas.config,
+// http-headers) or api-key. It is the one rule every surface uses.
 func IsSensitiveOption(key string) bool {
 	k := strings.ToLower(key)
-	return strings.Contains(k, "password") || strings.Contains(k, "secret") || strings.Contains(k, "token")
+	for _, s := range sensitiveKeys {
+		if strings.Contains(k, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// MaskOption returns value, or HiddenValue when key is sensitive.
+func MaskOption(key, value string) string {
+	if IsSensitiveOption(key) {
+		return HiddenValue
+	}
+	return value
 }
 
 // TableVersion identifies a stored table as a statement saw it when it

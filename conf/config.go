@@ -109,11 +109,24 @@ func (e *Error) Error() string {
 // Class returns the Flink exception class the shell shows for the error.
 func (e *Error) Class() string { return "ValidationException" }
 
+// MaxFileBytes is the largest configuration file Load reads: a larger
+// one (or an endless one such as /dev/zero) is an error, not read to its
+// end.
+const MaxFileBytes = 32 << 20
+
 // Load reads and parses the configuration file at path; errors name path.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	if len(data) > MaxFileBytes {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("the configuration file is larger than %d MiB", MaxFileBytes>>20)}
 	}
 	return Parse(data, path)
 }

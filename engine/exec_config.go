@@ -1,14 +1,18 @@
 package engine
 
-import "eddy/engine/ast"
+import (
+	"eddy/catalogs"
+	"eddy/engine/ast"
+)
 
-// execSet runs SET; (list the configured keys) and SET 'k' = 'v'.
+// execSet runs SET; (list the configured keys, credentials hidden) and
+// SET 'k' = 'v'.
 func (s *Session) execSet(st *ast.Set) (*Result, error) {
 	if st.Key == nil {
 		kv := s.conf.list()
 		rows := make([][]any, len(kv))
 		for i, p := range kv {
-			rows[i] = []any{p[0], p[1]}
+			rows[i] = []any{p[0], catalogs.MaskOption(p[0], p[1])}
 		}
 		return StringTable([]string{"key", "value"}, rows), nil
 	}

@@ -55,7 +55,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	}
 	var resolveErr error
 	for _, n := range nodes {
-		plan.Walk(n, func(x plan.Node) {
+		plan.WalkOnce(n, func(x plan.Node) {
 			if resolveErr != nil {
 				return
 			}
@@ -590,6 +590,9 @@ func (s *Session) execCreateTableAs(ctx context.Context, st *ast.CreateTable) (*
 	tbl := &catalogs.CatalogTable{Options: map[string]string{}}
 	for _, p := range st.Options {
 		tbl.Options[p.Key] = p.Value
+	}
+	if err := connectors.ResolvePath(tbl.Options); err != nil {
+		return nil, err
 	}
 	for _, c := range src.Schema() {
 		tbl.Schema.Columns = append(tbl.Schema.Columns, catalogs.Column{Name: c.Name, Kind: catalogs.Physical, Type: c.Type})

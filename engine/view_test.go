@@ -18,7 +18,7 @@ import (
 // openViewSession opens a session on the SQLite store at path with
 // default_catalog (in memory) and _env_prod (sqlite, database `default`)
 // current. close releases the store.
-func openViewSession(t *testing.T, path string) (s *engine.Session, close func()) {
+func openViewSession(t testing.TB, path string) (s *engine.Session, close func()) {
 	t.Helper()
 	ctx := context.Background()
 	store, err := sqlite.OpenStore(path)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"time"
 
 	"eddy/engine/parser"
 	"eddy/repl/render"
@@ -52,7 +53,11 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 			if g != nil {
 				g.commit(ctx)
 			}
-			render.Problem(w.err, "%v", err)
+			if isTooLarge(err) {
+				render.Error(w.err, err, sh.options(interactive, time.Time{}))
+			} else {
+				render.Problem(w.err, "%v", err)
+			}
 			return 1
 		}
 		if interactive && buf.Len() == 0 && isBareQuit(line) {
@@ -64,6 +69,20 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		}
 		buf.WriteString(line)
 		buf.WriteByte('\n')
+		if buf.Len() > MaxStatementBytes {
+			// A statement without its ';' must not grow until memory
+			// runs out.
+			if g != nil {
+				g.commit(ctx)
+			}
+			render.Error(w.err, statementTooLargeError{}, sh.options(interactive, time.Time{}))
+			w.flush()
+			if !interactive {
+				return 1
+			}
+			buf.Reset()
+			continue
+		}
 		if !strings.Contains(line, ";") {
 			// A statement ends at a ';' token, so only a line holding a ';'
 			// can end one; not splitting otherwise keeps long statements

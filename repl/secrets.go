@@ -3,11 +3,12 @@ package repl
 import (
 	"strings"
 
+	"eddy/catalogs"
 	"eddy/engine/parser"
 )
 
 // maskSecrets returns a statement with the value of every option whose
-// key names a credential ('password', 'secret', 'token', in any case)
+// key names a credential (catalogs.IsSensitiveOption)
 // replaced by '****', as SHOW CREATE prints it; the history file keeps
 // that text, never the secret. Options are found with the parser's lexer,
 // so quotes, comments and ';' inside the statement cannot hide one.
@@ -26,7 +27,7 @@ func maskSecrets(stmt string) string {
 			(prev[0].Kind == parser.String || prev[0].Kind == parser.UString) && isSecretKey(prev[0].Text) &&
 			tok.Pos.Offset >= copied && tok.End <= len(stmt) {
 			out.WriteString(stmt[copied:tok.Pos.Offset])
-			out.WriteString("'****'")
+			out.WriteString("'" + catalogs.HiddenValue + "'")
 			copied = tok.End
 		}
 		prev[0], prev[1] = prev[1], tok
@@ -38,7 +39,4 @@ func maskSecrets(stmt string) string {
 	return out.String()
 }
 
-func isSecretKey(key string) bool {
-	k := strings.ToLower(key)
-	return strings.Contains(k, "password") || strings.Contains(k, "secret") || strings.Contains(k, "token")
-}
+func isSecretKey(key string) bool { return catalogs.IsSensitiveOption(key) }

@@ -43,36 +43,81 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 	if sh.sourceDepth >= maxSourceDepth {
 		return render.Error(errw, render.SourceTooDeep(path, maxSourceDepth), opt)
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return render.Error(errw, render.SourceError(path, err), opt)
 	}
+	defer f.Close()
 	sh.sourceDepth++
 	defer func() { sh.sourceDepth-- }()
-	text := strings.ReplaceAll(strings.TrimPrefix(string(data), "\uFEFF"), "\r\n", "\n")
-	stmts, rest := parser.Split(text)
-	if !parser.IsBlank(rest) {
-		stmts = append(stmts, parser.Piece{Text: strings.TrimSpace(rest)})
-	}
+	// The file is read a statement at a time, as piped input is: an
+	// endless file stops at MaxStatementBytes, a long script is never
+	// held whole.
+	src := newPlainSource(f)
 	tag, prev := render.TagOK, render.TagOK
-	bare := false
-	for i, p := range stmts {
-		if i > 0 {
+	bare := sh.bare
+	ran := 0
+	run := func(stmt string) bool {
+		if ran > 0 {
 			if prev == render.TagError {
 				io.WriteString(errw, "\n")
 			} else if !sh.bare {
 				io.WriteString(out, "\n")
 			}
 		}
-		t := sh.exec(ctx, p.Text, out, errw, interactive)
+		ran++
+		t := sh.exec(ctx, stmt, out, errw, interactive)
 		bare = sh.bare
 		if t == render.TagError {
 			flushWriter(out)
 		}
 		tag, prev = render.Max(tag, t), t
-		if t == render.TagError && !sh.cfg.KeepGoing || sh.exited || ctx.Err() != nil {
+		return !(t == render.TagError && !sh.cfg.KeepGoing || sh.exited || ctx.Err() != nil)
+	}
+	fail := func(err error) render.Tag {
+		if !isTooLarge(err) {
+			err = render.SourceError(path, err)
+		}
+		if ran > 0 {
+			if prev == render.TagError {
+				io.WriteString(errw, "\n")
+			} else if !sh.bare {
+				io.WriteString(out, "\n")
+			}
+		}
+		flushWriter(out)
+		sh.bare = bare
+		return render.Max(tag, render.Error(errw, err, opt))
+	}
+	var buf strings.Builder
+	for {
+		line, err := src.ReadLine("")
+		if err == io.EOF {
 			break
 		}
+		if err != nil {
+			return fail(err)
+		}
+		buf.WriteString(line)
+		buf.WriteByte('\n')
+		if buf.Len() > MaxStatementBytes {
+			return fail(statementTooLargeError{})
+		}
+		if !strings.Contains(line, ";") {
+			continue
+		}
+		stmts, rest := parser.Split(buf.String())
+		buf.Reset()
+		buf.WriteString(rest)
+		for _, p := range stmts {
+			if !run(p.Text) {
+				sh.bare = bare
+				return tag
+			}
+		}
+	}
+	if !parser.IsBlank(buf.String()) {
+		run(strings.TrimSpace(buf.String()))
 	}
 	sh.bare = bare
 	return tag

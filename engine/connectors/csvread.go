@@ -1,6 +1,7 @@
 package connectors
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -228,4 +229,54 @@ func parseCSVFloat(b []byte) (float64, bool) {
 		x = -x
 	}
 	return x, true
+}
+
+// utf8BOM is the byte-order mark some programs write at the start of a
+// UTF-8 file.
+var utf8BOM = [3]byte{0xEF, 0xBB, 0xBF}
+
+// bomSkipper drops a UTF-8 byte-order mark at the start of its input:
+// without it the first field of a CSV file written by a spreadsheet
+// starts with three invisible bytes (and a number there fails to parse).
+type bomSkipper struct {
+	r       io.Reader
+	checked bool
+	head    []byte // bytes read while checking, not yet returned
+	err     error  // the error met while checking
+}
+
+func skipBOM(r io.Reader) io.Reader {
+	if br, ok := r.(*bytes.Reader); ok {
+		// A message stays a *bytes.Reader, whose length sizes the
+		// scanner's buffer: the mark is skipped in place.
+		var head [3]byte
+		if n, _ := br.ReadAt(head[:], 0); n == 3 && head == utf8BOM && br.Size() == int64(br.Len()) {
+			br.Seek(3, io.SeekStart)
+		}
+		return br
+	}
+	return &bomSkipper{r: r}
+}
+
+func (b *bomSkipper) Read(p []byte) (int, error) {
+	if !b.checked {
+		b.checked = true
+		var head [3]byte
+		n, err := io.ReadFull(b.r, head[:])
+		if n < 3 || head != utf8BOM {
+			b.head = append([]byte(nil), head[:n]...)
+		}
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			b.err = err
+		}
+	}
+	if len(b.head) > 0 {
+		n := copy(p, b.head)
+		b.head = b.head[n:]
+		return n, nil
+	}
+	if b.err != nil {
+		return 0, b.err
+	}
+	return b.r.Read(p)
 }

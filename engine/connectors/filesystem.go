@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"eddy/engine/types"
@@ -21,7 +22,9 @@ import (
 // hidden in-progress file in the table's directory and renames it into
 // place at Commit, so a failed INSERT leaves the directory as it was.
 // INSERT OVERWRITE removes the old part files of the partitions it writes
-// (all of them for a table without partitions) at Commit.
+// (all of them for a table without partitions) at Commit: only the files
+// a filesystem sink writes (ownedFiles), never another file that lies in
+// the table's directory or below it. 'path' must be absolute.
 
 // filesystemOptions are the options of Flink's FileSystemTableFactory.
 func filesystemOptions() []string {
@@ -105,7 +108,16 @@ func newFileTable(reg *Registry, t *Table) (*fileTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fileTable{t: t, codec: codec, lay: newFileLayout(t, localPath(o["path"]), defaultPart)}, nil
+	root := localPath(o["path"])
+	if !filepath.IsAbs(root) {
+		// CREATE TABLE resolves a relative path (ResolvePath); one still
+		// relative here was stored before it did, and would be a
+		// different directory in every shell's working directory.
+		return nil, validationError("The path '%s' of filesystem table '%s' is relative. "+
+			"Give an absolute path (ALTER TABLE ... SET ('path' = '...')).",
+			o["path"], t.Name)
+	}
+	return &fileTable{t: t, codec: codec, lay: newFileLayout(t, root, defaultPart)}, nil
 }
 
 type fileReader struct {
@@ -483,7 +495,7 @@ func (w *fileWriter) Commit(ctx context.Context) error {
 			dirs[lay.partitionDir(row)] = true
 		}
 		for dir := range dirs {
-			files, err := dataFiles(filepath.Join(lay.root, dir))
+			files, err := ownedFiles(filepath.Join(lay.root, dir))
 			if err != nil {
 				return w.abortWith(err)
 			}
@@ -524,4 +536,46 @@ func (w *fileWriter) Abort() error {
 	}
 	w.files, w.order = map[string]*partFile{}, nil
 	return err
+}
+
+// ownedFiles lists the part files directly in dir: the files a filesystem
+// sink writes (part-<id>-<task>-<n>, and compacted-part-... of Flink's
+// compaction), which INSERT OVERWRITE replaces. Files of other names and
+// subdirectories are not the table's to remove.
+func ownedFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.Type().IsRegular() && (strings.HasPrefix(name, "part-") || strings.HasPrefix(name, "compacted-part-")) {
+			files = append(files, filepath.Join(dir, name))
+		}
+	}
+	return files, nil
+}
+
+// ResolvePath makes the 'path' of a filesystem table's options absolute,
+// resolving a relative one against the working directory once, when the
+// table is created or altered (CREATE TABLE, CREATE TABLE AS, ALTER
+// TABLE). Flink resolves a path on the cluster, in its processes' working
+// directory; resolving it each time the table is read would make one
+// catalog table a different directory in every shell. Options of other
+// connectors are left as they are.
+func ResolvePath(options map[string]string) error {
+	p, ok := options["path"]
+	if !ok || options["connector"] != "filesystem" || p == "" || strings.Contains(p, "://") || filepath.IsAbs(p) {
+		return nil
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return err
+	}
+	options["path"] = abs
+	return nil
 }

@@ -81,8 +81,9 @@ func newCSVOptions(o map[string]string) (*csvOptions, error) {
 }
 
 // Decoder implements Codec with encoding/csv, which takes any delimiter.
+// A UTF-8 byte-order mark at the start is not data.
 func (f *csvOptions) Decoder(r io.Reader, name string, cols []Column) RowDecoder {
-	return newCSVDecoder(r, name, f, columnTypes(cols))
+	return newCSVDecoder(skipBOM(r), name, f, columnTypes(cols))
 }
 
 // Encoder implements Codec.
@@ -96,7 +97,7 @@ func (f *csvOptions) ReadBulk(r io.Reader, name string, cols []Column, needed []
 	if !f.byteOptions() {
 		return NewBulkReader(f.Decoder(r, name, cols), len(cols))
 	}
-	return newCSVBatchDecoder(r, name, f, columnTypes(cols), needed)
+	return newCSVBatchDecoder(skipBOM(r), name, f, columnTypes(cols), needed)
 }
 
 // DecodeMessage implements MessageDecoder: a message is read by the same

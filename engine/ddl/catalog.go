@@ -86,13 +86,7 @@ func writeOptions(b *strings.Builder, opts map[string]string) {
 
 // maskSecret hides the values of options that hold credentials in SHOW
 // CREATE output.
-func maskSecret(key, value string) string {
-	k := strings.ToLower(key)
-	if strings.Contains(k, "password") || strings.Contains(k, "secret") || strings.Contains(k, "token") {
-		return "****"
-	}
-	return value
-}
+func maskSecret(key, value string) string { return catalogs.MaskOption(key, value) }
 
 // describeCatalog prints DESCRIBE CATALOG [EXTENDED]: name, type, comment,
 // and with EXTENDED one option:<key> row per option but 'type'.

@@ -9,6 +9,7 @@ import (
 
 	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/connectors"
 	"eddy/engine/parser"
 	"eddy/engine/result"
 	"eddy/engine/schema"
@@ -28,6 +29,9 @@ func (ex *Executor) execCreateTable(ctx context.Context, st *ast.CreateTable, sq
 	}
 	t, err := ex.tableFromDDL(ctx, st, sql)
 	if err != nil {
+		return nil, err
+	}
+	if err := connectors.ResolvePath(t.Options); err != nil {
 		return nil, err
 	}
 	if st.Temporary {
@@ -451,6 +455,9 @@ func (ex *Executor) execAlterTable(ctx context.Context, st *ast.AlterTable) (*re
 		}
 	default:
 		return nil, unsupported(st)
+	}
+	if err := connectors.ResolvePath(t.Options); err != nil {
+		return nil, err
 	}
 	return success(ex.cat.AlterTable(ctx, id, t, false))
 }

@@ -13,24 +13,29 @@ import (
 // Deduplicate...). streaming is Options.Streaming.
 func Explain(n plan.Node, streaming bool) string {
 	var b strings.Builder
-	explainNode(&b, n, streaming, "", "")
+	explainNode(&b, plan.NewReuse(n), n, streaming, "", "")
 	return b.String()
 }
 
-func explainNode(b *strings.Builder, n plan.Node, streaming bool, first, rest string) {
+func explainNode(b *strings.Builder, r *plan.Reuse, n plan.Node, streaming bool, first, rest string) {
 	b.WriteString(first)
-	b.WriteString(physicalName(n, streaming))
+	line := physicalName(n, streaming)
 	d := n.Describe()
 	if i := strings.IndexByte(d, '('); i >= 0 {
-		b.WriteString(d[i:])
+		line += d[i:]
 	}
+	line, more := r.Line(n, line)
+	b.WriteString(line)
 	b.WriteByte('\n')
+	if !more {
+		return
+	}
 	kids := n.Children()
 	for i, c := range kids {
 		if i == len(kids)-1 {
-			explainNode(b, c, streaming, rest+"+- ", rest+"   ")
+			explainNode(b, r, c, streaming, rest+"+- ", rest+"   ")
 		} else {
-			explainNode(b, c, streaming, rest+":- ", rest+":  ")
+			explainNode(b, r, c, streaming, rest+":- ", rest+":  ")
 		}
 	}
 }

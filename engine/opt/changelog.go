@@ -16,13 +16,18 @@ func Changelog(n plan.Node, src Sources) (plan.Node, error) {
 	if src == nil {
 		src = DefaultSources{}
 	}
-	c := changelog{src: src}
+	c := changelog{src: src, done: memo{}}
 	return c.rewrite(n)
 }
 
-type changelog struct{ src Sources }
+type changelog struct {
+	src  Sources
+	done memo
+}
 
-func (c changelog) rewrite(n plan.Node) (plan.Node, error) {
+func (c changelog) rewrite(n plan.Node) (plan.Node, error) { return c.done.once(n, c.rewriteNode) }
+
+func (c changelog) rewriteNode(n plan.Node) (plan.Node, error) {
 	n, err := mapNode(n, c.rewrite, c.rewrite)
 	if err != nil {
 		return nil, err

@@ -10,12 +10,27 @@ import "eddy/engine/plan"
 // a sub-query is left alone: the sub-query may read the inner row by
 // position.
 func PruneProjections(n plan.Node) (plan.Node, error) {
+	return pruneProjections(n, memo{})
+}
+
+func pruneProjections(n plan.Node, done memo) (plan.Node, error) {
+	if out, ok := done[n]; ok {
+		return out, nil
+	}
+	out, err := pruneProjectionsOnce(n, done)
+	if err == nil {
+		done[n] = out
+	}
+	return out, err
+}
+
+func pruneProjectionsOnce(n plan.Node, done memo) (plan.Node, error) {
 	kids := n.Children()
 	if len(kids) > 0 {
 		pruned := make([]plan.Node, len(kids))
 		changed := false
 		for i, k := range kids {
-			p, err := PruneProjections(k)
+			p, err := pruneProjections(k, done)
 			if err != nil {
 				return nil, err
 			}

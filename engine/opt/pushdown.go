@@ -16,7 +16,7 @@ func PushDown(n plan.Node, src Sources) plan.Node {
 		src = DefaultSources{}
 	}
 	safe := true
-	plan.Walk(n, func(x plan.Node) {
+	plan.WalkOnce(n, func(x plan.Node) {
 		if _, ok := x.(*plan.Correlate); ok {
 			safe = false
 		}
@@ -40,7 +40,7 @@ func PushDown(n plan.Node, src Sources) plan.Node {
 		}
 		return out
 	}
-	p := pruner{src: src}
+	p := pruner{src: src, done: map[pruneKey]pruned{}}
 	out, _, ok := p.prune(n, nil)
 	if !ok {
 		return n
@@ -98,6 +98,31 @@ func identity(n int) []int {
 // position of each of n's output columns (-1 for one no longer produced;
 // nil when nothing moved). ok is false when a node could not be rebuilt.
 func (p pruner) prune(n plan.Node, need colSet) (plan.Node, []int, bool) {
+	key := pruneKey{n: n, need: needKey(need)}
+	if r, ok := p.done[key]; ok {
+		return r.n, r.m, r.ok
+	}
+	out, m, ok := p.pruneNode(n, need)
+	p.done[key] = pruned{out, m, ok}
+	return out, m, ok
+}
+
+// needKey spells a colSet as a map key ("*" for every column).
+func needKey(need colSet) string {
+	if need == nil {
+		return "*"
+	}
+	b := make([]byte, len(need))
+	for i, x := range need {
+		b[i] = '0'
+		if x {
+			b[i] = '1'
+		}
+	}
+	return string(b)
+}
+
+func (p pruner) pruneNode(n plan.Node, need colSet) (plan.Node, []int, bool) {
 	switch x := n.(type) {
 	case *plan.Scan:
 		return p.pruneScan(x, nil, need)
@@ -191,7 +216,24 @@ func (p pruner) prune(n plan.Node, need colSet) (plan.Node, []int, bool) {
 }
 
 // pruner holds what the push-down pass asks of the sources.
-type pruner struct{ src Sources }
+// pruner pushes down one plan; done holds its answer for each node and
+// need already pruned, so a shared sub-plan read with the same need is
+// pruned once and stays shared.
+type pruner struct {
+	src  Sources
+	done map[pruneKey]pruned
+}
+
+type pruneKey struct {
+	n    plan.Node
+	need string
+}
+
+type pruned struct {
+	n  plan.Node
+	m  []int
+	ok bool
+}
 
 // pruneScan gives a scan the filters directly above it that its source
 // accepts and, when the source takes a projection, a projection of the

@@ -20,13 +20,18 @@ func SemiJoins(n plan.Node, src Sources) (plan.Node, error) {
 	if src == nil {
 		src = DefaultSources{}
 	}
-	s := semis{src: src}
+	s := semis{src: src, done: memo{}}
 	return s.rewrite(n)
 }
 
-type semis struct{ src Sources }
+type semis struct {
+	src  Sources
+	done memo
+}
 
-func (s semis) rewrite(n plan.Node) (plan.Node, error) {
+func (s semis) rewrite(n plan.Node) (plan.Node, error) { return s.done.once(n, s.rewriteNode) }
+
+func (s semis) rewriteNode(n plan.Node) (plan.Node, error) {
 	if f, ok := n.(*plan.Filter); ok {
 		if _, isRank := matchRank(f); !isRank {
 			if m, ok := matchSemi(f, s.src); ok {

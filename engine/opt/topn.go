@@ -1,6 +1,8 @@
 package opt
 
 import (
+	"fmt"
+
 	"eddy/engine/plan"
 	"eddy/engine/types"
 )
@@ -12,16 +14,19 @@ import (
 // with a fetch over a Sort) into a plan.TopN without partitions and rank
 // column. A Top-N records whether its rank column is read above it.
 func TopN(root plan.Node) (plan.Node, error) {
-	t := &topNs{use: rankColumnUse(root)}
+	t := &topNs{use: rankColumnUse(root), done: memo{}}
 	return t.rewrite(root)
 }
 
 // topNs rewrites one root plan; use is rankColumnUse of that root.
 type topNs struct {
-	use map[*plan.Filter]bool
+	use  map[*plan.Filter]bool
+	done memo
 }
 
-func (t *topNs) rewrite(n plan.Node) (plan.Node, error) {
+func (t *topNs) rewrite(n plan.Node) (plan.Node, error) { return t.done.once(n, t.rewriteNode) }
+
+func (t *topNs) rewriteNode(n plan.Node) (plan.Node, error) {
 	switch x := n.(type) {
 	case *plan.Filter:
 		if m, ok := matchRank(x); ok {
@@ -221,10 +226,21 @@ func rankColumnUse(root plan.Node) map[*plan.Filter]bool {
 			})
 		}
 	}
+	// A shared node is visited once for each distinct need.
+	type visitKey struct {
+		n    plan.Node
+		need string
+	}
+	seen := map[visitKey]bool{}
 	visit = func(n plan.Node, need []bool) {
 		if need == nil {
 			need = all(n)
 		}
+		key := visitKey{n, fmt.Sprint(need)}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
 		switch x := n.(type) {
 		case *plan.Project:
 			in := make([]bool, len(x.Input.Schema()))

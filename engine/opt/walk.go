@@ -5,6 +5,24 @@ import "eddy/engine/plan"
 // rewriteFunc rewrites one plan.
 type rewriteFunc func(plan.Node) (plan.Node, error)
 
+// memo holds a pass's answer for each node it rewrote: a sub-plan that
+// several nodes read (a view or a common table expression read twice) is
+// rewritten once and stays shared, so a pass is linear in the distinct
+// nodes of a plan, not in the paths to them.
+type memo map[plan.Node]plan.Node
+
+// once returns f's answer for n, computed at most once per node.
+func (m memo) once(n plan.Node, f rewriteFunc) (plan.Node, error) {
+	if out, ok := m[n]; ok {
+		return out, nil
+	}
+	out, err := f(n)
+	if err == nil {
+		m[n] = out
+	}
+	return out, err
+}
+
 // mapNode returns n with its inputs rewritten by child and the plans the
 // executor builds as roots of their own, when it runs them (the query of
 // every sub-query in n's expressions, the right side of a Correlate), by

@@ -34,7 +34,7 @@ func NewLexer(src string) *Lexer {
 // Tokenize returns all tokens of src without comments, ending with an EOF
 // token.
 func Tokenize(src string) ([]Token, error) {
-	return tokenizeInto(make([]Token, 0, len(src)/4+8), src)
+	return tokenizeInto(make([]Token, 0, min(len(src)/4+8, 1<<14)), src)
 }
 
 // tokenizeInto appends the tokens of src to toks.
@@ -68,7 +68,9 @@ func grow(toks []Token) []Token {
 func (p *Parser) tokenize(src string) error {
 	l := NewLexer(src)
 	toks := p.toks[:0]
-	if want := len(src)/4 + 8; cap(toks) < want {
+	// A guess of the token count, bounded: a long string literal must not
+	// reserve tokens for every four of its bytes.
+	if want := min(len(src)/4+8, 1<<14); cap(toks) < want {
 		toks = make([]Token, 0, want)
 	}
 	idents := 0

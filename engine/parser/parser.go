@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"eddy/engine/ast"
 )
@@ -344,11 +345,22 @@ func (p *Parser) fail() {
 
 // describeToken renders a token as JavaCC does in "Encountered ...":
 // keywords and symbols in double quotes, string literals with escaped quotes.
+// maxQuotedToken is the longest token text an error message quotes.
+const maxQuotedToken = 200
+
 func describeToken(t Token) string {
 	if t.Kind == EOF {
 		return "<EOF>"
 	}
 	raw := t.Raw
+	if len(raw) > maxQuotedToken {
+		// A 50 MB literal must not make a 50 MB error message.
+		cut := maxQuotedToken
+		for cut > 0 && !utf8.RuneStart(raw[cut]) {
+			cut--
+		}
+		raw = raw[:cut] + "..."
+	}
 	raw = strings.ReplaceAll(raw, `\`, `\\`)
 	raw = strings.ReplaceAll(raw, `'`, `\'`)
 	raw = strings.ReplaceAll(raw, `"`, `\"`)

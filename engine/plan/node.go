@@ -55,20 +55,24 @@ func checkChildren(node string, want int, got []Node) error {
 // does. The result ends with a newline.
 func Format(n Node) string {
 	var b strings.Builder
-	formatNode(&b, n, "", "")
+	formatNode(&b, NewReuse(n), n, "", "")
 	return b.String()
 }
 
-func formatNode(b *strings.Builder, n Node, first, rest string) {
+func formatNode(b *strings.Builder, r *Reuse, n Node, first, rest string) {
 	b.WriteString(first)
-	b.WriteString(n.Describe())
+	line, more := r.Line(n, n.Describe())
+	b.WriteString(line)
 	b.WriteByte('\n')
+	if !more {
+		return
+	}
 	kids := n.Children()
 	for i, c := range kids {
 		if i == len(kids)-1 {
-			formatNode(b, c, rest+"+- ", rest+"   ")
+			formatNode(b, r, c, rest+"+- ", rest+"   ")
 		} else {
-			formatNode(b, c, rest+":- ", rest+":  ")
+			formatNode(b, r, c, rest+":- ", rest+":  ")
 		}
 	}
 }

@@ -244,6 +244,9 @@ func (s *state) expandView(id catalogs.Identifier, v *catalogs.CatalogView, pos 
 	if s.a.ParseQuery == nil {
 		return nil, errorf(pos, ErrNotSupported, "Views cannot be read here")
 	}
+	if an, ok := s.expanded[id]; ok {
+		return an, nil
+	}
 	q, err := s.a.ParseQuery(v.ExpandedQuery)
 	if err != nil {
 		return nil, err
@@ -251,6 +254,7 @@ func (s *state) expandView(id catalogs.Identifier, v *catalogs.CatalogView, pos 
 	saved := s.ctes
 	s.ctes = nil
 	s.views = append(s.views, id)
+	s.expansions++
 	an, err := s.queryNode(q, nil)
 	s.views = s.views[:len(s.views)-1]
 	s.ctes = saved
@@ -277,6 +281,10 @@ func (s *state) expandView(id catalogs.Identifier, v *catalogs.CatalogView, pos 
 				v.Columns[i].Name, id.SummaryString(), want, c.Type)
 		}
 	}
+	if s.expanded == nil {
+		s.expanded = map[catalogs.Identifier]*Analyzed{}
+	}
+	s.expanded[id] = an
 	return an, nil
 }
 

@@ -154,14 +154,21 @@ type state struct {
 	defining *catalogs.Identifier // the view being defined, or nil
 	// root is the statement's top query: a VALUES there may be the source
 	// of an INSERT, whose target types its NULLs.
-	root     ast.Query
-	views    []catalogs.Identifier
-	ctes     []map[string]*Analyzed
-	nextID   int // Calcite's counter for derived aliases (EXPR$n)
-	synth    int // counter for the placeholder columns of expressions
-	nextCorr int // counter for correlation ids of the plan
-	reads    *[]Read
-	planErr  error // the first construct that has no plan
+	root  ast.Query
+	views []catalogs.Identifier
+	// expanded holds the views this statement has validated: a view read
+	// again (a chain of views each reading the one before twice) shares
+	// its first expansion, so validation is linear in the number of
+	// distinct views, not in the number of paths to them.
+	expanded map[catalogs.Identifier]*Analyzed
+	// expansions counts the view expansions validated (tests read it).
+	expansions int
+	ctes       []map[string]*Analyzed
+	nextID     int // Calcite's counter for derived aliases (EXPR$n)
+	synth      int // counter for the placeholder columns of expressions
+	nextCorr   int // counter for correlation ids of the plan
+	reads      *[]Read
+	planErr    error // the first construct that has no plan
 	// windows are the named windows of the SELECT being validated.
 	windows map[string]*ast.WindowSpec
 	// planOnly: the caller uses only the plan and the columns of the

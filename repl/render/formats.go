@@ -138,24 +138,38 @@ func textCell(t *types.Type, v any, null string, opt Options) string {
 // header line, then one line per row. A field is quoted when it holds the
 // separator, a quote, a line break or surrounding blanks, or is an empty
 // string; NULL is an empty unquoted field, so the two stay apart.
+//
+// The header waits for the first row, or for the end of a result without
+// rows: a query that fails before its first row prints no header, only
+// its error.
 type delimitedWriter struct {
-	w    io.Writer
-	sep  byte
-	opt  Options
-	cols []result.Column
-	b    strings.Builder
+	w      io.Writer
+	sep    byte
+	opt    Options
+	cols   []result.Column
+	b      strings.Builder
+	headed bool
 }
 
-func (d *delimitedWriter) begin(cols []result.Column) {
-	d.cols = cols
-	names := make([]any, len(cols))
-	for i, c := range cols {
+func (d *delimitedWriter) begin(cols []result.Column) { d.cols = cols }
+
+// header writes the header line once.
+func (d *delimitedWriter) header() {
+	if d.headed {
+		return
+	}
+	d.headed = true
+	names := make([]any, len(d.cols))
+	for i, c := range d.cols {
 		names[i] = c.Name
 	}
 	d.line(names, true)
 }
 
-func (d *delimitedWriter) row(vals []any) { d.line(vals, false) }
+func (d *delimitedWriter) row(vals []any) {
+	d.header()
+	d.line(vals, false)
+}
 
 func (d *delimitedWriter) line(vals []any, header bool) {
 	d.b.Reset()
@@ -192,7 +206,7 @@ func (d *delimitedWriter) field(s string) {
 	d.b.WriteByte('"')
 }
 
-func (d *delimitedWriter) end(int64, bool) {}
+func (d *delimitedWriter) end(int64, bool) { d.header() }
 
 // jsonWriter writes one JSON object per row, keys in column order: as one
 // array (json) or one object per line (jsonl). Numbers and booleans are
