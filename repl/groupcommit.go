@@ -219,7 +219,11 @@ func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 		g.commit(ctx)
 		return false
 	}
-	if len(g.held) >= groupMaxStatements || time.Since(g.started) >= groupMaxWait || g.caught() != nil {
+	maxWait := sh.cfg.GroupMaxWait
+	if maxWait <= 0 {
+		maxWait = groupMaxWait
+	}
+	if len(g.held) >= groupMaxStatements || time.Since(g.started) >= maxWait || g.caught() != nil {
 		if !g.commit(ctx) {
 			return false
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"eddy/engine"
 	"eddy/repl/render"
@@ -74,7 +75,9 @@ func runGrouped(t *testing.T, input string, keepGoing bool, commitErr error) (*g
 	t.Helper()
 	var out, errb bytes.Buffer
 	g := &groupSession{fakeSession: fakeSession{opts: render.Options{ResultMode: render.ModeTableau}}, out: &out, commitErr: commitErr}
-	sh := New(g, Config{In: strings.NewReader(input), Out: &out, Err: &errb, KeepGoing: keepGoing})
+	// A wait far longer than the test: a slow machine must not commit a
+	// group early, so the commits come where the statements put them.
+	sh := New(g, Config{In: strings.NewReader(input), Out: &out, Err: &errb, KeepGoing: keepGoing, GroupMaxWait: time.Hour})
 	code := sh.Run(context.Background())
 	return g, out.String(), errb.String(), code
 }

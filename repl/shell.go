@@ -54,6 +54,9 @@ type Config struct {
 	// (standard error) only.
 	Progress      io.Writer
 	ProgressDelay time.Duration
+	// GroupMaxWait bounds how long a piped script's INSERTs may wait in a
+	// shared transaction before it commits (groupMaxWait when 0).
+	GroupMaxWait time.Duration
 }
 
 // Shell reads statements, runs them and prints their answers.
