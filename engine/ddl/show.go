@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -308,11 +307,7 @@ func (ex *Executor) describeTable(ctx context.Context, name *ast.ObjectName, lik
 // builtinFunctionNames lists the functions of the core module for SHOW
 // FUNCTIONS, lower-case as Flink's CoreModule lists them.
 func (ex *Executor) builtinFunctionNames() []string {
-	set := map[string]bool{}
-	for _, n := range ex.funcs.Names() {
-		set[strings.ToLower(n)] = true
-	}
-	return slices.Sorted(maps.Keys(set))
+	return ex.funcs.ListedNames()
 }
 
 // nameRows is nameList for long listings (SHOW TABLES of a catalog of
