@@ -123,6 +123,14 @@ func (v *Validator) binary(scope *Scope, e *ast.BinaryExpr) (*Typed, error) {
 			// finds arrays of unrelated elements unequal (coerce.go).
 			return &Typed{Expr: out, Type: boolean(nullable)}, nil
 		}
+		if lt.Kind == types.Map && rt.Kind == types.Map {
+			// Maps are equal with the same entries in any order; Calcite
+			// lets them be ordered too, and Flink's code generator fails.
+			if e.Op == "=" || e.Op == "<>" {
+				return &Typed{Expr: out, Type: boolean(nullable)}, nil
+			}
+			return nil, errorf(e.Pos, ErrCodeGen, "Comparable type expected, but was '%s'.", lt)
+		}
 		if !functions.CanCompare(lt, rt) || !functions.Comparable.Accepts(lt) || !functions.Comparable.Accepts(rt) ||
 			e.Op != "=" && e.Op != "<>" && !(ordered(lt) && ordered(rt)) {
 			return fail(compareForms(e.Op))
