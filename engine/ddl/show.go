@@ -289,12 +289,19 @@ func (ex *Executor) describeTable(ctx context.Context, name *ast.ObjectName, lik
 	if hasComment {
 		header = append(header, "comment")
 	}
+	batch := ex.batch != nil && ex.batch()
 	var rows [][]any
 	for _, c := range cols {
 		if !like.Match(c.Name) {
 			continue
 		}
-		row := []any{c.Name, c.Type.WithNullable(true).String(), strings.ToUpper(fmt.Sprint(c.Type.Nullable())),
+		t := c.Type
+		if batch && t.TimeAttr == types.Rowtime {
+			// Flink resolves a watermarked column as an event-time
+			// attribute in streaming mode only.
+			t = t.WithTimeAttr(types.Regular)
+		}
+		row := []any{c.Name, t.WithNullable(true).String(), strings.ToUpper(fmt.Sprint(t.Nullable())),
 			c.Key, c.Extras, c.Watermark}
 		if hasComment {
 			row = append(row, c.Comment)
