@@ -395,6 +395,11 @@ SELECT * FROM seq_only;
 CREATE TEMPORARY TABLE seq_two (n BIGINT, m INT) WITH ('connector' = 'datagen', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '5', 'fields.m.kind' = 'sequence', 'fields.m.start' = '1', 'fields.m.end' = '3');
 SELECT COUNT(*) FROM seq_two;
 
+-- @category row columns named like their table
+CREATE TEMPORARY VIEW rowv AS SELECT CAST(ROW(1, 'a') AS ROW<x INT, y STRING>) AS rowv, 5 AS n;
+SELECT rowv.x, rowv.rowv.y, rowv.n FROM rowv;
+SELECT rowv.z FROM rowv;
+
 -- @category shown text
 CREATE TEMPORARY TABLE wm (a STRING, b VARCHAR(10), ts TIMESTAMP(3), pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen');
 DESCRIBE wm;
