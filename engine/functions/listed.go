@@ -24,7 +24,7 @@ func (r *Registry) ListedNames() []string {
 		"concat_ws", "convertTz", "cos", "cosh", "cot", "count", "currentDatabase", "currentDate",
 		"currentRowTimestamp", "currentTime", "currentTimestamp", "dateFormat", "decode", "degrees", "desc",
 		"distinct", "divide", "e", "element", "encode", "end", "equals", "exp", "extract", "first_value", "flatten",
-		"floor", "fromBase64", "fromUnixtime", "functionname", "get", "greaterThan", "greaterThanOrEqual", "hex",
+		"floor", "fromBase64", "fromUnixtime", "get", "greaterThan", "greaterThanOrEqual", "hex",
 		"ifThenElse", "in", "initCap", "instr", "isFalse", "isNotFalse", "isNotNull", "isNotTrue", "isNull",
 		"isTrue", "lag", "last_value", "lead", "left", "lessThan", "lessThanOrEqual", "listAgg", "ln", "localTime",
 		"localTimestamp", "locate", "log", "log10", "log2", "lower", "lowerCase", "lpad", "ltrim", "map", "max",
