@@ -237,20 +237,61 @@ func (s *Session) runQuery(ctx context.Context, n plan.Node) (*Result, error) {
 			bounded = false
 		}
 	})
-	return &Result{Kind: ResultRows, Columns: cols, Rows: &opRows{op: op}, IsQuery: true,
+	rows := &opRows{op: op, cols: cols, dropNulls: strings.EqualFold(s.conf.get(notNullEnforcer), "DROP")}
+	return &Result{Kind: ResultRows, Columns: cols, Rows: rows, IsQuery: true,
 		Changelog: s.streaming(), Bounded: bounded}, nil
 }
 
+// notNullEnforcer is Flink's option for a NULL arriving in a NOT NULL
+// column of a sink: ERROR (the default) fails the job, DROP drops the row.
+const notNullEnforcer = "table.exec.sink.not-null-enforcer"
+
 // opRows turns an operator's batches into result rows.
 type opRows struct {
-	op     exec.Operator
-	b      *vector.Batch
-	i      int
-	done   bool
-	closed bool
+	op   exec.Operator
+	cols []Column
+	// dropNulls drops a row with a NULL in a NOT NULL column instead of
+	// failing (notNullEnforcer).
+	dropNulls bool
+	b         *vector.Batch
+	i         int
+	done      bool
+	closed    bool
 }
 
 func (r *opRows) Next(ctx context.Context) (Row, bool, error) {
+	for {
+		row, ok, err := r.next(ctx)
+		if !ok || err != nil {
+			return row, ok, err
+		}
+		col := r.nullInNotNull(row)
+		if col < 0 {
+			return row, true, nil
+		}
+		if !r.dropNulls {
+			r.done = true
+			r.Close()
+			return Row{}, false, sqlerr.Errorf(sqlerr.EnforcerException,
+				"Column '%s' is NOT NULL, however, a null value is being written into it. "+
+					"You can set job configuration '%s'='DROP' to suppress this exception and drop such records silently.",
+				r.cols[col].Name, notNullEnforcer)
+		}
+	}
+}
+
+// nullInNotNull returns the first NOT NULL column holding NULL in row, or
+// -1.
+func (r *opRows) nullInNotNull(row Row) int {
+	for i, v := range row.Values {
+		if v == nil && i < len(r.cols) && !r.cols[i].Type.Nullable() {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *opRows) next(ctx context.Context) (Row, bool, error) {
 	for !r.done && (r.b == nil || r.i >= r.b.N) {
 		if err := ctx.Err(); err != nil {
 			return Row{}, false, err

@@ -109,10 +109,10 @@ func TestBackgroundJobFails(t *testing.T) {
 	s := openQuerySession(t)
 	failed := make(chan JobInfo, 1)
 	s.SetJobFailureHandler(func(j JobInfo) { failed <- j })
-	mustExec(t, s, `CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100000000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100000000000')`)
+	mustExec(t, s, `CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100000000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100000000000', 'number-of-rows' = '100000000000')`)
 	mustExec(t, s, `CREATE TEMPORARY TABLE sink (id BIGINT) WITH ('connector' = 'blackhole')`)
-	// A sequence column bounds the table, so this job runs in place and
-	// its failure is the statement's.
+	// 'number-of-rows' bounds the table, so this job runs in place and its
+	// failure is the statement's.
 	if msg := execErr(t, s, "INSERT INTO sink SELECT 10 / (id - 5000) FROM gen"); !strings.Contains(msg, "zero") {
 		t.Fatalf("bounded failing INSERT: %q", msg)
 	}

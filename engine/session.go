@@ -89,7 +89,7 @@ func NewSession(cfg SessionConfig) (*Session, error) {
 		kafka.Register(conns)
 	}
 	s := &Session{cat: cfg.Catalogs, conf: c, funcs: functions.NewRegistry(), conns: connectors.NewWith(conns)}
-	s.ddl = ddl.New(ddl.Config{Catalogs: s.cat, Funcs: s.funcs, Analyzer: s.analyzer})
+	s.ddl = ddl.New(ddl.Config{Catalogs: s.cat, Funcs: s.funcs, Analyzer: s.analyzer, Batch: func() bool { return !s.streaming() }})
 	return s, nil
 }
 

@@ -153,7 +153,7 @@ WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = '%s')`, dir, format)
 				t.Fatalf("files after the first INSERT: %v", before)
 			}
 			mustExec(t, s, `CREATE TEMPORARY TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '100000000',
- 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '5000')`)
+ 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '5000', 'number-of-rows' = '5000')`)
 			// Row 4000 divides by zero after three batches were written.
 			msg := execErr(t, s, "INSERT INTO fs SELECT 10 / (id - 4000), 'x', CAST(id % 3 AS STRING) FROM src")
 			if msg == "" {

@@ -23,7 +23,7 @@ import (
 const datagenDefaultRate = 10000
 
 // datagenFactory is the datagen connector: a source only, bounded by
-// 'number-of-rows' or by a sequence column.
+// 'number-of-rows'.
 func datagenFactory() *Factory {
 	return &Factory{
 		Identifier: "datagen",
@@ -41,18 +41,12 @@ func datagenFactory() *Factory {
 	}
 }
 
-// datagenBounded reports whether a datagen table ends: with
-// 'number-of-rows', or when a column is a sequence.
+// datagenBounded reports whether a datagen table is bounded: only with
+// 'number-of-rows' (Flink 2.2's DataGenTableSource). A table of sequence
+// columns alone still ends when its sequences do, but the planner treats
+// it as unbounded, so batch mode refuses it.
 func datagenBounded(t *Table) bool {
-	if t.Options["number-of-rows"] != "" {
-		return true
-	}
-	for _, c := range t.Columns {
-		if t.Options[datagenOptionKey(c.Name, "kind")] == "sequence" {
-			return true
-		}
-	}
-	return false
+	return t.Options["number-of-rows"] != ""
 }
 
 type datagenSpec struct {

@@ -48,7 +48,7 @@ func TestDeclaredAbilities(t *testing.T) {
 		{"datagen with rows", table(map[string]string{"connector": "datagen", "number-of-rows": "5"}, "f0"),
 			connectors.Abilities{Source: true, Bounded: true, Projection: true}},
 		{"datagen sequence", table(map[string]string{"connector": "datagen", "fields.f0.kind": "sequence"}, "f0"),
-			connectors.Abilities{Source: true, Bounded: true, Projection: true}},
+			connectors.Abilities{Source: true, Projection: true}},
 		{"print", table(map[string]string{"connector": "print"}, "f0"),
 			connectors.Abilities{Sink: true, Bounded: true, Accepts: connectors.FullChangelog}},
 		{"blackhole", table(map[string]string{"connector": "blackhole"}, "f0"),

@@ -25,6 +25,9 @@ type Config struct {
 	// queries use), over the statement text source; CREATE and ALTER VIEW
 	// validate their query with it.
 	Analyzer func(source string) *validate.Analyzer
+	// Batch reports whether the session runs in batch mode, where DESCRIBE
+	// shows no event-time attributes; nil means streaming.
+	Batch func() bool
 }
 
 // Executor runs the DDL and metadata statements of one session. It holds
@@ -35,6 +38,7 @@ type Executor struct {
 	cat      *catalogs.Manager
 	funcs    *functions.Registry
 	analyzer func(source string) *validate.Analyzer
+	batch    func() bool
 
 	modules *modules
 	jars    []string
@@ -42,7 +46,7 @@ type Executor struct {
 
 // New returns an executor with the core module loaded and no jars.
 func New(cfg Config) *Executor {
-	return &Executor{cat: cfg.Catalogs, funcs: cfg.Funcs, analyzer: cfg.Analyzer, modules: newModules()}
+	return &Executor{cat: cfg.Catalogs, funcs: cfg.Funcs, analyzer: cfg.Analyzer, batch: cfg.Batch, modules: newModules()}
 }
 
 // Execute runs one DDL or metadata statement; sql is the statement's text,

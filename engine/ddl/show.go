@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -290,12 +289,19 @@ func (ex *Executor) describeTable(ctx context.Context, name *ast.ObjectName, lik
 	if hasComment {
 		header = append(header, "comment")
 	}
+	batch := ex.batch != nil && ex.batch()
 	var rows [][]any
 	for _, c := range cols {
 		if !like.Match(c.Name) {
 			continue
 		}
-		row := []any{c.Name, c.Type.WithNullable(true).String(), strings.ToUpper(fmt.Sprint(c.Type.Nullable())),
+		t := c.Type
+		if batch && t.TimeAttr == types.Rowtime {
+			// Flink resolves a watermarked column as an event-time
+			// attribute in streaming mode only.
+			t = t.WithTimeAttr(types.Regular)
+		}
+		row := []any{c.Name, t.WithNullable(true).String(), strings.ToUpper(fmt.Sprint(t.Nullable())),
 			c.Key, c.Extras, c.Watermark}
 		if hasComment {
 			row = append(row, c.Comment)
@@ -308,11 +314,7 @@ func (ex *Executor) describeTable(ctx context.Context, name *ast.ObjectName, lik
 // builtinFunctionNames lists the functions of the core module for SHOW
 // FUNCTIONS, lower-case as Flink's CoreModule lists them.
 func (ex *Executor) builtinFunctionNames() []string {
-	set := map[string]bool{}
-	for _, n := range ex.funcs.Names() {
-		set[strings.ToLower(n)] = true
-	}
-	return slices.Sorted(maps.Keys(set))
+	return ex.funcs.ListedNames()
 }
 
 // nameRows is nameList for long listings (SHOW TABLES of a catalog of

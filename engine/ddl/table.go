@@ -206,7 +206,8 @@ func (b *schemaBuilder) setPrimaryKey(pk *ast.TableConstraint) error {
 	if pk.Unique {
 		return sqlerr.Errorf(sqlerr.SqlValidateException, "UNIQUE constraint is not supported yet")
 	}
-	if pk.Enforcement == ast.Enforced {
+	if pk.Enforcement != ast.NotEnforced {
+		// Flink rejects a key without NOT ENFORCED as it rejects ENFORCED.
 		return sqlerr.Errorf(sqlerr.SqlValidateException, "Flink doesn't support ENFORCED mode for PRIMARY KEY constraint. ENFORCED/NOT ENFORCED controls if the constraint checks are performed on the incoming/outgoing data. Flink does not own the data therefore the only supported mode is the NOT ENFORCED mode")
 	}
 	out := &catalogs.PrimaryKey{}

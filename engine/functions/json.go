@@ -1,5 +1,11 @@
 package functions
 
+import (
+	"fmt"
+
+	"eddy/engine/types"
+)
+
 // JSON functions (types-and-functions.md §5). The ON EMPTY / ON ERROR /
 // RETURNING clauses are the parser's; these are the plain call forms.
 func (r *Registry) addJSON() {
@@ -13,4 +19,16 @@ func (r *Registry) addJSON() {
 	// JSON(s) marks JSON text that JSON_OBJECT and JSON_ARRAY insert as JSON
 	// rather than as a string.
 	r.scalar("JSON", alwaysNullable(str()), sig(Character))
+	r.scalar("JSON_QUOTE", characterOnly, sig(Any))
+	r.scalar("JSON_UNQUOTE", characterOnly, sig(Any))
+}
+
+// characterOnly types JSON_QUOTE and JSON_UNQUOTE: STRING over a character
+// string, with the message of Flink's family check otherwise.
+func characterOnly(_ string, ops []Operand) (*types.Type, error) {
+	if t := ops[0].Type; !t.Kind.IsCharacterString() && t.Kind != types.Null {
+		return nil, &InputArgumentsError{Msg: fmt.Sprintf(
+			"Unsupported argument type. Expected type of family 'CHARACTER_STRING' but actual type was '%s'.", t)}
+	}
+	return str().WithNullable(opsNullable(ops)), nil
 }

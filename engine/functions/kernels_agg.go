@@ -236,16 +236,29 @@ func (a *minMaxAcc) Retract([]*vector.Vec, int) bool { return false }
 func (a *minMaxAcc) Result() any { return a.best }
 
 // varAcc computes variance and standard deviation with Welford's method.
+// Over an integer column Flink computes them in the column's type instead
+// (Calcite's AggregateReduceFunctionsRule): (SUM(x*x) - SUM(x)*SUM(x) /
+// COUNT(x)) / COUNT(x) (less one for the sample forms), the products and
+// sums wrapping around at the column's width, the divisions those of
+// BIGINT, and the standard deviation the square root cast back.
 type varAcc struct {
 	name     string
 	ret      *types.Type
 	n        float64
 	mean, m2 float64
+	// sum and sumSq are the integer forms' sums, kept at the width of ret.
+	sum, sumSq int64
 }
 
 func (a *varAcc) Add(args []*vector.Vec, i int) {
 	if args[0].IsNull(i) {
 		return
+	}
+	if vector.ClassOf(a.ret) == vector.Int {
+		x, _ := types.AsInt64(args[0].Get(i))
+		k := a.ret.Kind
+		a.sum = wrapInt(k, a.sum+x)
+		a.sumSq = wrapInt(k, a.sumSq+wrapInt(k, x*x))
 	}
 	x := floatAt(args[0], i)
 	a.n++
@@ -265,12 +278,13 @@ func (a *varAcc) Result() any {
 	if pop {
 		v = a.m2 / a.n
 	}
+	if vector.ClassOf(a.ret) == vector.Int {
+		return a.integerResult(pop)
+	}
 	if strings.HasPrefix(a.name, "STDDEV") {
 		v = math.Sqrt(v)
 	}
 	switch vector.ClassOf(a.ret) {
-	case vector.Int:
-		return types.IntegerValue(a.ret.Kind, int64(v))
 	case vector.Decimal:
 		d, _, err := apd.NewFromString(types.JavaFloat(v, 64))
 		if err != nil {
@@ -282,6 +296,28 @@ func (a *varAcc) Result() any {
 		return float32(v)
 	}
 	return v
+}
+
+// integerResult is the variance or standard deviation of an integer
+// column, computed as Flink computes it (see varAcc).
+func (a *varAcc) integerResult(pop bool) any {
+	k := a.ret.Kind
+	count := int64(a.n)
+	diff := a.sumSq - wrapInt(k, a.sum*a.sum)/count
+	denom := count
+	if !pop {
+		denom--
+	}
+	v := diff / denom
+	if strings.HasPrefix(a.name, "STDDEV") {
+		r := math.Pow(float64(v), 0.5)
+		if math.IsNaN(r) {
+			// Java casts NaN to 0.
+			r = 0
+		}
+		v = int64(r)
+	}
+	return types.IntegerValue(k, wrapInt(k, v))
 }
 
 // firstLastAcc is FIRST_VALUE / LAST_VALUE over non-null values in input

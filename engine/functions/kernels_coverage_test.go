@@ -60,7 +60,14 @@ func TestKernelCoverage(t *testing.T) {
 			}
 			ret, err := f.Infer(args)
 			if err != nil {
-				continue
+				// Functions typed by their own rules (STARTSWITH) over
+				// operands of any family: probe them with strings.
+				for i := range args {
+					args[i] = types.NewString()
+				}
+				if ret, err = f.Infer(args); err != nil {
+					continue
+				}
 			}
 			if f.Name == "EXTRACT" || f.Name == "TIMESTAMPADD" || f.Name == "TIMESTAMPDIFF" {
 				// The unit travels as a leading string argument.

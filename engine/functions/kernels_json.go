@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -62,6 +63,10 @@ func jsonKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 		return jsonPathKernel(ret, jsonValueRow)
 	case "JSON_QUERY":
 		return jsonPathKernel(ret, jsonQueryRow)
+	case "JSON_QUOTE":
+		return strict(ret, func(_ *Env, a []any) (any, error) { return jsonQuote(asString(a[0])), nil })
+	case "JSON_UNQUOTE":
+		return strict(ret, func(_ *Env, a []any) (any, error) { return jsonUnquote(asString(a[0])), nil })
 	case "JSON_STRING":
 		return strict(ret, func(_ *Env, a []any) (any, error) {
 			return marshalJSON(jsonable(a[0], args[0]))
@@ -781,4 +786,55 @@ func bracket(s string) (inner, rest string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// jsonQuote writes s as a JSON string the way Flink's JSON_QUOTE does:
+// besides quote, backslash and the control characters it escapes '/' and
+// every character outside ASCII, as UTF-16 \uXXXX units in lower case.
+func jsonQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '/':
+			b.WriteString(`\/`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r >= 0x20 && r < 0x7f {
+				b.WriteRune(r)
+				continue
+			}
+			for _, u := range utf16.Encode([]rune{r}) {
+				fmt.Fprintf(&b, `\u%04x`, u)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// jsonUnquote reads s as a JSON string literal; text that is not one comes
+// back unchanged.
+func jsonUnquote(s string) string {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return s
+	}
+	var out string
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		return s
+	}
+	return out
 }

@@ -105,7 +105,8 @@ func miscKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 		})
 	case "REGEXP_EXTRACT_ALL":
 		// RegexpExtractAllFunction: the group defaults to 1 and an index
-		// outside [0, groups] fails even when nothing matches.
+		// outside [0, groups] gives NULL, as a pattern without groups does
+		// when no index is given.
 		return func(env *Env, args []*vector.Vec, n int) (*vector.Vec, error) {
 			cache := map[string]*regexp.Regexp{}
 			return strict(ret, func(_ *Env, a []any) (any, error) {
@@ -123,8 +124,7 @@ func miscKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 					g, _ = types.AsInt64(a[2])
 				}
 				if g < 0 || g > int64(re.NumSubexp()) {
-					return nil, &EvalError{Exception: "IndexOutOfBoundsException",
-						Msg: fmt.Sprintf("Extract group index %d is out of range [0, %d].", g, re.NumSubexp())}
+					return nil, nil
 				}
 				out := []any{}
 				for _, m := range re.FindAllStringSubmatch(asString(a[0]), -1) {
@@ -133,6 +133,16 @@ func miscKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 				return out, nil
 			})(env, args, n)
 		}
+	case "UNHEX":
+		return strict(ret, func(_ *Env, a []any) (any, error) { return unhex(asString(a[0])), nil })
+	case "STARTSWITH", "ENDSWITH":
+		return strict(ret, func(_ *Env, a []any) (any, error) {
+			s, affix := bytesOf(a[0]), bytesOf(a[1])
+			if name == "STARTSWITH" {
+				return strings.HasPrefix(s, affix), nil
+			}
+			return strings.HasSuffix(s, affix), nil
+		})
 	case "SHA2":
 		return strict(ret, func(_ *Env, a []any) (any, error) {
 			bits, _ := types.AsInt64(a[1])
@@ -454,4 +464,48 @@ func subtractDateMonths(d0, d1 time.Time) int64 {
 		}
 		m++
 	}
+}
+
+// unhex decodes hex digits (either case) into bytes, NULL for any other
+// character. Of an odd number of digits Flink's decoder keeps a zero first
+// byte and decodes the digits after the first one (UNHEX('123') is
+// x'0023').
+func unhex(s string) any {
+	digit := func(c byte) (byte, bool) {
+		switch {
+		case c >= '0' && c <= '9':
+			return c - '0', true
+		case c >= 'a' && c <= 'f':
+			return c - 'a' + 10, true
+		case c >= 'A' && c <= 'F':
+			return c - 'A' + 10, true
+		}
+		return 0, false
+	}
+	out := make([]byte, 0, (len(s)+1)/2)
+	i := 0
+	if len(s)%2 == 1 {
+		if _, ok := digit(s[0]); !ok {
+			return nil
+		}
+		out = append(out, 0)
+		i = 1
+	}
+	for ; i+1 < len(s); i += 2 {
+		hi, ok1 := digit(s[i])
+		lo, ok2 := digit(s[i+1])
+		if !ok1 || !ok2 {
+			return nil
+		}
+		out = append(out, hi<<4|lo)
+	}
+	return out
+}
+
+// bytesOf returns a string or binary value's bytes as a string.
+func bytesOf(v any) string {
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	return asString(v)
 }

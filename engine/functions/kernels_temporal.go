@@ -56,13 +56,21 @@ func temporalKernel(name string, args []*types.Type, ret *types.Type) ScalarKern
 				}
 				t = parsed
 			}
-			return t.Format(javaLayout(asString(a[1]))), nil
+			toks, err := compileJavaPattern(asString(a[1]), false)
+			if err != nil {
+				return nil, err
+			}
+			return formatJava(t, toks, false)
 		})
 	case "TO_DATE":
 		return strict(ret, func(_ *Env, a []any) (any, error) {
 			if len(a) > 1 {
-				t, err := time.Parse(javaLayout(asString(a[1])), asString(a[0]))
+				toks, err := compileJavaPattern(asString(a[1]), true)
 				if err != nil {
+					return nil, err
+				}
+				t, ok := parseJava(asString(a[0]), toks, true)
+				if !ok {
 					return nil, nil
 				}
 				return types.DateOf(t), nil
@@ -79,8 +87,12 @@ func temporalKernel(name string, args []*types.Type, ret *types.Type) ScalarKern
 			if len(a) > 1 {
 				layout = asString(a[1])
 			}
-			t, err := time.Parse(javaLayout(layout), asString(a[0]))
+			toks, err := compileJavaPattern(layout, false)
 			if err != nil {
+				return nil, err
+			}
+			t, ok := parseJava(asString(a[0]), toks, false)
+			if !ok {
 				if len(a) == 1 {
 					if t2, err2 := types.ParseTimestamp(asString(a[0])); err2 == nil {
 						return types.TruncateTime(t2, 3), nil
@@ -99,13 +111,17 @@ func temporalKernel(name string, args []*types.Type, ret *types.Type) ScalarKern
 			if len(a) > 1 {
 				layout = asString(a[1])
 			}
-			t, err := time.ParseInLocation(javaLayout(layout), asString(a[0]), env.loc())
+			toks, err := compileJavaPattern(layout, true)
 			if err != nil {
+				return nil, err
+			}
+			t, ok := parseJava(asString(a[0]), toks, true)
+			if !ok {
 				// DateTimeUtils.unixTimestamp: an unparsable string gives
 				// Long.MIN_VALUE, not NULL.
 				return int64(math.MinInt64), nil
 			}
-			return t.Unix(), nil
+			return inZone(t, env.loc()).Unix(), nil
 		})
 	case "TO_TIMESTAMP_LTZ":
 		if len(args) >= 1 && args[0].Kind.IsNumeric() {
@@ -134,11 +150,15 @@ func temporalKernel(name string, args []*types.Type, ret *types.Type) ScalarKern
 				}
 				loc = l
 			}
-			t, err := time.ParseInLocation(javaLayout(layout), asString(a[0]), loc)
+			toks, err := compileJavaPattern(layout, false)
 			if err != nil {
+				return nil, err
+			}
+			t, ok := parseJava(asString(a[0]), toks, false)
+			if !ok {
 				return nil, nil
 			}
-			return types.TruncateTime(t.UTC(), 3), nil
+			return types.TruncateTime(inZone(t, loc).UTC(), 3), nil
 		})
 	case "FROM_UNIXTIME":
 		return strict(ret, func(env *Env, a []any) (any, error) {
@@ -147,7 +167,11 @@ func temporalKernel(name string, args []*types.Type, ret *types.Type) ScalarKern
 			if len(a) > 1 {
 				layout = asString(a[1])
 			}
-			return time.Unix(n, 0).In(env.loc()).Format(javaLayout(layout)), nil
+			toks, err := compileJavaPattern(layout, true)
+			if err != nil {
+				return nil, err
+			}
+			return formatJava(wall(time.Unix(n, 0).In(env.loc())), toks, true)
 		})
 	}
 	return nil
@@ -215,12 +239,9 @@ func extract(unit string, v any, t *types.Type, env *Env) any {
 	return int64(n)
 }
 
-// javaLayout converts a Java SimpleDateFormat pattern to a Go layout for
-// the common letters (yyyy MM dd HH mm ss SSS).
-func javaLayout(p string) string {
-	r := strings.NewReplacer("yyyy", "2006", "yy", "06", "MM", "01", "dd", "02", "HH", "15",
-		"hh", "03", "mm", "04", "ss", "05", "SSSSSS", "000000", "SSS", "000", "a", "PM")
-	return r.Replace(p)
+// inZone reads the wall-clock time w (a UTC value) in loc.
+func inZone(w time.Time, loc *time.Location) time.Time {
+	return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), loc)
 }
 
 // extractUnit is EXTRACT(unit FROM x) for datetimes, with Flink's unit

@@ -2,6 +2,7 @@ package functions
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -307,6 +308,25 @@ func TestCalciteNames(t *testing.T) {
 		}
 		if got := CalciteFamily(ty); got != c.fam {
 			t.Errorf("CalciteFamily(%s) = %s, want %s", c.typ, got, c.fam)
+		}
+	}
+}
+
+// TestListedNames: SHOW FUNCTIONS lists Flink 2.2's 229 built-in names,
+// sorted as Java sorts strings, each once.
+func TestListedNames(t *testing.T) {
+	names := NewRegistry().ListedNames()
+	if len(names) != 229 {
+		t.Errorf("%d names, want 229", len(names))
+	}
+	for i := 1; i < len(names); i++ {
+		if names[i-1] >= names[i] {
+			t.Errorf("%q before %q", names[i-1], names[i])
+		}
+	}
+	for _, want := range []string{"ARRAY_AGG", "UNHEX", "abs", "charLength", "rowtime"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("%s is not listed", want)
 		}
 	}
 }

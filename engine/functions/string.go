@@ -63,10 +63,28 @@ func (r *Registry) addString() {
 	r.scalar("IS_ALPHA", notNull(boolean()), ch, sig(Numeric))
 	r.scalar("IS_DECIMAL", notNull(boolean()), ch, sig(Numeric))
 	r.scalar("IS_DIGIT", notNull(boolean()), ch, sig(Numeric))
+	// UNHEX gives NULL for a character that is not a hex digit.
+	r.scalar("UNHEX", alwaysNullable(types.NewVarBinary(types.MaxLength)), ch)
+	// STARTSWITH and ENDSWITH take two strings or two binary strings;
+	// Flink's input strategy rejects anything else without naming a type.
+	r.scalar("STARTSWITH", sameStringFamily, sig(Any, Any))
+	r.scalar("ENDSWITH", sameStringFamily, sig(Any, Any))
 
 	// Hash functions return lower-case hex of a fixed length.
 	for name, n := range map[string]int{"MD5": 32, "SHA1": 40, "SHA224": 56, "SHA256": 64, "SHA384": 96, "SHA512": 128} {
 		r.scalar(name, fixed(types.NewChar(n)), sig(String))
 	}
 	r.scalar("SHA2", fixed(types.NewVarChar(128)), sig(String, Integer))
+}
+
+// sameStringFamily types STARTSWITH and ENDSWITH: BOOLEAN over two
+// character strings or two binary strings.
+func sameStringFamily(_ string, ops []Operand) (*types.Type, error) {
+	a, b := ops[0].Type.Kind, ops[1].Type.Kind
+	binary := func(k types.Kind) bool { return k == types.Binary || k == types.VarBinary || k == types.Null }
+	char := func(k types.Kind) bool { return k.IsCharacterString() || k == types.Null }
+	if !(char(a) && char(b) || binary(a) && binary(b)) {
+		return nil, &InputArgumentsError{}
+	}
+	return boolean().WithNullable(opsNullable(ops)), nil
 }

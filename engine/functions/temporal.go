@@ -29,7 +29,7 @@ func (r *Registry) addTemporal() {
 	}
 	// EXTRACT(unit FROM x): the validator checks the unit and passes x.
 	r.scalar("EXTRACT", fixed(bigint()), dt, sig(Interval))
-	r.scalar("DATE_FORMAT", alwaysNullable(str()), sig(DateF, String), sig(TimestampF, String), sig(String, String))
+	r.scalar("DATE_FORMAT", alwaysNullable(str()), sig(TimestampF, Character), sig(Character, Character))
 	// TIMESTAMPADD(unit, n, t) and TIMESTAMPDIFF(unit, t1, t2): the
 	// validator checks the unit and passes the other arguments.
 	r.scalar("TIMESTAMPADD", argType(1), sig(Integer, Datetime))

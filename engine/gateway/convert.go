@@ -197,8 +197,10 @@ func decodeJSON(data []byte, v any) error {
 // numbers, BINARY as base64, DATE/TIME/TIMESTAMP as ISO-8601 text,
 // TIMESTAMP_LTZ as an instant ending in Z, intervals as a count of months or
 // milliseconds, ARRAY as a list, MAP and ROW as objects (a ROW keyed by field
-// name), MULTISET as an object from element to count.
-func convertValue(t *types.Type, v any) (any, error) {
+// name), MULTISET as an object from element to count. The gateway writes
+// a TIMESTAMP_LTZ as its wall-clock reading in the session's time zone
+// followed by a Z, so the reading is taken in loc (table.local-time-zone).
+func convertValue(t *types.Type, v any, loc *time.Location) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -267,13 +269,17 @@ func convertValue(t *types.Type, v any) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			return ts.UTC(), nil
+			if loc == nil {
+				loc = time.UTC
+			}
+			wall := time.Date(ts.Year(), ts.Month(), ts.Day(), ts.Hour(), ts.Minute(), ts.Second(), ts.Nanosecond(), loc)
+			return wall.UTC(), nil
 		}
 	case types.Array:
 		if xs, ok := v.([]any); ok {
 			out := make([]any, len(xs))
 			for i, x := range xs {
-				c, err := convertValue(t.Elem, x)
+				c, err := convertValue(t.Elem, x, loc)
 				if err != nil {
 					return nil, err
 				}
@@ -285,7 +291,7 @@ func convertValue(t *types.Type, v any) (any, error) {
 		if m, ok := v.(map[string]any); ok {
 			var out []any
 			for k, n := range m {
-				e, err := convertKey(t.Elem, k)
+				e, err := convertKey(t.Elem, k, loc)
 				if err != nil {
 					return nil, err
 				}
@@ -307,11 +313,11 @@ func convertValue(t *types.Type, v any) (any, error) {
 		if m, ok := v.(map[string]any); ok {
 			out := make(map[any]any, len(m))
 			for k, x := range m {
-				ck, err := convertKey(t.Elem, k)
+				ck, err := convertKey(t.Elem, k, loc)
 				if err != nil {
 					return nil, err
 				}
-				cv, err := convertValue(t.Val, x)
+				cv, err := convertValue(t.Val, x, loc)
 				if err != nil {
 					return nil, err
 				}
@@ -324,7 +330,7 @@ func convertValue(t *types.Type, v any) (any, error) {
 		case map[string]any:
 			out := make([]any, len(t.Fields))
 			for i, f := range t.Fields {
-				c, err := convertValue(f.Type, x[f.Name])
+				c, err := convertValue(f.Type, x[f.Name], loc)
 				if err != nil {
 					return nil, fmt.Errorf("field %s: %w", f.Name, err)
 				}
@@ -335,7 +341,7 @@ func convertValue(t *types.Type, v any) (any, error) {
 			if len(x) == len(t.Fields) {
 				out := make([]any, len(x))
 				for i, e := range x {
-					c, err := convertValue(t.Fields[i].Type, e)
+					c, err := convertValue(t.Fields[i].Type, e, loc)
 					if err != nil {
 						return nil, err
 					}
@@ -359,7 +365,7 @@ func convertValue(t *types.Type, v any) (any, error) {
 
 // convertKey reads a MAP key or MULTISET element, which JSON writes as an
 // object key: the string itself, or the JSON text of a non-string value.
-func convertKey(t *types.Type, k string) (any, error) {
+func convertKey(t *types.Type, k string, loc *time.Location) (any, error) {
 	if t.Kind == types.Char || t.Kind == types.VarChar {
 		return k, nil
 	}
@@ -370,7 +376,7 @@ func convertKey(t *types.Type, k string) (any, error) {
 	if err := decodeJSON([]byte(k), &v); err != nil {
 		v = k // a date or a timestamp key: its text
 	}
-	return convertValue(t, v)
+	return convertValue(t, v, loc)
 }
 
 func numberText(v any) (string, bool) {

@@ -37,7 +37,7 @@ func recordedRows(t *testing.T, name string) ([]result.Column, []result.Row) {
 	if err != nil {
 		t.Fatalf("%s: columns: %v", name, err)
 	}
-	rows, err := body.Results.rows(cols)
+	rows, err := body.Results.rows(cols, time.UTC)
 	if err != nil {
 		t.Fatalf("%s: rows: %v", name, err)
 	}
@@ -196,7 +196,7 @@ func TestConvertErrors(t *testing.T) {
 		if err := decodeJSON([]byte(c.json), &v); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := convertValue(c.typ, v); err == nil {
+		if got, err := convertValue(c.typ, v, time.UTC); err == nil {
 			t.Errorf("%s from %s: got %#v, want an error", c.typ, c.json, got)
 		}
 	}
@@ -208,7 +208,7 @@ func TestConvertNested(t *testing.T) {
 	if err := decodeJSON([]byte(`{"a": 2, "b": 1}`), &v); err != nil {
 		t.Fatal(err)
 	}
-	got, err := convertValue(mset, v)
+	got, err := convertValue(mset, v, time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestConvertNested(t *testing.T) {
 	if err := decodeJSON([]byte(`{"1": "x", "null": "y"}`), &v); err != nil {
 		t.Fatal(err)
 	}
-	got, err = convertValue(m, v)
+	got, err = convertValue(m, v, time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestConvertNested(t *testing.T) {
 	if err := decodeJSON([]byte(`"NaN"`), &v); err != nil {
 		t.Fatal(err)
 	}
-	if f, err := convertValue(types.New(types.Double), v); err != nil || types.ValueString(f, nil) != "NaN" {
+	if f, err := convertValue(types.New(types.Double), v, time.UTC); err != nil || types.ValueString(f, nil) != "NaN" {
 		t.Errorf("DOUBLE NaN: %v %v", f, err)
 	}
 }
@@ -251,5 +251,35 @@ func TestLogicalTypeErrors(t *testing.T) {
 	}
 	if typ, err := lt.toType(); err != nil || typ.String() != "STRING" {
 		t.Errorf("VARIANT: %v %v, want STRING", typ, err)
+	}
+}
+
+// TestConvertLocalZonedTimestamp: the gateway writes a TIMESTAMP_LTZ as its
+// wall-clock reading in the session's zone followed by a Z (Flink 2.2:
+// TO_TIMESTAMP_LTZ(0, 3) under Asia/Shanghai arrives as
+// "1970-01-01T08:00:00Z"); the value is the instant, shifted once.
+func TestConvertLocalZonedTimestamp(t *testing.T) {
+	shanghai, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Skip("no zone data:", err)
+	}
+	ltz := types.NewTimestampLTZ(3)
+	for _, c := range []struct {
+		loc  *time.Location
+		in   string
+		want time.Time
+	}{
+		{shanghai, "1970-01-01T08:00:00Z", time.Unix(0, 0).UTC()},
+		{time.UTC, "1970-01-01T08:00:00Z", time.Unix(8*3600, 0).UTC()},
+		{shanghai, "2024-05-06T07:08:09.123Z", time.Date(2024, 5, 5, 23, 8, 9, 123000000, time.UTC)},
+	} {
+		got, err := convertValue(ltz, c.in, c.loc)
+		if err != nil || !got.(time.Time).Equal(c.want) {
+			t.Errorf("%s in %s: %v %v, want %v", c.in, c.loc, got, err, c.want)
+		}
+	}
+	arr, err := convertValue(types.NewArray(ltz), []any{"1970-01-01T08:00:00Z"}, shanghai)
+	if err != nil || !arr.([]any)[0].(time.Time).Equal(time.Unix(0, 0)) {
+		t.Errorf("ARRAY<TIMESTAMP_LTZ>: %v %v", arr, err)
 	}
 }

@@ -162,8 +162,18 @@ func TestDifferential(t *testing.T) {
 		byKind[mismatchKind(got, want)]++
 		fmt.Fprintf(&report, "== line %d [%s] %s\n-- Flink:\n%s-- eddy:\n%s\n", q.line, q.category, q.sql, want, got)
 	}
-	summary := fmt.Sprintf("differential: %d queries, %d mismatches (%.0fs)\n  by category: %s\n  by kind: %s\n",
-		len(c.queries), mismatches, time.Since(start).Seconds(), top(byCategory), top(byKind))
+	localOnly := 0
+	for k, n := range byKind {
+		if strings.HasPrefix(k, "local error ") {
+			localOnly += n
+		}
+	}
+	summary := fmt.Sprintf("differential: %d queries, %d mismatches (%.0fs)\n"+
+		"  identical %d, different answers %d, different errors %d, eddy-only failures %d, Flink-only failures %d\n"+
+		"  by category: %s\n  by kind: %s\n",
+		len(c.queries), mismatches, time.Since(start).Seconds(),
+		len(c.queries)-mismatches, byKind["different answer"], byKind["different error"], localOnly, byKind["only Flink fails"],
+		top(byCategory), top(byKind))
 	// Printed whether or not the test runs verbosely, for CI's log.
 	fmt.Print(summary)
 	if path := os.Getenv("EDDY_DIFF_REPORT"); path != "" {

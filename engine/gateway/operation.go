@@ -79,8 +79,9 @@ func (ri *resultInfo) columns() ([]result.Column, error) {
 	return cols, nil
 }
 
-// rows converts the page's rows to eddy's values.
-func (ri *resultInfo) rows(cols []result.Column) ([]result.Row, error) {
+// rows converts the page's rows to eddy's values; loc is the session's
+// time zone, in which the gateway writes TIMESTAMP_LTZ values.
+func (ri *resultInfo) rows(cols []result.Column, loc *time.Location) ([]result.Row, error) {
 	out := make([]result.Row, 0, len(ri.Data))
 	for _, d := range ri.Data {
 		kind, ok := rowKindOf(d.Kind)
@@ -96,7 +97,7 @@ func (ri *resultInfo) rows(cols []result.Column) ([]result.Row, error) {
 		}
 		vals := make([]any, len(fields))
 		for i, f := range fields {
-			v, err := convertValue(cols[i].Type, f)
+			v, err := convertValue(cols[i].Type, f, loc)
 			if err != nil {
 				return nil, fmt.Errorf("column %s: %w", cols[i].Name, err)
 			}
@@ -246,7 +247,7 @@ func (op *operation) result(first *fetchBody) (*result.Result, error) {
 		op.close()
 		return result.Info(op.s.jobMessage(first.JobID)), nil
 	}
-	rows, err := first.Results.rows(cols)
+	rows, err := first.Results.rows(cols, op.s.zone())
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +335,7 @@ func (it *rowIter) Next(ctx context.Context) (result.Row, bool, error) {
 					return result.Row{}, false, it.err
 				}
 			}
-			rows, err := body.Results.rows(it.cols)
+			rows, err := body.Results.rows(it.cols, it.op.s.zone())
 			if err != nil {
 				it.err = statementError(err)
 				return result.Row{}, false, it.err

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"eddy/conf"
 	"eddy/engine/result"
 )
 
@@ -106,6 +107,16 @@ func (s *Session) Option(key string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.props[key]
+}
+
+// zone returns the session's table.local-time-zone; a zone the client
+// cannot resolve reads as UTC.
+func (s *Session) zone() *time.Location {
+	loc, err := conf.LoadZone(s.Option("table.local-time-zone"))
+	if err != nil {
+		return time.UTC
+	}
+	return loc
 }
 
 // Options returns a copy of the session's configuration on the gateway.

@@ -35,6 +35,9 @@ const (
 	// CodeGenException is a failure of Flink's code generation; eddy uses
 	// it where Flink fails there too.
 	CodeGenException = "CodeGenException"
+	// EnforcerException is a NULL written into a NOT NULL column of a
+	// sink (the query's result included), Flink's not-null enforcer.
+	EnforcerException = "EnforcerException"
 	// FlinkJobNotFoundException is a job id the cluster does not know.
 	FlinkJobNotFoundException = "FlinkJobNotFoundException"
 	// RestHandlerException is an error answer of Flink's REST endpoint.

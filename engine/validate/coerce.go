@@ -154,6 +154,7 @@ func coerceEquality(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
 		return neverEqual(c), nil
 	case lt.Kind.IsNumeric() && rt.Kind.IsNumeric() && !sameType(lt, rt),
 		lt.Kind == types.Array && rt.Kind == types.Array && !sameType(lt, rt),
+		lt.Kind == types.Map && rt.Kind == types.Map && !sameType(lt, rt),
 		lt.Kind == types.Row && rt.Kind == types.Row && !sameType(lt, rt):
 		// Calcite's LEAST_RESTRICTIVE consistency casts both to their
 		// common type: DECIMAL 0.1 = DOUBLE 0.1, ARRAY[2] = ARRAY[2.0] and
@@ -163,8 +164,8 @@ func coerceEquality(pos ast.Pos, c *plan.Call) (plan.Expr, error) {
 		switch {
 		case ok:
 			return rebuild(convertTo(l, t), convertTo(r, t)), nil
-		case lt.Kind == types.Array:
-			// Arrays of unrelated elements are never equal.
+		case lt.Kind == types.Array, lt.Kind == types.Map:
+			// Arrays or maps of unrelated elements are never equal.
 			return neverEqual(c), nil
 		case lt.Kind == types.Row && len(lt.Fields) == len(rt.Fields) && (c.Name == plan.OpEq || c.Name == plan.OpNe):
 			return rowEquality(pos, c)

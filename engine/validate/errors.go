@@ -41,6 +41,9 @@ var (
 	ErrNotSupported     = &Kind{"not supported here", classFlink}
 	ErrWatermark        = &Kind{"invalid watermark", classFlink}
 	ErrAggregateMisused = &Kind{"aggregate misused", classCalcite}
+	// ErrArithmetic is an arithmetic failure Flink's planner meets while
+	// reducing a constant (Calcite's BigDecimal division by zero).
+	ErrArithmetic = &Kind{"arithmetic failure", "ArithmeticException"}
 )
 
 // Error is a validation error at a position of the statement.

@@ -11,6 +11,8 @@ import (
 // NULL among them is typed by the rest.
 var inferringFunctions = map[string]bool{
 	"COALESCE": true, "IFNULL": true, "GREATEST": true, "LEAST": true, "NULLIF": true,
+	// Functions of Flink's own type inference take an untyped NULL.
+	"TYPEOF": true, "UNHEX": true, "STARTSWITH": true, "ENDSWITH": true, "JSON_QUOTE": true, "JSON_UNQUOTE": true,
 }
 
 // checkUntypedNull reports a NULL literal that nothing gives a type, as

@@ -123,6 +123,14 @@ func (v *Validator) binary(scope *Scope, e *ast.BinaryExpr) (*Typed, error) {
 			// finds arrays of unrelated elements unequal (coerce.go).
 			return &Typed{Expr: out, Type: boolean(nullable)}, nil
 		}
+		if lt.Kind == types.Map && rt.Kind == types.Map {
+			// Maps are equal with the same entries in any order; Calcite
+			// lets them be ordered too, and Flink's code generator fails.
+			if e.Op == "=" || e.Op == "<>" {
+				return &Typed{Expr: out, Type: boolean(nullable)}, nil
+			}
+			return nil, errorf(e.Pos, ErrCodeGen, "Comparable type expected, but was '%s'.", lt)
+		}
 		if !functions.CanCompare(lt, rt) || !functions.Comparable.Accepts(lt) || !functions.Comparable.Accepts(rt) ||
 			e.Op != "=" && e.Op != "<>" && !(ordered(lt) && ordered(rt)) {
 			return fail(compareForms(e.Op))
@@ -329,6 +337,10 @@ func (v *Validator) like(scope *Scope, e *ast.LikeExpr) (*Typed, error) {
 	name := e.Op
 	if e.Not {
 		name = "NOT " + name
+	}
+	if e.Op == "ILIKE" {
+		// Flink 2.2's parser reads ILIKE, but no operator implements it.
+		return nil, errorf(e.Pos, ErrUnknownFunction, "No match found for function signature %s", name)
 	}
 	if err := likeNull(e.Pos, name, ts); err != nil {
 		return nil, err

@@ -92,11 +92,16 @@ func (q *qscope) resolve(id *ast.Identifier) (resolved, error) {
 		if len(parts) > 1 {
 			if r := sc.relation(first.Name); r != nil {
 				i := r.index(parts[1].Name)
-				if i < 0 {
-					return resolved{}, errorf(parts[1].Pos, ErrColumnNotFound,
-						"Column '%s' not found in table '%s'", parts[1].Name, first.Name)
+				if i >= 0 {
+					return bind(resolved{rel: r, col: i, rest: parts[2:], outer: depth > 0}), nil
 				}
-				return bind(resolved{rel: r, col: i, rest: parts[2:], outer: depth > 0}), nil
+				// rt.x of a table rt without a column x may be the field x
+				// of a ROW column rt (Calcite tries the column next).
+				if j := r.index(first.Name); j >= 0 && hasField(r.cols[j].Type, parts[1].Name) {
+					return bind(resolved{rel: r, col: j, rest: parts[1:], outer: depth > 0}), nil
+				}
+				return resolved{}, errorf(parts[1].Pos, ErrColumnNotFound,
+					"Column '%s' not found in table '%s'", parts[1].Name, first.Name)
 			}
 		}
 		var found []resolved
@@ -375,4 +380,17 @@ func (env *exprEnv) post(e ast.Expr) (ast.Expr, bool, error) {
 	out := &ast.Identifier{Parts: append(append([]*ast.Ident(nil), rid.Parts...), id.Parts[1:]...)}
 	env.refs[out] = env.refs[rid]
 	return out, true, nil
+}
+
+// hasField reports whether t is a ROW with a field of that name.
+func hasField(t *types.Type, name string) bool {
+	if t.Kind != types.Row {
+		return false
+	}
+	for _, f := range t.Fields {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }

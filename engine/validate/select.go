@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"strconv"
 	"strings"
 
 	"eddy/engine/ast"
@@ -137,6 +138,9 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 			}
 		}
 		if err := checkUntypedNull(it.Expr, false); err != nil {
+			return nil, nil, err
+		}
+		if err := checkConstantDivision(it.Expr); err != nil {
 			return nil, nil, err
 		}
 		t, env, err := s.typeExprEnv(qs, expr, clauseSelect)
@@ -856,4 +860,47 @@ func materialized(t *types.Type) *types.Type {
 		return t
 	}
 	return t.WithTimeAttr(types.Regular)
+}
+
+// checkConstantDivision reports a select item that divides one numeric
+// constant by another that is zero (1.0E0 / 0, CAST(1 AS DOUBLE) / 0):
+// Flink's planner reduces such an item with BigDecimal arithmetic and
+// fails, of approximate numbers too, where a division inside a larger
+// expression, or of a column, gives Infinity at run time.
+func checkConstantDivision(e ast.Expr) error {
+	b, ok := e.(*ast.BinaryExpr)
+	if !ok || b.Op != "/" {
+		return nil
+	}
+	if _, ok := numericConstant(b.L); !ok {
+		return nil
+	}
+	if d, ok := numericConstant(b.R); ok && d == 0 {
+		return errorf(b.Pos, ErrArithmetic, "Division by zero")
+	}
+	return nil
+}
+
+// numericConstant returns the value of a numeric literal, possibly signed
+// or cast to a numeric type.
+func numericConstant(e ast.Expr) (float64, bool) {
+	switch e := e.(type) {
+	case *ast.Literal:
+		if e.Kind != ast.LitInteger && e.Kind != ast.LitDecimal && e.Kind != ast.LitFloat {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(e.Value, 64)
+		return f, err == nil
+	case *ast.UnaryExpr:
+		if e.Op != "-" && e.Op != "+" {
+			return 0, false
+		}
+		return numericConstant(e.X)
+	case *ast.Cast:
+		if e.Try || e.Type == nil || !e.Type.Kind.IsNumeric() {
+			return 0, false
+		}
+		return numericConstant(e.X)
+	}
+	return 0, false
 }

@@ -319,3 +319,94 @@ SELECT 1 +;
 SELECT CAST('a' AS NOSUCHTYPE);
 SELECT id FROM nums GROUP BY name;
 SELECT UNKNOWN_FUNCTION(1);
+
+-- @category functions of Flink's own inference
+SELECT UNHEX('414243'), UNHEX('aB'), UNHEX('123'), UNHEX('4'), UNHEX('0g'), UNHEX('');
+SELECT UNHEX(NULL);
+SELECT STARTSWITH('abc', 'ab'), STARTSWITH('abc', ''), ENDSWITH('abc', 'bc'), ENDSWITH('abc', 'ab');
+SELECT STARTSWITH(X'0102', X'01'), ENDSWITH(X'0102', X'01');
+SELECT STARTSWITH('abc', X'61');
+SELECT ENDSWITH(1, 'a');
+SELECT JSON_QUOTE('a"b'), JSON_QUOTE(''), JSON_QUOTE('a\b/c'), JSON_QUOTE('é');
+SELECT JSON_QUOTE(1);
+SELECT JSON_UNQUOTE('"a\"b"'), JSON_UNQUOTE('abc'), JSON_UNQUOTE('"\u00e9"'), JSON_UNQUOTE('"bad'), JSON_UNQUOTE('[1]');
+SELECT REGEXP_EXTRACT_ALL('a1b22c333', '[0-9]+');
+SELECT REGEXP_EXTRACT_ALL('a1b22c333', '[0-9]+', 0);
+SELECT REGEXP_EXTRACT_ALL('a1b22c333', '([a-z])([0-9]+)', 3);
+SELECT TYPEOF(NULL), TYPEOF(1, TRUE), TYPEOF(CAST(NULL AS STRING));
+SELECT TYPEOF(UNHEX('41')), TYPEOF(STARTSWITH('a', 'b')), TYPEOF(JSON_QUOTE('a'));
+SHOW FUNCTIONS;
+
+-- @category maps compared
+SELECT MAP['a', 1] = MAP['a', 1], MAP['a', 1, 'b', 2] = MAP['b', 2, 'a', 1], MAP['a', 1] <> MAP['a', 2];
+SELECT MAP['a', 1] = MAP['a', 1.0];
+SELECT MAP['a', CAST(NULL AS INT)] = MAP['a', CAST(NULL AS INT)];
+SELECT MAP['a', 1] < MAP['a', 2];
+
+-- @category datetime patterns
+SELECT DATE_FORMAT(TIMESTAMP '2024-05-06 07:08:09', 'EEE MMM dd yyyy');
+SELECT DATE_FORMAT(TIMESTAMP '2024-05-06 17:08:09', 'EEEE MMMM d, h:mm a');
+SELECT DATE_FORMAT(TIMESTAMP '2024-05-06 07:08:09', 'E|EEEEE|K|k|u|D|w|W|F|G|e|Q|QQQ|QQQQ');
+SELECT DATE_FORMAT(TIMESTAMP '2024-05-06 17:08:09.123', 'MMMMM|LLL|yyy|SSSS|n|A');
+SELECT DATE_FORMAT(TIMESTAMP '2024-05-06 17:08:09', 'yyyy-MM-dd''T''HH:mm:ss ''at'' dd.MM.YYYY');
+SELECT DATE_FORMAT(TIMESTAMP '2024-05-06 17:08:09', 'yyyy J');
+SELECT DATE_FORMAT(TIMESTAMP '2024-05-06 17:08:09', 'z');
+SELECT DATE_FORMAT(TIMESTAMP '2024-05-06 17:08:09', 'yyyy #');
+SELECT DATE_FORMAT('2024-05-06 07:08:09', 'EEE MMM');
+SELECT DATE_FORMAT(DATE '2024-05-06', 'yyyy');
+SELECT DATE_FORMAT(hired, 'EEEE, MMMM d') FROM emp;
+SELECT TO_TIMESTAMP('Mon, 06 May 2024 07:08:09', 'EEE, dd MMM yyyy HH:mm:ss');
+SELECT TO_TIMESTAMP('06-MAY-2024', 'dd-MMM-yyyy'), TO_TIMESTAMP('Tue 06 May 2024', 'EEE dd MMM yyyy');
+SELECT TO_TIMESTAMP('6 May 2024', 'd MMMM yyyy'), TO_TIMESTAMP('2024-5-6', 'yyyy-M-d'), TO_TIMESTAMP('20240506', 'yyyyMMdd');
+SELECT TO_TIMESTAMP('2024-05-06 07:08:09 PM', 'yyyy-MM-dd hh:mm:ss a');
+SELECT TO_DATE('06 May 2024', 'dd MMM yyyy');
+SELECT UNIX_TIMESTAMP('06 May 2024 10:00', 'dd MMM yyyy HH:mm'), UNIX_TIMESTAMP('06 may 2024', 'dd MMM yyyy');
+SELECT UNIX_TIMESTAMP('Mon 06 May 2024', 'EEE dd MMM yyyy');
+SELECT FROM_UNIXTIME(1714953600, 'EEE MMM dd');
+
+-- @category integer variance
+SELECT STDDEV_POP(salary), STDDEV_SAMP(salary), VAR_POP(salary), VAR_SAMP(salary), STDDEV(salary), VARIANCE(salary) FROM emp;
+SELECT dept, VAR_POP(salary), VAR_SAMP(salary), STDDEV_SAMP(salary) FROM emp GROUP BY dept;
+SELECT STDDEV_POP(CAST(salary AS BIGINT)), VAR_SAMP(CAST(salary AS SMALLINT)), VAR_POP(CAST(salary AS TINYINT)) FROM emp;
+SELECT VAR_POP(CAST(salary AS DECIMAL(10, 2))), STDDEV_SAMP(CAST(salary AS DOUBLE)) FROM emp;
+SELECT VAR_SAMP(id), VAR_POP(id) FROM nums WHERE id = 1;
+
+-- @category rejected as in Flink
+SELECT 'abc' ILIKE 'A%';
+SELECT name FROM emp WHERE name NOT ILIKE 'A%';
+SELECT 1 ILIKE 'A%';
+SELECT 1.0E0 / 0;
+SELECT 1 / 0;
+SELECT 1 / 0.0E0;
+SELECT CAST(1 AS FLOAT) / 0;
+SELECT ABS(1.0E0 / 0), -(0.0E0 / 0);
+SELECT 1.0E0 / 0 > 1;
+SELECT CAST(123.45 AS DECIMAL(3, 1));
+SELECT CAST(12345 AS DECIMAL(3, 1));
+SELECT TRY_CAST(123.45 AS DECIMAL(3, 1));
+SELECT CAST(id * 100.5 AS DECIMAL(3, 1)) FROM nums;
+SELECT LPAD('hi', 5, '');
+SELECT 123456789012345678901234567890123456789.5;
+CREATE TEMPORARY TABLE pk_plain (id INT, PRIMARY KEY (id)) WITH ('connector' = 'datagen');
+CREATE TEMPORARY TABLE pk_inline (id INT PRIMARY KEY, v STRING) WITH ('connector' = 'datagen');
+CREATE TEMPORARY TABLE pk_ok (id INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
+CREATE TEMPORARY TABLE seq_only (n BIGINT) WITH ('connector' = 'datagen', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '5');
+SELECT * FROM seq_only;
+CREATE TEMPORARY TABLE seq_two (n BIGINT, m INT) WITH ('connector' = 'datagen', 'fields.n.kind' = 'sequence', 'fields.n.start' = '1', 'fields.n.end' = '5', 'fields.m.kind' = 'sequence', 'fields.m.start' = '1', 'fields.m.end' = '3');
+SELECT COUNT(*) FROM seq_two;
+
+-- @category row columns named like their table
+CREATE TEMPORARY VIEW rowv AS SELECT CAST(ROW(1, 'a') AS ROW<x INT, y STRING>) AS rowv, 5 AS n;
+SELECT rowv.x, rowv.rowv.y, rowv.n FROM rowv;
+SELECT rowv.z FROM rowv;
+
+-- @category shown text
+CREATE TEMPORARY TABLE wm (a STRING, b VARCHAR(10), ts TIMESTAMP(3), pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen');
+DESCRIBE wm;
+SHOW CREATE TABLE wm;
+
+-- @category local time zone (last: it changes the session's zone)
+SET 'table.local-time-zone' = 'Asia/Shanghai';
+SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
+SELECT ARRAY[TO_TIMESTAMP_LTZ(86400000, 3)];
+SELECT TO_TIMESTAMP_LTZ(1714953600000, 3) > TO_TIMESTAMP_LTZ(0, 3);
