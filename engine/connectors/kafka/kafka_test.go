@@ -281,7 +281,8 @@ func TestInsertReadBackWithConsoleConsumer(t *testing.T) {
 	topic := newTopic(t, addr, 1)
 	s := session(t, "batch")
 	exec1(t, s, `CREATE TABLE gen (id BIGINT, name STRING) WITH ('connector' = 'datagen',
-		'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '3', 'fields.name.length' = '4')`)
+		'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '3', 'fields.name.length' = '4',
+		'number-of-rows' = '3')`)
 	exec1(t, s, fmt.Sprintf(`CREATE TABLE sink (id BIGINT, name STRING) WITH ('connector' = 'kafka', 'topic' = '%s',
 		'properties.bootstrap.servers' = '%s', 'key.format' = 'json', 'key.fields' = 'id',
 		'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY')`, topic, addr))
