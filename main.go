@@ -234,6 +234,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 		Version:     version,
 		Remote:      endpoint,
 		Progress:    progressWriter(interactive, stderr),
+		InputName:   inputName(o.file),
 	})
 	defer func() {
 		// The shell recovers panics of single statements; this is the last
@@ -243,8 +244,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 			code = exitFailure
 		}
 	}()
-	for _, text := range inits {
-		if c := sh.RunScript(ctx, text); c != 0 || sh.Exited() || sh.Signal() != nil {
+	for i, text := range inits {
+		if c := sh.RunFile(ctx, o.inits[i], text); c != 0 || sh.Exited() || sh.Signal() != nil {
 			return c, sh.Signal()
 		}
 	}
@@ -253,6 +254,15 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 		return sh.RunScript(ctx, o.exec), sh.Signal()
 	}
 	return sh.Run(ctx), sh.Signal()
+}
+
+// inputName names the shell's input in the location of a script's error:
+// the -f file, else standard input.
+func inputName(file string) string {
+	if file != "" {
+		return file
+	}
+	return repl.StdinName
 }
 
 // defines turns -D key=value flags into session options.
