@@ -184,3 +184,31 @@ func TestScriptsDefaultToTableau(t *testing.T) {
 		t.Errorf("explicit changelog mode piped: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 }
+
+// TestTextAnswersAreWhole: EXPLAIN, SHOW CREATE and HELP answer with text,
+// which is never cut at sql-client.display.max-column-width (Flink prints
+// results that are not a query's rows at their full width).
+func TestTextAnswersAreWhole(t *testing.T) {
+	const script = "CREATE TABLE orders (id INT, label STRING);\n" +
+		"SET 'sql-client.display.max-column-width' = '20';\n" +
+		"EXPLAIN SELECT id, label FROM orders WHERE label = 'a long enough literal';\n" +
+		"SHOW CREATE TABLE orders;\nHELP;\n"
+	r := eddy(t, script, "--store", store(t))
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"| == Abstract Syntax Tree ==\n",
+		"== Optimized Execution Plan ==\n",
+		"'a long enough literal'",
+		"| CREATE TABLE `default_catalog`.`default_database`.`orders` (\n",
+		"Hint: Make sure that a statement ends with \";\" for finalizing (multi-line) statements.\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "...") {
+		t.Errorf("a text answer was cut:\n%s", r.stdout)
+	}
+}
