@@ -216,7 +216,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 	if endpoint != "" {
 		sess, closeSession, err = openRemote(ctx, cfg, endpoint, options, stderr)
 	} else {
-		sess, closeSession, err = openSession(ctx, cfg, storePath(o.store, cfg), options)
+		sess, closeSession, err = openSession(ctx, cfg, storePath(o.store, cfg), options, stderr)
 	}
 	if err != nil {
 		render.Problem(stderr, "%v", err)
@@ -349,6 +349,12 @@ func progressWriter(interactive bool, stderr io.Writer) io.Writer {
 	return stderr
 }
 
+// Warnings about configuration entries the shell starts without.
+const (
+	msgCatalogSkipped = "%s:%d: warning: catalog %q is left out: %v"
+	msgCurrentSkipped = "%s: warning: execution: %v The shell starts in %s."
+)
+
 // Names of the catalog every session starts with (Flink's defaults).
 const (
 	defaultCatalog  = "default_catalog"
@@ -359,7 +365,7 @@ const (
 // the store) and the configuration's catalogs, makes the configuration's
 // catalog and database current and returns the session. Options apply in
 // the order built-in defaults < configuration < -D flags (SET comes later).
-func openSession(ctx context.Context, cfg *conf.Config, storePath string, defines map[string]string) (repl.Session, func(), error) {
+func openSession(ctx context.Context, cfg *conf.Config, storePath string, defines map[string]string, stderr io.Writer) (repl.Session, func(), error) {
 	store, err := sqlite.OpenStore(storePath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store %s: %w", storePath, err)
@@ -396,10 +402,14 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 	}
 	current, currentDB := defaultCatalog, ""
 	if cfg != nil {
+		// The configuration never stops the shell: a catalog that cannot
+		// be made (an unknown type or option, a name a CREATE CATALOG of
+		// the store already holds, which wins) is a warning naming its
+		// line, and the shell starts without it.
 		for _, c := range cfg.Catalogs {
 			desc := catalogs.CatalogDescriptor{Name: c.Name, Options: c.AllOptions()}
 			if err := mgr.RegisterCatalog(ctx, desc, nil, catalogs.OriginConfig); err != nil {
-				return fail(cfg.CatalogError(c, err))
+				render.Problem(stderr, msgCatalogSkipped, cfg.File, c.Line, c.Name, err)
 			}
 		}
 		if cfg.Execution.CurrentCatalog != "" {
@@ -408,11 +418,18 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		currentDB = cfg.Execution.CurrentDatabase
 	}
 	if err := mgr.SetCurrentCatalog(ctx, current); err != nil {
-		return fail(err)
+		if current == defaultCatalog {
+			return fail(err)
+		}
+		render.Problem(stderr, msgCurrentSkipped, cfg.File, err, defaultCatalog+"."+defaultDatabase)
+		current, currentDB = defaultCatalog, ""
+		if err := mgr.SetCurrentCatalog(ctx, current); err != nil {
+			return fail(err)
+		}
 	}
 	if currentDB != "" {
 		if err := mgr.SetCurrentDatabase(ctx, currentDB); err != nil {
-			return fail(err)
+			render.Problem(stderr, msgCurrentSkipped, cfg.File, err, "its default database")
 		}
 	}
 	sess, err := engine.NewSession(engine.SessionConfig{Catalogs: mgr, Options: options})

@@ -212,3 +212,42 @@ func TestTextAnswersAreWhole(t *testing.T) {
 		t.Errorf("a text answer was cut:\n%s", r.stdout)
 	}
 }
+
+// TestConfigCatalogsNeverStopTheShell: a catalog of the configuration file
+// that cannot be made (an unknown type, an unknown option, a name a CREATE
+// CATALOG of the store holds) is one warning naming its line and the
+// reason; the rest of the configuration is used and the shell starts.
+func TestConfigCatalogsNeverStopTheShell(t *testing.T) {
+	db := store(t)
+	if r := eddy(t, "", "--store", db, "-e", "CREATE CATALOG made WITH ('type' = 'generic_in_memory')"); r.code != 0 {
+		t.Fatalf("CREATE CATALOG: exit %d, %s", r.code, r.stderr)
+	}
+	cfg := writeFile(t, "config.yaml", "catalogs:\n"+
+		"  - name: good\n    type: generic_in_memory\n"+
+		"  - name: lake\n    type: arctic\n    metastore.url: thrift://x\n"+
+		"  - name: odd\n    type: generic_in_memory\n    nonsense: 1\n"+
+		"  - name: made\n    type: generic_in_memory\n"+
+		"execution:\n  current-catalog: lake\n")
+	r := eddy(t, "", "--store", db, "--config", cfg, "-e", "SHOW CATALOGS")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	for _, name := range []string{"default_catalog", "good", "made"} {
+		if !hasRow(r.stdout, name) {
+			t.Errorf("catalog %s missing:\n%s", name, r.stdout)
+		}
+	}
+	if hasRow(r.stdout, "lake") || hasRow(r.stdout, "odd") {
+		t.Errorf("a catalog that cannot be made is listed:\n%s", r.stdout)
+	}
+	for _, want := range []string{
+		cfg + ":4: warning: catalog \"lake\" is left out: Unsupported catalog type 'arctic'",
+		cfg + ":7: warning: catalog \"odd\" is left out: Unsupported options found for catalog 'odd'",
+		cfg + ":10: warning: catalog \"made\" is left out: Catalog made already exists",
+		cfg + ": warning: execution: A catalog with name [lake] does not exist. The shell starts in default_catalog.default_database.",
+	} {
+		if strings.Count(r.stderr, want) != 1 {
+			t.Errorf("stderr does not hold once %q:\n%s", want, r.stderr)
+		}
+	}
+}
