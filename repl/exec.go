@@ -3,6 +3,7 @@ package repl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime/debug"
 	"strings"
@@ -131,8 +132,30 @@ func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, err
 	if err != nil {
 		flushWriter(out)
 		tag = render.Max(tag, sh.fail(errw, sh.hintFor(err), opt))
+	} else if key, ok := setKey(stmt); ok {
+		if closest, typo := conf.Options().Misspelt(key); typo {
+			flushWriter(out)
+			tag = render.Max(tag, render.Warning(errw, fmt.Sprintf(msgUnknownOption, key, closest), opt))
+		}
 	}
 	return tag
+}
+
+// msgUnknownOption warns of a SET key that looks like a misspelt option:
+// Flink accepts any key, so the statement succeeded without effect.
+const msgUnknownOption = "'%s' is not an option eddy knows, so it changes nothing. Did you mean '%s'?"
+
+// setKey returns the key of a SET 'key' = 'value' statement. It looks at
+// the lexer's tokens only.
+func setKey(stmt string) (string, bool) {
+	if t := strings.TrimSpace(stmt); len(t) < 3 || !strings.EqualFold(t[:3], "SET") {
+		return "", false
+	}
+	toks, err := parser.Tokenize(stmt)
+	if err != nil || len(toks) < 3 || !toks[0].Is("SET") || toks[1].Kind != parser.String {
+		return "", false
+	}
+	return toks[1].Text, true
 }
 
 // fail reports a failed statement on errw and, in a script, the location

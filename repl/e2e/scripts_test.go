@@ -251,3 +251,21 @@ func TestConfigCatalogsNeverStopTheShell(t *testing.T) {
 		}
 	}
 }
+
+// TestMisspeltOptionWarns: SET of a key in Flink's or eddy's namespace
+// that eddy does not know, but is a few edits from one it knows, succeeds
+// as in Flink and warns naming the closest key; other keys do not warn.
+func TestMisspeltOptionWarns(t *testing.T) {
+	r := eddy(t, "SET 'execution.runtime-mod' = 'batch';\nSET 'a.b' = 'c';\nSET 'table.exec.mini-batch.enabled' = 'true';\n", "--store", store(t))
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	const want = "[WARNING] 'execution.runtime-mod' is not an option eddy knows, so it changes nothing. " +
+		"Did you mean 'execution.runtime-mode'?\n"
+	if r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+	if strings.Count(r.stdout, "[INFO] Execute statement succeeded.") != 3 {
+		t.Errorf("stdout:\n%s", r.stdout)
+	}
+}
