@@ -213,10 +213,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 	}
 	var sess repl.Session
 	var closeSession func()
+	leftOut := map[string]string{}
 	if endpoint != "" {
 		sess, closeSession, err = openRemote(ctx, cfg, endpoint, options, stderr)
 	} else {
-		sess, closeSession, err = openSession(ctx, cfg, storePath(o.store, cfg), options, stderr)
+		sess, closeSession, err = openSession(ctx, cfg, storePath(o.store, cfg), options, stderr, leftOut)
 	}
 	if err != nil {
 		render.Problem(stderr, "%v", err)
@@ -235,6 +236,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 		Remote:      endpoint,
 		Progress:    progressWriter(interactive, stderr),
 		InputName:   inputName(o.file),
+		LeftOut:     leftOut,
 	})
 	defer func() {
 		// The shell recovers panics of single statements; this is the last
@@ -365,7 +367,9 @@ const (
 // the store) and the configuration's catalogs, makes the configuration's
 // catalog and database current and returns the session. Options apply in
 // the order built-in defaults < configuration < -D flags (SET comes later).
-func openSession(ctx context.Context, cfg *conf.Config, storePath string, defines map[string]string, stderr io.Writer) (repl.Session, func(), error) {
+// Catalogs of the configuration that could not be made are warned of on
+// stderr and recorded in leftOut (name to "FILE:LINE: reason").
+func openSession(ctx context.Context, cfg *conf.Config, storePath string, defines map[string]string, stderr io.Writer, leftOut map[string]string) (repl.Session, func(), error) {
 	store, err := sqlite.OpenStore(storePath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store %s: %w", storePath, err)
@@ -410,6 +414,9 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 			desc := catalogs.CatalogDescriptor{Name: c.Name, Options: c.AllOptions()}
 			if err := mgr.RegisterCatalog(ctx, desc, nil, catalogs.OriginConfig); err != nil {
 				render.Problem(stderr, msgCatalogSkipped, cfg.File, c.Line, c.Name, err)
+				if leftOut != nil {
+					leftOut[c.Name] = fmt.Sprintf("%s:%d: %v", cfg.File, c.Line, err)
+				}
 			}
 		}
 		if cfg.Execution.CurrentCatalog != "" {

@@ -162,10 +162,35 @@ func setKey(stmt string) (string, bool) {
 // line after it (see writeLocation).
 func (sh *Shell) fail(errw io.Writer, err error, opt render.Options) render.Tag {
 	tag := render.Error(errw, err, opt)
+	if name, why, ok := sh.leftOut(err); ok {
+		render.Warning(errw, fmt.Sprintf(msgLeftOut, name, why), opt)
+	}
 	if sh.loc != nil && !sh.cfg.NoErrorLocation {
 		writeLocation(errw, sh.loc, err)
 	}
 	return tag
+}
+
+// msgLeftOut follows an error about a catalog the configuration file
+// lists but that could not be made at start.
+const msgLeftOut = "Catalog %s of the configuration file was left out at start: %s"
+
+// leftOut returns the catalog of Config.LeftOut that err says does not
+// exist, and why it was left out.
+func (sh *Shell) leftOut(err error) (name, why string, ok bool) {
+	if len(sh.cfg.LeftOut) == 0 {
+		return "", "", false
+	}
+	msg := err.Error()
+	for name, why := range sh.cfg.LeftOut {
+		if strings.Contains(msg, "Catalog "+name+" does not exist") ||
+			strings.Contains(msg, "A catalog with name ["+name+"] does not exist") ||
+			strings.Contains(msg, "Catalog '"+name+"' does not exist") ||
+			strings.Contains(msg, "Object '"+name+"' not found") {
+			return name, why, true
+		}
+	}
+	return "", "", false
 }
 
 // sqlFileHint ends the refusal of a query result mode that needs a

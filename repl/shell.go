@@ -62,6 +62,10 @@ type Config struct {
 	InputName string
 	// NoErrorLocation leaves that location line out.
 	NoErrorLocation bool
+	// LeftOut maps the catalogs of the configuration file that could not
+	// be made to why ("FILE:LINE: reason"): an error saying such a catalog
+	// does not exist is followed by that reason.
+	LeftOut map[string]string
 }
 
 // Shell reads statements, runs them and prints their answers.

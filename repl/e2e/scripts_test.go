@@ -250,6 +250,15 @@ func TestConfigCatalogsNeverStopTheShell(t *testing.T) {
 			t.Errorf("stderr does not hold once %q:\n%s", want, r.stderr)
 		}
 	}
+	// Using a catalog that was left out says why it is missing.
+	for _, stmt := range []string{"USE CATALOG lake", "SELECT * FROM lake.db.t"} {
+		r = eddy(t, "", "--store", db, "--config", cfg, "-e", stmt)
+		want := "\n[WARNING] Catalog lake of the configuration file was left out at start: " + cfg +
+			":4: Unsupported catalog type 'arctic'"
+		if r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant it to hold %q", stmt, r.code, r.stderr, want)
+		}
+	}
 }
 
 // TestMisspeltOptionWarns: SET of a key in Flink's or eddy's namespace
