@@ -17,8 +17,12 @@ const (
 	ExecName  = "-e"
 )
 
-// maxEchoLines bounds how much of a failing statement its location echoes.
-const maxEchoLines = 10
+// maxEchoLines and maxEchoWidth bound how much of a failing statement its
+// location echoes: a line of a huge statement is cut.
+const (
+	maxEchoLines = 10
+	maxEchoWidth = 200
+)
 
 // stmtLocation is where a statement of a script starts in its input: the
 // input's name (a file, StdinName, ExecName) and the 1-based line and
@@ -52,7 +56,11 @@ func writeLocation(w io.Writer, loc *stmtLocation, err error) {
 		lines = append(lines[:maxEchoLines:maxEchoLines], "...")
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "    %s\n", strings.TrimRight(l, " \t\r"))
+		l = strings.TrimRight(l, " \t\r")
+		if utf8.RuneCountInString(l) > maxEchoWidth {
+			l = string([]rune(l)[:maxEchoWidth]) + "..."
+		}
+		fmt.Fprintf(w, "    %s\n", l)
 	}
 }
 
