@@ -213,10 +213,11 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 	}
 	var sess repl.Session
 	var closeSession func()
+	leftOut := map[string]string{}
 	if endpoint != "" {
 		sess, closeSession, err = openRemote(ctx, cfg, endpoint, options, stderr)
 	} else {
-		sess, closeSession, err = openSession(ctx, cfg, storePath(o.store, cfg), options)
+		sess, closeSession, err = openSession(ctx, cfg, storePath(o.store, cfg), options, stderr, leftOut)
 	}
 	if err != nil {
 		render.Problem(stderr, "%v", err)
@@ -234,6 +235,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 		Version:     version,
 		Remote:      endpoint,
 		Progress:    progressWriter(interactive, stderr),
+		InputName:   inputName(o.file),
+		LeftOut:     leftOut,
 	})
 	defer func() {
 		// The shell recovers panics of single statements; this is the last
@@ -243,8 +246,8 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 			code = exitFailure
 		}
 	}()
-	for _, text := range inits {
-		if c := sh.RunScript(ctx, text); c != 0 || sh.Exited() || sh.Signal() != nil {
+	for i, text := range inits {
+		if c := sh.RunFile(ctx, o.inits[i], text); c != 0 || sh.Exited() || sh.Signal() != nil {
 			return c, sh.Signal()
 		}
 	}
@@ -253,6 +256,15 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 		return sh.RunScript(ctx, o.exec), sh.Signal()
 	}
 	return sh.Run(ctx), sh.Signal()
+}
+
+// inputName names the shell's input in the location of a script's error:
+// the -f file, else standard input.
+func inputName(file string) string {
+	if file != "" {
+		return file
+	}
+	return repl.StdinName
 }
 
 // defines turns -D key=value flags into session options.
@@ -339,6 +351,12 @@ func progressWriter(interactive bool, stderr io.Writer) io.Writer {
 	return stderr
 }
 
+// Warnings about configuration entries the shell starts without.
+const (
+	msgCatalogSkipped = "%s:%d: warning: catalog %q is left out: %v"
+	msgCurrentSkipped = "%s: warning: execution: %v The shell starts in %s."
+)
+
 // Names of the catalog every session starts with (Flink's defaults).
 const (
 	defaultCatalog  = "default_catalog"
@@ -349,7 +367,9 @@ const (
 // the store) and the configuration's catalogs, makes the configuration's
 // catalog and database current and returns the session. Options apply in
 // the order built-in defaults < configuration < -D flags (SET comes later).
-func openSession(ctx context.Context, cfg *conf.Config, storePath string, defines map[string]string) (repl.Session, func(), error) {
+// Catalogs of the configuration that could not be made are warned of on
+// stderr and recorded in leftOut (name to "FILE:LINE: reason").
+func openSession(ctx context.Context, cfg *conf.Config, storePath string, defines map[string]string, stderr io.Writer, leftOut map[string]string) (repl.Session, func(), error) {
 	store, err := sqlite.OpenStore(storePath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store %s: %w", storePath, err)
@@ -386,10 +406,17 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 	}
 	current, currentDB := defaultCatalog, ""
 	if cfg != nil {
+		// The configuration never stops the shell: a catalog that cannot
+		// be made (an unknown type or option, a name a CREATE CATALOG of
+		// the store already holds, which wins) is a warning naming its
+		// line, and the shell starts without it.
 		for _, c := range cfg.Catalogs {
 			desc := catalogs.CatalogDescriptor{Name: c.Name, Options: c.AllOptions()}
 			if err := mgr.RegisterCatalog(ctx, desc, nil, catalogs.OriginConfig); err != nil {
-				return fail(cfg.CatalogError(c, err))
+				render.Problem(stderr, msgCatalogSkipped, cfg.File, c.Line, c.Name, err)
+				if leftOut != nil {
+					leftOut[c.Name] = fmt.Sprintf("%s:%d: %v", cfg.File, c.Line, err)
+				}
 			}
 		}
 		if cfg.Execution.CurrentCatalog != "" {
@@ -398,11 +425,18 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		currentDB = cfg.Execution.CurrentDatabase
 	}
 	if err := mgr.SetCurrentCatalog(ctx, current); err != nil {
-		return fail(err)
+		if current == defaultCatalog {
+			return fail(err)
+		}
+		render.Problem(stderr, msgCurrentSkipped, cfg.File, err, defaultCatalog+"."+defaultDatabase)
+		current, currentDB = defaultCatalog, ""
+		if err := mgr.SetCurrentCatalog(ctx, current); err != nil {
+			return fail(err)
+		}
 	}
 	if currentDB != "" {
 		if err := mgr.SetCurrentDatabase(ctx, currentDB); err != nil {
-			return fail(err)
+			render.Problem(stderr, msgCurrentSkipped, cfg.File, err, "its default database")
 		}
 	}
 	sess, err := engine.NewSession(engine.SessionConfig{Catalogs: mgr, Options: options})

@@ -599,9 +599,9 @@ func (s *Session) execExplain(ctx context.Context, st *ast.Explain) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	res := StringTable([]string{"result"}, [][]any{{text}})
-	res.IsQuery = true
-	return res, nil
+	// The plan is text, not a query's rows: the client prints it whole,
+	// as SHOW CREATE, never cut at sql-client.display.max-column-width.
+	return StringTable([]string{"result"}, [][]any{{text}}), nil
 }
 
 // execExecute runs EXECUTE <query | insert | statement set>.

@@ -3,6 +3,7 @@ package repl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime/debug"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"eddy/conf"
 	"eddy/engine"
 	"eddy/engine/parser"
+	"eddy/engine/sqlerr"
 	"eddy/repl/render"
 )
 
@@ -65,7 +67,7 @@ func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, err
 	defer func() {
 		if r := recover(); r != nil {
 			flushWriter(out)
-			tag = render.Error(errw, render.Internal(r, debug.Stack()), opt)
+			tag = sh.fail(errw, render.Internal(r, debug.Stack()), opt)
 		}
 	}()
 	switch clientCommand(stmt) {
@@ -73,6 +75,11 @@ func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, err
 		return render.HelpAnswer(out)
 	case cmdQuit, cmdExit:
 		sh.exited = true
+		if !interactive && render.IsMachineFormat(r.DisplayOptions().Format) {
+			// A status line: the answer stream holds only rows.
+			sh.bare = true
+			return render.Quit(errw, opt)
+		}
 		return render.Quit(out, opt)
 	case cmdClear:
 		if interactive {
@@ -105,15 +112,103 @@ func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, err
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			err = render.Cancelled()
 		}
-		return render.Error(errw, err, opt)
+		return sh.fail(errw, err, opt)
 	}
-	sh.bare = res != nil && res.Kind == engine.ResultRows && render.IsMachineFormat(opt.Format)
-	tag, err = render.Result(ctx, out, res, opt)
+	// In a machine format (csv, tsv, json, jsonl) the answer stream holds
+	// result rows only, so that it is a clean file: status lines ("[INFO]
+	// Execute statement succeeded.") go to the error stream, with the
+	// blank line after them.
+	machine := !interactive && render.IsMachineFormat(opt.Format)
+	rows := res != nil && res.Kind == engine.ResultRows
+	sh.bare = machine
+	w := out
+	if machine && !rows {
+		w = errw
+	}
+	tag, err = render.Result(ctx, w, res, opt)
+	if machine && !rows && err == nil {
+		io.WriteString(errw, "\n")
+	}
 	if err != nil {
 		flushWriter(out)
-		tag = render.Max(tag, render.Error(errw, err, opt))
+		tag = render.Max(tag, sh.fail(errw, sh.hintFor(err), opt))
+	} else if key, ok := setKey(stmt); ok {
+		if closest, typo := conf.Options().Misspelt(key); typo {
+			flushWriter(out)
+			tag = render.Max(tag, render.Warning(errw, fmt.Sprintf(msgUnknownOption, key, closest), opt))
+		}
 	}
 	return tag
+}
+
+// msgUnknownOption warns of a SET key that looks like a misspelt option:
+// Flink accepts any key, so the statement succeeded without effect.
+const msgUnknownOption = "'%s' is not an option eddy knows, so it changes nothing. Did you mean '%s'?"
+
+// setKey returns the key of a SET 'key' = 'value' statement. It looks at
+// the lexer's tokens only.
+func setKey(stmt string) (string, bool) {
+	if t := strings.TrimSpace(stmt); len(t) < 3 || !strings.EqualFold(t[:3], "SET") {
+		return "", false
+	}
+	toks, err := parser.Tokenize(stmt)
+	if err != nil || len(toks) < 3 || !toks[0].Is("SET") || toks[1].Kind != parser.String {
+		return "", false
+	}
+	return toks[1].Text, true
+}
+
+// fail reports a failed statement on errw and, in a script, the location
+// line after it (see writeLocation).
+func (sh *Shell) fail(errw io.Writer, err error, opt render.Options) render.Tag {
+	tag := render.Error(errw, err, opt)
+	if name, why, ok := sh.leftOut(err); ok {
+		render.Warning(errw, fmt.Sprintf(msgLeftOut, name, why), opt)
+	}
+	if sh.loc != nil && !sh.cfg.NoErrorLocation {
+		writeLocation(errw, sh.loc, err)
+	}
+	return tag
+}
+
+// msgLeftOut follows an error about a catalog the configuration file
+// lists but that could not be made at start.
+const msgLeftOut = "Catalog %s of the configuration file was left out at start: %s"
+
+// leftOut returns the catalog of Config.LeftOut that err says does not
+// exist, and why it was left out.
+func (sh *Shell) leftOut(err error) (name, why string, ok bool) {
+	if len(sh.cfg.LeftOut) == 0 {
+		return "", "", false
+	}
+	msg := err.Error()
+	for name, why := range sh.cfg.LeftOut {
+		if strings.Contains(msg, "Catalog "+name+" does not exist") ||
+			strings.Contains(msg, "A catalog with name ["+name+"] does not exist") ||
+			strings.Contains(msg, "Catalog '"+name+"' does not exist") ||
+			strings.Contains(msg, "Object '"+name+"' not found") {
+			return name, why, true
+		}
+	}
+	return "", "", false
+}
+
+// sqlFileHint ends the refusal of a query result mode that needs a
+// terminal; it speaks of a file, which -e is not.
+const (
+	sqlFileHint = "in the sql file."
+	execHint    = "before the query in -e."
+)
+
+// hintFor returns err with its hint fitted to the input being run.
+func (sh *Shell) hintFor(err error) error {
+	e := sqlerr.As(err)
+	if sh.input != ExecName || e == nil || !strings.HasSuffix(e.Message, sqlFileHint) {
+		return err
+	}
+	c := *e
+	c.Message = strings.TrimSuffix(e.Message, sqlFileHint) + execHint
+	return &c
 }
 
 // options returns the session's display options for one statement. The
@@ -129,6 +224,12 @@ func (sh *Shell) optionsOf(r stmtRunner, interactive bool, started time.Time) re
 	opt := r.DisplayOptions()
 	if !interactive && !sh.optionIsSet(conf.PrintTimeCost) {
 		opt.PrintTimeCost = false
+	}
+	if !interactive && !sh.optionIsSet(conf.ResultMode) {
+		// Nothing can show the table or changelog view without a
+		// terminal: a script's queries print as tableau unless the user
+		// chose a result mode (which then is refused as Flink refuses it).
+		opt.ResultMode = render.ModeTableau
 	}
 	opt.Interactive = interactive
 	if interactive && sh.screen != nil {

@@ -105,7 +105,7 @@ func TestTypedAndPipedInsertValidateAlike(t *testing.T) {
 		script.WriteString(strings.Replace(st, "%s", "piped", 1) + ";\n")
 	}
 	var out, errs bytes.Buffer
-	piped := New(sess, Config{In: strings.NewReader(script.String()), Out: &out, Err: &errs, KeepGoing: true})
+	piped := New(sess, Config{In: strings.NewReader(script.String()), Out: &out, Err: &errs, KeepGoing: true, NoErrorLocation: true})
 	if code := piped.Run(ctx); code != 1 {
 		t.Errorf("piped run: exit %d, want 1", code)
 	}

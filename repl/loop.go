@@ -14,8 +14,10 @@ import (
 // runLines is the loop: read a line, let parser.Split cut the complete
 // statements out of what has been read, run each, keep the unfinished rest.
 // At the end of piped input an unfinished rest that is not blank runs as a
-// last statement.
+// last statement. sh.input names the input in the location line that
+// follows an error of a script (see writeLocation).
 func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool) int {
+	name := sh.input
 	w := sh.newWriters(interactive)
 	defer w.flush()
 	failed := false
@@ -26,6 +28,9 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		g = sh.newGrouper(w)
 	}
 	var buf strings.Builder
+	// lines read; the input line and column (0-based) buf starts at
+	lineNo, bufLine, bufCol := 0, 1, 0
+	defer func(outer *stmtLocation) { sh.loc = outer }(sh.loc)
 	for !sh.exited && sh.signal == nil {
 		prompt := ""
 		if interactive {
@@ -49,6 +54,7 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		lineNo++
 		if err != nil {
 			if g != nil {
 				g.commit(ctx)
@@ -66,6 +72,9 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		}
 		if buf.Len() == 0 && strings.TrimSpace(line) == "" {
 			continue // blank lines between statements
+		}
+		if buf.Len() == 0 {
+			bufLine, bufCol = lineNo, 0
 		}
 		buf.WriteString(line)
 		buf.WriteByte('\n')
@@ -103,11 +112,19 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 				src.SaveHistory(e)
 			}
 		}
+		var locs []stmtLocation
+		if !interactive {
+			locs = locate(name, bufLine, bufCol, text, stmts)
+		}
 		buf.Reset()
 		if strings.TrimSpace(rest) != "" {
 			buf.WriteString(rest)
+			bufLine, bufCol = advance(bufLine, bufCol, strings.TrimSuffix(text, rest))
 		}
-		for _, p := range stmts {
+		for i, p := range stmts {
+			if locs != nil {
+				sh.loc = &locs[i]
+			}
 			var ok bool
 			if g != nil {
 				ok = g.runOne(ctx, p.Text)
@@ -129,6 +146,9 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		return 1
 	}
 	if !interactive && !sh.exited && !parser.IsBlank(buf.String()) {
+		if locs := locate(name, bufLine, bufCol, buf.String(), []parser.Piece{lastPiece(buf.String())}); len(locs) == 1 {
+			sh.loc = &locs[0]
+		}
 		if g != nil {
 			if !g.runOne(ctx, strings.TrimSpace(buf.String())) {
 				failed = true
@@ -173,4 +193,14 @@ func isBareQuit(line string) bool {
 		return true
 	}
 	return false
+}
+
+// lastPiece is the unfinished rest of a script, run as its last statement,
+// as Split would cut it.
+func lastPiece(rest string) parser.Piece {
+	p := parser.Piece{Text: strings.TrimSpace(rest), Line: 1}
+	if stmts, _ := parser.Split(rest + "\n;"); len(stmts) > 0 {
+		p.Line = stmts[len(stmts)-1].Line
+	}
+	return p
 }

@@ -57,6 +57,15 @@ type Config struct {
 	// GroupMaxWait bounds how long a piped script's INSERTs may wait in a
 	// shared transaction before it commits (groupMaxWait when 0).
 	GroupMaxWait time.Duration
+	// InputName names In in the location line after an error of a script
+	// ("FILE:LINE:COLUMN: in this statement:"); StdinName when "".
+	InputName string
+	// NoErrorLocation leaves that location line out.
+	NoErrorLocation bool
+	// LeftOut maps the catalogs of the configuration file that could not
+	// be made to why ("FILE:LINE: reason"): an error saying such a catalog
+	// does not exist is followed by that reason.
+	LeftOut map[string]string
 }
 
 // Shell reads statements, runs them and prints their answers.
@@ -83,6 +92,11 @@ type Shell struct {
 	signal os.Signal
 	// screen is the terminal of an interactive shell; nil otherwise.
 	screen *ttyScreen
+	// input names the script being read (a file, StdinName, ExecName);
+	// loc is where its running statement starts, for the location line
+	// after an error; nil at the prompt.
+	input string
+	loc   *stmtLocation
 }
 
 // New returns a shell over sess.
@@ -159,12 +173,24 @@ func (sh *Shell) Run(ctx context.Context) int {
 	if sh.cfg.Interactive {
 		return sh.runInteractive(ctx)
 	}
+	sh.input = sh.cfg.InputName
+	if sh.input == "" {
+		sh.input = StdinName
+	}
 	return sh.runLines(ctx, newPlainSource(sh.cfg.In), false)
 }
 
-// RunScript runs the statements of text non-interactively (for -e and -i
-// files), with Run's error policy, and returns the exit status.
+// RunScript runs the statements of text non-interactively (for -e), with
+// Run's error policy, and returns the exit status.
 func (sh *Shell) RunScript(ctx context.Context, text string) int {
+	return sh.RunFile(ctx, ExecName, text)
+}
+
+// RunFile runs the statements of text, read from the input called name (a
+// file given with -i, or ExecName), as RunScript does; errors are located
+// in name.
+func (sh *Shell) RunFile(ctx context.Context, name, text string) int {
+	sh.input = name
 	return sh.runLines(ctx, newPlainSource(strings.NewReader(text)), false)
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"eddy/conf"
 	"eddy/engine"
 	"eddy/engine/types"
 	"eddy/repl/render"
@@ -116,7 +117,8 @@ func TestFirstFailureStops(t *testing.T) {
 	if want := []string{"SET 'a' = 'b'", "fail one"}; !reflect.DeepEqual(r.sess.got, want) {
 		t.Errorf("executed %q, want %q", r.sess.got, want)
 	}
-	wantErr := "[ERROR] Could not execute SQL statement. Reason:\nValidationException: no such thing: fail one\n\n"
+	wantErr := "[ERROR] Could not execute SQL statement. Reason:\nValidationException: no such thing: fail one\n" +
+		"<stdin>:2:1: in this statement:\n    fail one\n\n"
 	if r.err.String() != wantErr {
 		t.Errorf("stderr %q, want %q", r.err.String(), wantErr)
 	}
@@ -180,15 +182,21 @@ func TestPanicIsReported(t *testing.T) {
 	if r.code != 1 || len(r.sess.got) != 1 {
 		t.Errorf("exit %d, executed %q", r.code, r.sess.got)
 	}
-	want := "[ERROR] Could not execute SQL statement. Reason:\nInternalError: assignment to entry in nil map\n\n"
+	want := "[ERROR] Could not execute SQL statement. Reason:\nInternalError: assignment to entry in nil map\n" +
+		"<stdin>:1:1: in this statement:\n    boom\n\n"
 	if r.err.String() != want {
 		t.Errorf("stderr %q, want %q", r.err.String(), want)
 	}
 }
 
+// modeSetSession is a session whose result mode was chosen by the user.
+type modeSetSession struct{ *fakeSession }
+
+func (modeSetSession) OptionIsSet(key string) bool { return key == conf.ResultMode }
+
 func TestQueryNeedsTableauWhenPiped(t *testing.T) {
 	r := &run{sess: &fakeSession{opts: render.Options{ResultMode: render.ModeTable}}}
-	sh := New(r.sess, Config{In: strings.NewReader("query;\n"), Out: &r.out, Err: &r.err})
+	sh := New(modeSetSession{r.sess}, Config{In: strings.NewReader("query;\n"), Out: &r.out, Err: &r.err})
 	if code := sh.Run(context.Background()); code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}

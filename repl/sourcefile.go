@@ -89,6 +89,10 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 		sh.bare = bare
 		return render.Max(tag, render.Error(errw, err, opt))
 	}
+	// Where buf starts in the file (line, 0-based column), for the
+	// location line after an error.
+	bufLine, bufCol := 1, 0
+	defer func(outer *stmtLocation) { sh.loc = outer }(sh.loc)
 	var buf strings.Builder
 	for {
 		line, err := src.ReadLine("")
@@ -106,10 +110,14 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 		if !strings.Contains(line, ";") {
 			continue
 		}
-		stmts, rest := parser.Split(buf.String())
+		text := buf.String()
+		stmts, rest := parser.Split(text)
+		locs := locate(path, bufLine, bufCol, text, stmts)
+		bufLine, bufCol = advance(bufLine, bufCol, strings.TrimSuffix(text, rest))
 		buf.Reset()
 		buf.WriteString(rest)
-		for _, p := range stmts {
+		for i, p := range stmts {
+			sh.loc = &locs[i]
 			if !run(p.Text) {
 				sh.bare = bare
 				return tag
@@ -117,6 +125,7 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 		}
 	}
 	if !parser.IsBlank(buf.String()) {
+		sh.loc = &locate(path, bufLine, bufCol, buf.String(), []parser.Piece{lastPiece(buf.String())})[0]
 		run(strings.TrimSpace(buf.String()))
 	}
 	sh.bare = bare

@@ -88,7 +88,7 @@ func newTarget(ctx context.Context, dir string, d qtest.Dialect) (qtest.Target, 
 			}
 		}
 	}
-	tg.shell = repl.New(tg.sess, repl.Config{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	tg.shell = repl.New(tg.sess, repl.Config{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, NoErrorLocation: true})
 	return tg, nil
 }
 

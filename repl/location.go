@@ -1,0 +1,113 @@
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"eddy/engine/parser"
+	"eddy/engine/sqlerr"
+)
+
+// Names of the script inputs that are not files, in location lines.
+const (
+	StdinName = "<stdin>"
+	ExecName  = "-e"
+)
+
+// maxEchoLines and maxEchoWidth bound how much of a failing statement its
+// location echoes: a line of a huge statement is cut.
+const (
+	maxEchoLines = 10
+	maxEchoWidth = 200
+)
+
+// stmtLocation is where a statement of a script starts in its input: the
+// input's name (a file, StdinName, ExecName) and the 1-based line and
+// column, counted in the input.
+type stmtLocation struct {
+	file      string
+	line, col int
+	text      string // the statement as run
+}
+
+// writeLocation writes, after the error of a script's statement, the line
+// "FILE:LINE:COLUMN: in this statement:" and the statement, indented. The
+// position is the error's own when it has one (a parse or validation error
+// points into the statement), else the statement's start. Flink's lines of
+// the error are left as they are; this is one more line of eddy's.
+func writeLocation(w io.Writer, loc *stmtLocation, err error) {
+	line, col := loc.line, loc.col
+	var p sqlerr.Positioned
+	e := sqlerr.As(err)
+	switch {
+	case e != nil && e.Line > 0:
+		line, col = loc.absolute(e.Line, e.Col)
+	case errors.As(err, &p):
+		if l, c := p.Position(); l > 0 {
+			line, col = loc.absolute(l, c)
+		}
+	}
+	fmt.Fprintf(w, "%s:%d:%d: in this statement:\n", loc.file, line, col)
+	lines := strings.Split(loc.text, "\n")
+	if len(lines) > maxEchoLines {
+		lines = append(lines[:maxEchoLines:maxEchoLines], "...")
+	}
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t\r")
+		if utf8.RuneCountInString(l) > maxEchoWidth {
+			l = string([]rune(l)[:maxEchoWidth]) + "..."
+		}
+		fmt.Fprintf(w, "    %s\n", l)
+	}
+}
+
+// absolute turns a position in the statement into one in the input.
+func (loc *stmtLocation) absolute(line, col int) (int, int) {
+	if col < 1 {
+		col = 1
+	}
+	if line == 1 {
+		return loc.line, loc.col + col - 1
+	}
+	return loc.line + line - 1, col
+}
+
+// locate returns the locations of the statements Split cut out of text,
+// which starts at line first, column firstCol+1 of the input named file.
+func locate(file string, first, firstCol int, text string, stmts []parser.Piece) []stmtLocation {
+	locs := make([]stmtLocation, len(stmts))
+	lines := strings.SplitAfter(text, "\n")
+	prevLine, from := 0, 0 // a statement after another on the same line starts after it
+	for i, p := range stmts {
+		col := 1
+		if p.Line >= 1 && p.Line <= len(lines) {
+			src := lines[p.Line-1]
+			if p.Line != prevLine {
+				from = 0
+			}
+			head, _, _ := strings.Cut(p.Text, "\n")
+			from = min(from, len(src))
+			if j := strings.Index(src[from:], head); j >= 0 {
+				col = utf8.RuneCountInString(src[:from+j]) + 1
+				from += j + len(head)
+			}
+			prevLine = p.Line
+		}
+		if p.Line == 1 {
+			col += firstCol
+		}
+		locs[i] = stmtLocation{file: file, line: first + p.Line - 1, col: col, text: p.Text}
+	}
+	return locs
+}
+
+// advance moves a position (line, 0-based column) past text.
+func advance(line, col int, text string) (int, int) {
+	if n := strings.Count(text, "\n"); n > 0 {
+		line, col = line+n, 0
+	}
+	return line, col + utf8.RuneCountInString(text[strings.LastIndexByte(text, '\n')+1:])
+}
