@@ -165,7 +165,7 @@ func (o *scanOp) openPushdown(pd connectors.Pushdown) error {
 	width := len(o.n.Physical)
 	proj := o.n.Projection
 	if proj == nil {
-		proj = identity(width)
+		proj = plan.Identity(width)
 	}
 	pos := make([]int, width)
 	for i := range pos {
@@ -181,7 +181,7 @@ func (o *scanOp) openPushdown(pd connectors.Pushdown) error {
 	for _, p := range proj {
 		add(p)
 	}
-	for i, b := range needOf(width, colSet{}, residual...) {
+	for i, b := range plan.NeedOf(width, plan.ColSet{}, residual...) {
 		if b {
 			add(i)
 		}
@@ -192,7 +192,7 @@ func (o *scanOp) openPushdown(pd connectors.Pushdown) error {
 	}
 	o.cond = nil
 	if f := plan.And(residual...); f != nil {
-		ev, err := o.b.compile(remapExpr(f, pos))
+		ev, err := o.b.compile(plan.RemapColumns(f, pos))
 		if err != nil {
 			return err
 		}

@@ -55,23 +55,6 @@ func pushNested(n plan.Node, src Sources) (plan.Node, error) {
 		func(q plan.Node) (plan.Node, error) { return PushDown(q, src), nil })
 }
 
-// colSet is a set of column positions of a node's output; nil means every
-// column.
-type colSet []bool
-
-func (s colSet) has(i int) bool { return s == nil || i < len(s) && s[i] }
-
-// needOf returns the columns of a width-column input that s (over the
-// same columns, nil for all) and the expressions read.
-func needOf(width int, s colSet, exprs ...plan.Expr) colSet {
-	out := make(colSet, width)
-	for i := range out {
-		out[i] = s.has(i)
-	}
-	plan.UsedColumns(out, exprs...)
-	return out
-}
-
 // remapExpr renumbers the column references of e with m (old position to
 // new).
 func remapExpr(e plan.Expr, m []int) plan.Expr { return plan.RemapColumns(e, m) }
@@ -85,19 +68,11 @@ func remapKeys(ks []plan.SortKey, m []int) []plan.SortKey {
 	return out
 }
 
-func identity(n int) []int {
-	m := make([]int, n)
-	for i := range m {
-		m[i] = i
-	}
-	return m
-}
-
 // prune returns n rewritten so that the scans below it read only what is
 // needed to produce the columns of need (nil: all), and m, the new
 // position of each of n's output columns (-1 for one no longer produced;
 // nil when nothing moved). ok is false when a node could not be rebuilt.
-func (p pruner) prune(n plan.Node, need colSet) (plan.Node, []int, bool) {
+func (p pruner) prune(n plan.Node, need plan.ColSet) (plan.Node, []int, bool) {
 	key := pruneKey{n: n, need: needKey(need)}
 	if r, ok := p.done[key]; ok {
 		return r.n, r.m, r.ok
@@ -107,8 +82,8 @@ func (p pruner) prune(n plan.Node, need colSet) (plan.Node, []int, bool) {
 	return out, m, ok
 }
 
-// needKey spells a colSet as a map key ("*" for every column).
-func needKey(need colSet) string {
+// needKey spells a plan.ColSet as a map key ("*" for every column).
+func needKey(need plan.ColSet) string {
 	if need == nil {
 		return "*"
 	}
@@ -122,7 +97,7 @@ func needKey(need colSet) string {
 	return string(b)
 }
 
-func (p pruner) pruneNode(n plan.Node, need colSet) (plan.Node, []int, bool) {
+func (p pruner) pruneNode(n plan.Node, need plan.ColSet) (plan.Node, []int, bool) {
 	switch x := n.(type) {
 	case *plan.Scan:
 		return p.pruneScan(x, nil, need)
@@ -131,14 +106,14 @@ func (p pruner) pruneNode(n plan.Node, need colSet) (plan.Node, []int, bool) {
 			return p.pruneScan(s, plan.Conjuncts(x.Cond), need)
 		}
 		width := len(x.Input.Schema())
-		in, m, ok := p.prune(x.Input, needOf(width, need, x.Cond))
+		in, m, ok := p.prune(x.Input, plan.NeedOf(width, need, x.Cond))
 		if !ok {
 			return nil, nil, false
 		}
 		return &plan.Filter{Input: in, Cond: remapExpr(x.Cond, m)}, m, true
 	case *plan.Project:
 		width := len(x.Input.Schema())
-		in, m, ok := p.prune(x.Input, needOf(width, colSet{}, x.Exprs...))
+		in, m, ok := p.prune(x.Input, plan.NeedOf(width, plan.ColSet{}, x.Exprs...))
 		if !ok {
 			return nil, nil, false
 		}
@@ -151,7 +126,7 @@ func (p pruner) pruneNode(n plan.Node, need colSet) (plan.Node, []int, bool) {
 		return &cp, nil, true
 	case *plan.Aggregate:
 		width := len(x.Input.Schema())
-		in, m, ok := p.prune(x.Input, needOf(width, colSet{}, plan.NodeExprs(x)...))
+		in, m, ok := p.prune(x.Input, plan.NeedOf(width, plan.ColSet{}, plan.NodeExprs(x)...))
 		if !ok {
 			return nil, nil, false
 		}
@@ -174,7 +149,7 @@ func (p pruner) pruneNode(n plan.Node, need colSet) (plan.Node, []int, bool) {
 		return &cp, nil, true
 	case *plan.Sort:
 		width := len(x.Input.Schema())
-		in, m, ok := p.prune(x.Input, needOf(width, need, plan.NodeExprs(x)...))
+		in, m, ok := p.prune(x.Input, plan.NeedOf(width, need, plan.NodeExprs(x)...))
 		if !ok {
 			return nil, nil, false
 		}
@@ -239,7 +214,7 @@ type pruned struct {
 // accepts and, when the source takes a projection, a projection of the
 // needed columns; the filters it does not accept stay in a Filter above.
 // Scans that already project, and event-time scans, take nothing.
-func (p pruner) pruneScan(s *plan.Scan, filters []plan.Expr, need colSet) (plan.Node, []int, bool) {
+func (p pruner) pruneScan(s *plan.Scan, filters []plan.Expr, need plan.ColSet) (plan.Node, []int, bool) {
 	// A scan that already projects keeps its shape, and so does an
 	// event-time scan: its watermark reads the physical row.
 	if s.Projection != nil || s.Watermark != nil || s.Rowtime >= 0 {
@@ -269,12 +244,12 @@ func (p pruner) pruneScan(s *plan.Scan, filters []plan.Expr, need colSet) (plan.
 	}
 	var m []int
 	if project && need != nil {
-		need = needOf(len(s.Physical), need, rejected...)
+		need = plan.NeedOf(len(s.Physical), need, rejected...)
 		m = make([]int, len(s.Physical))
 		cp.Projection = []int{}
 		for i := range s.Physical {
 			m[i] = -1
-			if need.has(i) {
+			if need.Has(i) {
 				m[i] = len(cp.Projection)
 				cp.Projection = append(cp.Projection, i)
 			}
@@ -289,22 +264,22 @@ func (p pruner) pruneScan(s *plan.Scan, filters []plan.Expr, need colSet) (plan.
 	return &cp, m, true
 }
 
-func (p pruner) pruneJoin(j *plan.Join, need colSet) (plan.Node, []int, bool) {
+func (p pruner) pruneJoin(j *plan.Join, need plan.ColSet) (plan.Node, []int, bool) {
 	nl, nr := len(j.Left.Schema()), len(j.Right.Schema())
 	semi := j.Kind == plan.SemiJoin || j.Kind == plan.AntiJoin
-	needL, needR := make(colSet, nl), make(colSet, nr)
+	needL, needR := make(plan.ColSet, nl), make(plan.ColSet, nr)
 	for i := range nl {
-		needL[i] = need.has(i)
+		needL[i] = need.Has(i)
 	}
 	for i := range nr {
-		needR[i] = !semi && need.has(nl+i)
+		needR[i] = !semi && need.Has(nl+i)
 	}
 	var lefts, rights []plan.Expr
 	for _, k := range j.EquiKeys {
 		lefts = append(lefts, k.Left)
 		rights = append(rights, k.Right)
 	}
-	both := needOf(nl+nr, colSet{}, j.Residual)
+	both := plan.NeedOf(nl+nr, plan.ColSet{}, j.Residual)
 	for i, b := range both {
 		if b && i < nl {
 			needL[i] = true
@@ -312,8 +287,8 @@ func (p pruner) pruneJoin(j *plan.Join, need colSet) (plan.Node, []int, bool) {
 			needR[i-nl] = true
 		}
 	}
-	needL = needOf(nl, needL, lefts...)
-	needR = needOf(nr, needR, rights...)
+	needL = plan.NeedOf(nl, needL, lefts...)
+	needR = plan.NeedOf(nr, needR, rights...)
 	l, ml, ok := p.prune(j.Left, needL)
 	if !ok {
 		return nil, nil, false
@@ -323,10 +298,10 @@ func (p pruner) pruneJoin(j *plan.Join, need colSet) (plan.Node, []int, bool) {
 		return nil, nil, false
 	}
 	if ml == nil {
-		ml = identity(nl)
+		ml = plan.Identity(nl)
 	}
 	if mr == nil {
-		mr = identity(nr)
+		mr = plan.Identity(nr)
 	}
 	newNL := len(l.Schema())
 	m := make([]int, nl+nr)
@@ -352,11 +327,11 @@ func (p pruner) pruneJoin(j *plan.Join, need colSet) (plan.Node, []int, bool) {
 	return &cp, m, true
 }
 
-func (p pruner) pruneOver(o *plan.Over, need colSet) (plan.Node, []int, bool) {
+func (p pruner) pruneOver(o *plan.Over, need plan.ColSet) (plan.Node, []int, bool) {
 	nin := len(o.Input.Schema())
-	needIn := make(colSet, nin)
+	needIn := make(plan.ColSet, nin)
 	for i := range nin {
-		needIn[i] = need.has(i)
+		needIn[i] = need.Has(i)
 	}
 	var exprs []plan.Expr
 	for _, c := range o.Calls {
@@ -367,12 +342,12 @@ func (p pruner) pruneOver(o *plan.Over, need colSet) (plan.Node, []int, bool) {
 		}
 		exprs = append(exprs, c.Frame.Start.Offset, c.Frame.End.Offset)
 	}
-	in, m, ok := p.prune(o.Input, needOf(nin, needIn, exprs...))
+	in, m, ok := p.prune(o.Input, plan.NeedOf(nin, needIn, exprs...))
 	if !ok {
 		return nil, nil, false
 	}
 	if m == nil {
-		m = identity(nin)
+		m = plan.Identity(nin)
 	}
 	cp := *o
 	cp.Input = in

@@ -310,6 +310,33 @@ func UsedColumns(used []bool, exprs ...Expr) {
 	}
 }
 
+// ColSet is a set of column positions of a node's output; nil means every
+// column.
+type ColSet []bool
+
+// Has reports whether column i is in the set.
+func (s ColSet) Has(i int) bool { return s == nil || i < len(s) && s[i] }
+
+// NeedOf returns the columns of a width-column input that s (over the
+// same columns, nil for all) and the expressions read.
+func NeedOf(width int, s ColSet, exprs ...Expr) ColSet {
+	out := make(ColSet, width)
+	for i := range out {
+		out[i] = s.Has(i)
+	}
+	UsedColumns(out, exprs...)
+	return out
+}
+
+// Identity is the column mapping that moves nothing: position i to i.
+func Identity(n int) []int {
+	m := make([]int, n)
+	for i := range m {
+		m[i] = i
+	}
+	return m
+}
+
 // CorrelatedColumns returns the columns of the outer row of correlation
 // id that a plan reads (sub-query plans included), in order of first use.
 func CorrelatedColumns(n Node, id int) []int {
