@@ -41,6 +41,9 @@ func OptionsFromConfig(get func(key string) (string, bool)) render.Options {
 		Highlight: !strings.EqualFold(str(conf.ColorSchema), "DEFAULT"),
 		Pager:     flag(conf.Pager),
 	}
+	if n, err := conf.ParseMemorySize(str(conf.SpillMemory)); err == nil && n > 0 {
+		opt.MemoryBudget = n
+	}
 	if n, err := strconv.Atoi(strings.TrimSpace(str(conf.MaxTableResultRows))); err == nil && n > 0 {
 		opt.MaxTableRows = n
 	}

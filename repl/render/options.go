@@ -73,6 +73,10 @@ type Options struct {
 	// MaxTableRows caps the rows the table result mode keeps (the oldest
 	// go first); 0 means no cap.
 	MaxTableRows int
+	// MemoryBudget is eddy.exec.memory-budget in bytes: the printed cells a
+	// bounded tableau answer holds in memory while its widths are found;
+	// past it they wait in a temporary file. 0 means no limit.
+	MemoryBudget int64
 
 	// Prompt is the prompt template (%c catalog, %d database); "" means
 	// DefaultPrompt. ShowLineNumbers numbers continuation lines. Highlight

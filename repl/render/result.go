@@ -87,38 +87,31 @@ func cells(cols []result.Column, r result.Row, nullText string, opt Options) []s
 	return cellsInto(make([]string, len(cols)), cols, r, nullText, opt)
 }
 
-// collectText reads every row as printed cells, in chunks of rows, so a
-// long answer (SHOW TABLES of a large catalog) is never copied into a
-// growing slice. n is the number of rows; cancelled reports a cancelled
-// ctx, which is not an error of the statement.
-func collectText(ctx context.Context, res *result.Result, nullText string, opt Options) (chunks [][][]string, n int, cancelled bool, err error) {
+// spoolText reads every row as printed cells into a spool that holds at
+// most opt.MemoryBudget bytes of them in memory, so a long answer neither
+// grows a slice without bound nor outgrows the session's budget. The caller
+// closes the spool; cancelled reports a cancelled ctx, which is not an
+// error of the statement.
+func spoolText(ctx context.Context, res *result.Result, nullText string, opt Options) (s *cellSpool, cancelled bool, err error) {
+	s = newCellSpool(len(res.Columns), opt.MemoryBudget)
 	if res.Rows == nil {
-		return nil, 0, false, nil
+		return s, false, nil
 	}
-	const chunkRows = 1024
-	nc := len(res.Columns)
-	var flat []string
-	var rows [][]string
+	row := make([]string, len(res.Columns))
 	for {
 		r, ok, err := res.Rows.Next(ctx)
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				return chunks, n, true, nil
+				return s, true, nil
 			}
-			return chunks, n, false, err
+			return s, false, err
 		}
 		if !ok {
-			return chunks, n, false, nil
+			return s, false, nil
 		}
-		if len(rows) == cap(rows) {
-			flat = make([]string, nc*chunkRows)
-			rows = make([][]string, 0, chunkRows)
-			chunks = append(chunks, nil)
+		if err := s.add(cellsInto(row, res.Columns, r, nullText, opt)); err != nil {
+			return s, false, err
 		}
-		rows = append(rows, cellsInto(flat[:nc:nc], res.Columns, r, nullText, opt))
-		flat = flat[nc:]
-		chunks[len(chunks)-1] = rows
-		n++
 	}
 }
 
@@ -163,42 +156,47 @@ func collect(ctx context.Context, res *result.Result) (rows []result.Row, cancel
 // never cut, NULL as an empty cell (CliClient prints these with
 // Integer.MAX_VALUE and printNullAsEmpty).
 func metadataTable(ctx context.Context, w io.Writer, res *result.Result, opt Options) error {
-	chunks, n, cancelled, err := collectText(ctx, res, "", opt)
+	s, cancelled, err := spoolText(ctx, res, "", opt)
+	defer s.Close()
 	if err != nil {
 		return err
 	}
 	if cancelled {
-		io.WriteString(w, queryTerminated(int64(n))+"\n")
+		io.WriteString(w, queryTerminated(int64(s.n))+"\n")
 		return nil
 	}
-	if opt.paging(n) {
+	if opt.paging(s.n) {
 		var b strings.Builder
-		writeChunks(&b, columnNames(res.Columns), chunks, n, unlimited, "")
+		if err := s.write(&b, columnNames(res.Columns), unlimited, ""); err != nil {
+			return err
+		}
 		return opt.page(w, b.String())
 	}
-	writeChunks(w, columnNames(res.Columns), chunks, n, unlimited, "")
-	return nil
+	return s.write(w, columnNames(res.Columns), unlimited, "")
 }
 
 // batch prints a bounded query result in tableau mode: all rows first, then
 // a table sized by content and capped at the max column width
-// (CliTableauResultView.printBatchResults).
+// (CliTableauResultView.printBatchResults). Past opt.MemoryBudget the rows
+// wait in a temporary file rather than in memory.
 func batch(ctx context.Context, w io.Writer, res *result.Result, opt Options) error {
-	chunks, n, cancelled, err := collectText(ctx, res, nullValue, opt)
+	s, cancelled, err := spoolText(ctx, res, nullValue, opt)
+	defer s.Close()
 	if err != nil {
 		return err
 	}
 	if cancelled {
-		io.WriteString(w, queryTerminated(int64(n))+opt.elapsed()+"\n")
+		io.WriteString(w, queryTerminated(int64(s.n))+opt.elapsed()+"\n")
 		return nil
 	}
-	if opt.paging(n) {
+	if opt.paging(s.n) {
 		var b strings.Builder
-		writeChunks(&b, columnNames(res.Columns), chunks, n, opt.maxWidth(), opt.elapsed())
+		if err := s.write(&b, columnNames(res.Columns), opt.maxWidth(), opt.elapsed()); err != nil {
+			return err
+		}
 		return opt.page(w, b.String())
 	}
-	writeChunks(w, columnNames(res.Columns), chunks, n, opt.maxWidth(), opt.elapsed())
-	return nil
+	return s.write(w, columnNames(res.Columns), opt.maxWidth(), opt.elapsed())
 }
 
 // paging reports whether a bounded answer of n rows goes through the

@@ -20,17 +20,15 @@ type tableau struct {
 // widthsByContent sizes each column from its header (Java string length)
 // and the display width of every cell, capped at limit
 // (TableauStyle.columnWidthsByContent).
-func widthsByContent(names []string, chunks [][][]string, limit int) []int {
+func widthsByContent(names []string, rows [][]string, limit int) []int {
 	widths := make([]int, len(names))
 	for i, n := range names {
 		widths[i] = javaLength(n)
 	}
-	for _, rows := range chunks {
-		for _, r := range rows {
-			for i, c := range r {
-				if w := displayWidth(c); w > widths[i] {
-					widths[i] = w
-				}
+	for _, r := range rows {
+		for i, c := range r {
+			if w := displayWidth(c); w > widths[i] {
+				widths[i] = w
 			}
 		}
 	}
@@ -139,26 +137,19 @@ func appendSpaces(b []byte, n int) []byte {
 // writeTable writes a whole table sized by content and its "N rows in set"
 // footer, or "Empty set" when there are no rows.
 func writeTable(w io.Writer, names []string, rows [][]string, limit int, suffix string) {
-	writeChunks(w, names, [][][]string{rows}, len(rows), limit, suffix)
-}
-
-// writeChunks is writeTable for n rows held in chunks.
-func writeChunks(w io.Writer, names []string, chunks [][][]string, n int, limit int, suffix string) {
-	if n == 0 {
+	if len(rows) == 0 {
 		io.WriteString(w, msgEmptySet+suffix+"\n")
 		return
 	}
-	tb := &tableau{w: w, widths: widthsByContent(names, chunks, limit)}
+	tb := &tableau{w: w, widths: widthsByContent(names, rows, limit)}
 	tb.border()
 	tb.row(names)
 	tb.border()
-	for _, rows := range chunks {
-		for _, r := range rows {
-			tb.row(r)
-		}
+	for _, r := range rows {
+		tb.row(r)
 	}
 	tb.border()
-	io.WriteString(w, rowsInSet(int64(n))+suffix+"\n")
+	io.WriteString(w, rowsInSet(int64(len(rows)))+suffix+"\n")
 }
 
 // unlimited is the width limit of non-query answers (SHOW, DESCRIBE, SET):
