@@ -88,12 +88,18 @@ func cells(cols []result.Column, r result.Row, nullText string, opt Options) []s
 }
 
 // spoolText reads every row as printed cells into a spool that holds at
-// most opt.MemoryBudget bytes of them in memory, so a long answer neither
+// most a quarter of opt.MemoryBudget bytes of them in memory (the garbage
+// collector lets the heap grow to about twice what is live, and the query
+// producing the rows holds memory of its own), so a long answer neither
 // grows a slice without bound nor outgrows the session's budget. The caller
 // closes the spool; cancelled reports a cancelled ctx, which is not an
 // error of the statement.
 func spoolText(ctx context.Context, res *result.Result, nullText string, opt Options) (s *cellSpool, cancelled bool, err error) {
-	s = newCellSpool(len(res.Columns), opt.MemoryBudget)
+	held := opt.MemoryBudget / 4
+	if opt.MemoryBudget > 0 {
+		held = max(held, 1) // 0 would mean no limit
+	}
+	s = newCellSpool(len(res.Columns), held)
 	if res.Rows == nil {
 		return s, false, nil
 	}
