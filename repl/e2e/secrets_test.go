@@ -9,7 +9,8 @@ import (
 )
 
 // secretValues are the values secretScript gives to sensitive options.
-var secretValues = []string{"APIKEY1", "JAAS1", "SSLPW1", "AZURE1", "BASIC1", "DBPW1", "SETPW1", "SETKEY1", "HEADERS1"}
+var secretValues = []string{"APIKEY1", "JAAS1", "SSLPW1", "AZURE1", "BASIC1", "DBPW1", "SETPW1", "SETKEY1", "HEADERS1",
+	"SECRET1", "APIKEY2", "AUTHPARAMS1", "SERVICEKEY1", "TOKEN1"}
 
 // secretScript gives credentials to a table, a database and the session
 // under key names Flink counts as sensitive, then shows them every way
@@ -19,7 +20,8 @@ const secretScript = `SET 'sql-client.execution.result-mode' = 'tableau';
 SET 'execution.runtime-mode' = 'batch';
 CREATE TABLE t (a INT) WITH ('connector' = 'blackhole', 'api-key' = 'APIKEY1',
   'properties.sasl.jaas.config' = 'JAAS1', 'properties.ssl.keystore.password' = 'SSLPW1',
-  'fs.azure.account.key.acct' = 'AZURE1', 'basic-auth' = 'BASIC1');
+  'fs.azure.account.key.acct' = 'AZURE1', 'basic-auth' = 'BASIC1', 'client.secret' = 'SECRET1',
+  'apikey' = 'APIKEY2', 'auth-params' = 'AUTHPARAMS1', 'gcp.service-key' = 'SERVICEKEY1', 'oauth.token' = 'TOKEN1');
 SHOW CREATE TABLE t;
 DESCRIBE t;
 CREATE DATABASE d WITH ('password' = 'DBPW1');
