@@ -79,7 +79,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 						x.Table.Catalog+"."+x.Table.Database+"."+x.Table.Object)
 				}
 				if resolveErr == nil && !st.streaming && st.conns.Abilities(st.tables[x.Table]).Produces != connectors.InsertOnly {
-					resolveErr = Errorf("TableException",
+					resolveErr = Errorf(sqlerr.TableException,
 						"Querying a table in batch mode is currently only possible for INSERT-only table sources. But the source for table '%s' produces other changelog messages than just INSERT.",
 						x.Table.Catalog+"."+x.Table.Database+"."+x.Table.Object)
 				}

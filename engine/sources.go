@@ -9,6 +9,7 @@ import (
 	"eddy/engine/exec"
 	"eddy/engine/opt"
 	"eddy/engine/plan"
+	"eddy/engine/sqlerr"
 	"eddy/engine/types"
 )
 
@@ -76,7 +77,7 @@ func sinkMetadata(conns *connectors.Connectors, t *connectors.Table, sink *plan.
 	name := sink.Table.Catalog + "." + sink.Table.Database + "." + sink.Table.Object
 	writable := conns.Abilities(t).WritableMetadata
 	if len(writable) == 0 {
-		return Errorf("ValidationException", "Table '%s' declares persistable metadata columns, but the underlying DynamicTableSink doesn't implement the SupportsWritingMetadata interface. If the column should not be persisted, it can be declared with the VIRTUAL keyword.", name)
+		return Errorf(sqlerr.ValidationException, "Table '%s' declares persistable metadata columns, but the underlying DynamicTableSink doesn't implement the SupportsWritingMetadata interface. If the column should not be persisted, it can be declared with the VIRTUAL keyword.", name)
 	}
 	n := len(sink.Physical) - len(sink.Metadata)
 	for i, key := range sink.Metadata {
@@ -88,7 +89,7 @@ func sinkMetadata(conns *connectors.Connectors, t *connectors.Table, sink *plan.
 			known = known || w.Key == key
 		}
 		if !known {
-			return Errorf("ValidationException", "Invalid metadata key '%s' in column '%s' of table '%s'. The connector '%s' supports the following metadata keys for writing:\n%s",
+			return Errorf(sqlerr.ValidationException, "Invalid metadata key '%s' in column '%s' of table '%s'. The connector '%s' supports the following metadata keys for writing:\n%s",
 				key, c.Name, name, t.Options["connector"], strings.Join(keys, "\n"))
 		}
 		t.Metadata = append(t.Metadata, connectors.MetadataColumn{Name: c.Name, Key: key, Type: c.Type})
