@@ -63,6 +63,31 @@ func rssMiB(pid int) (int, bool) {
 	return 0, false
 }
 
+// runSampled starts cmd, samples its peak resident memory every 50 ms
+// until it ends, and returns the peak in MiB (0 when never read), the
+// time it ran and its exit error.
+func runSampled(t *testing.T, cmd *exec.Cmd) (peak int, elapsed time.Duration, err error) {
+	t.Helper()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return peak, time.Since(start), err
+		case <-tick.C:
+			if rss, ok := rssMiB(cmd.Process.Pid); ok {
+				peak = max(peak, rss)
+			}
+		}
+	}
+}
+
 // countRows counts the rows of m through another eddy process.
 func countRows(t *testing.T, vars []string, st string) int {
 	t.Helper()
@@ -239,31 +264,12 @@ INSERT INTO m SELECT * FROM gen;
 	cmd.Stdin = strings.NewReader(script)
 	out := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	peak := 0
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-wait:
-	for {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out.String())
-			}
-			break wait
-		case <-tick.C:
-			if rss, ok := rssMiB(cmd.Process.Pid); ok {
-				peak = max(peak, rss)
-			}
-		}
+	peak, elapsed, err := runSampled(t, cmd)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
 	}
 	t.Logf("%s mode: %d rows inserted in %v; peak RSS %d MiB (VmHWM; budget %d MiB)",
-		mode, rows, time.Since(start).Round(time.Second), peak, sinkBudget)
+		mode, rows, elapsed.Round(time.Second), peak, sinkBudget)
 	if n := countRows(t, vars, st); n != rows {
 		t.Fatalf("m holds %d rows, want %d", n, rows)
 	}

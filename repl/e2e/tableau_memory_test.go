@@ -42,30 +42,10 @@ SELECT * FROM gen;
 	out := &headTail{}
 	var errb lockedBuffer
 	cmd.Stdout, cmd.Stderr = out, &errb
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	peak, elapsed, err := runSampled(t, cmd)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.head.String(), errb.String())
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	peak := 0
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-wait:
-	for {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("%v\n%s\n%s", err, out.head.String(), errb.String())
-			}
-			break wait
-		case <-tick.C:
-			if rss, ok := rssMiB(cmd.Process.Pid); ok {
-				peak = max(peak, rss)
-			}
-		}
-	}
-	elapsed := time.Since(start)
 	t.Logf("%d rows (%d MiB) printed in tableau mode in %v; peak RSS %d MiB (VmHWM; budget %d MiB)",
 		rows, out.n>>20, elapsed.Round(time.Second), peak, tableauBudget)
 
