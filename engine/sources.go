@@ -42,6 +42,12 @@ func (src scanSources) MetadataType(ctx context.Context, scan *plan.Scan, key st
 // instance (nil for a temporary table), options, physical columns and
 // partition keys.
 func (s *Session) scanTable(ctx context.Context, scan *plan.Scan) (*connectors.Table, error) {
+	if scan.Catalog != nil || scan.Temporary {
+		// The validator resolved the table: no second lookup.
+		t := scanTable(scan)
+		scanMetadata(t, scan)
+		return t, nil
+	}
 	st := &sessionTables{tables: map[plan.TableID]*connectors.Table{}}
 	if err := st.resolve(ctx, s.cat, scan.Table, scan.Physical, scan.Options, scan.PartitionKeys); err != nil {
 		return nil, err
@@ -163,16 +169,9 @@ func (src planSources) StoresRows(sk *plan.Sink) bool {
 
 // abilities returns the declared abilities of a scan's source.
 func (src planSources) abilities(scan *plan.Scan) (connectors.Abilities, error) {
-	var t *connectors.Table
-	if scan.Catalog != nil || scan.Temporary {
-		// The validator resolved the table: no second lookup.
-		t = scanTable(scan)
-		scanMetadata(t, scan)
-	} else {
-		var err error
-		if t, err = src.s.scanTable(src.ctx, scan); err != nil {
-			return connectors.Abilities{}, err
-		}
+	t, err := src.s.scanTable(src.ctx, scan)
+	if err != nil {
+		return connectors.Abilities{}, err
 	}
 	return src.s.conns.Abilities(t), nil
 }

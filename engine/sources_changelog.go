@@ -11,11 +11,8 @@ import (
 // (Abilities.Produces). A table that cannot be resolved produces inserts;
 // resolving it again when the statement runs reports the error.
 func (src planSources) Upsert(scan *plan.Scan) bool {
-	t, err := src.s.scanTable(src.ctx, scan)
-	if err != nil {
-		return false
-	}
-	return src.s.conns.Abilities(t).Produces == connectors.Upsert
+	a, err := src.abilities(scan)
+	return err == nil && a.Produces == connectors.Upsert
 }
 
 var _ opt.ChangelogSources = planSources{}

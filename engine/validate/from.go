@@ -181,12 +181,7 @@ func (s *state) resolveObject(name *ast.ObjectName, hints []*ast.Hint) (catalogs
 				return id, nil, nil, err
 			}
 		}
-		p := s.scanPlan(id, t, cols, hints, name.Position())
-		plan.Walk(p, func(n plan.Node) {
-			if sc, ok := n.(*plan.Scan); ok {
-				sc.Catalog, sc.Temporary = kept, e.Temporary
-			}
-		})
+		p := s.scanPlan(id, t, kept, e.Temporary, cols, hints, name.Position())
 		return id, cols, p, nil
 	case *catalogs.CatalogView:
 		if len(hints) > 0 {
@@ -574,7 +569,11 @@ var ErrQuery = &Kind{"invalid query", classCalcite}
 // its connector reads, and a Project above it computing computed columns;
 // a metadata column whose key the connector does not declare reads as
 // NULL.
-func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols []OutputColumn, hints []*ast.Hint, pos ast.Pos) plan.Node {
+//
+// The scan carries the catalog that keeps the table (nil for a temporary
+// one) from the start, so that the sources asked about it below, and the
+// runtime later, need no second lookup of the table.
+func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, kept catalogs.Catalog, temporary bool, cols []OutputColumn, hints []*ast.Hint, pos ast.Pos) plan.Node {
 	options := map[string]string{}
 	for k, v := range t.Options {
 		options[k] = v
@@ -587,7 +586,7 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, cols 
 		}
 	}
 	scan := &plan.Scan{Table: plan.TableID{Catalog: id.Catalog, Database: id.Database, Object: id.Object},
-		Options: options, PartitionKeys: t.PartitionKeys, Rowtime: -1}
+		Options: options, PartitionKeys: t.PartitionKeys, Rowtime: -1, Catalog: kept, Temporary: temporary}
 	physIdx := map[string]int{}
 	allPhysical := true
 	for i, c := range t.Schema.Columns {
