@@ -47,6 +47,12 @@ type Group struct {
 	// tables are the connectors' views of the tables the group's
 	// statements write (sink.Table), kept as targets are.
 	tables map[plan.TableID]*connectors.Table
+	// shapes are the statement shapes bound while wg is open (see
+	// shape.go), kept as targets are.
+	shapes shapes
+	// learn is set when the statement being run has a shape the group
+	// has not seen: its plan is remembered once it ran.
+	learn bool
 }
 
 // BeginGroup returns a write group of the session. It holds no
@@ -91,6 +97,7 @@ func (g *Group) join(ctx context.Context, rs catalogs.RowStore) error {
 		return AsError(err)
 	}
 	g.wg, g.targets, g.tables = wg, validate.NewTargets(), map[plan.TableID]*connectors.Table{}
+	g.shapes.byKey = nil
 	g.s.group = g
 	return nil
 }
@@ -101,7 +108,7 @@ func (g *Group) commit(ctx context.Context) error {
 	if wg == nil {
 		return nil
 	}
-	g.wg, g.targets, g.tables = nil, nil, nil
+	g.wg, g.targets, g.tables, g.shapes.byKey = nil, nil, nil, nil
 	g.s.group = nil
 	if err := g.broken; err != nil {
 		g.broken = nil
@@ -120,7 +127,7 @@ func (g *Group) rollback() error {
 	if wg == nil {
 		return nil
 	}
-	g.wg, g.broken, g.targets, g.tables = nil, nil, nil, nil
+	g.wg, g.broken, g.targets, g.tables, g.shapes.byKey = nil, nil, nil, nil, nil
 	g.s.group = nil
 	return wg.Rollback()
 }
@@ -145,6 +152,10 @@ func (s *Session) sinkTable(sk *plan.Sink) *connectors.Table {
 // transaction when it can; held reports that it did.
 func (s *Session) insert(ctx context.Context, ins *ast.Insert, g *Group) (res *Result, held bool, err error) {
 	var targets *validate.Targets
+	learn := g.open() && g.learn
+	if g != nil {
+		g.learn = false
+	}
 	if g.open() {
 		targets = g.targets
 	}
@@ -157,6 +168,16 @@ func (s *Session) insert(ctx context.Context, ins *ast.Insert, g *Group) (res *R
 		// group is one of its answers.
 		return nil, g.open(), err
 	}
+	res, held, err = s.runInsert(ctx, sk, g)
+	if learn && held && err == nil {
+		g.shapes.remember(sk)
+	}
+	return res, held, err
+}
+
+// runInsert runs an INSERT's optimized sink, in g's transaction when it
+// can join it (held reports that it did).
+func (s *Session) runInsert(ctx context.Context, sk *plan.Sink, g *Group) (res *Result, held bool, err error) {
 	var wg catalogs.WriteGroup
 	if g != nil {
 		rs := sink.Groupable(s.conns.Registry, sk, s.sinkTable(sk))

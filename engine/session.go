@@ -140,6 +140,21 @@ func (s *Session) run(ctx context.Context, sql string, g *Group) (res *Result, h
 			return nil, false, err
 		}
 	}
+	if g.open() && s.stmtSet == nil {
+		// A statement of a shape the group has bound runs its plan.
+		s.sql = sql
+		res, held, err, ran := s.insertShaped(ctx, sql, g)
+		s.sql = ""
+		if ran {
+			if err == ErrCommitFirst {
+				return nil, false, err
+			}
+			if err != nil {
+				return nil, held, AsError(err)
+			}
+			return res, held, nil
+		}
+	}
 	stmt, err := parser.Parse(sql)
 	if err != nil {
 		// A statement that does not parse changes nothing: in an open

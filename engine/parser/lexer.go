@@ -627,3 +627,10 @@ func (l *Lexer) number(t *Token, start ast.Pos) {
 	l.advance(i - l.off)
 	t.set(kind, raw, raw, start, l.off)
 }
+
+// AppendTokens appends the tokens of src (without comments, ending with an
+// EOF token) to dst, reusing its array: Tokenize for a caller that lexes
+// many statements.
+func AppendTokens(dst []Token, src string) ([]Token, error) {
+	return tokenizeInto(dst, src)
+}

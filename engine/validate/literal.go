@@ -216,3 +216,15 @@ func (v *Validator) interval(l *ast.IntervalLit) (*Typed, error) {
 	t.NotNull = true
 	return &Typed{Expr: l, Type: t}, nil
 }
+
+// LiteralType is the type of a literal (negative: it follows a unary
+// minus, which the literal's range takes into account), by the rules the
+// validator types literals with.
+func LiteralType(l *ast.Literal, negative bool) (*types.Type, error) {
+	var v Validator
+	t, err := v.literal(l, negative)
+	if err != nil {
+		return nil, err
+	}
+	return t.Type, nil
+}

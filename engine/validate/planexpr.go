@@ -437,3 +437,10 @@ func castTo(x plan.Expr, t *types.Type) plan.Expr {
 	}
 	return &plan.Cast{X: x, T: t.WithNullable(t.Nullable() || x.Type().Nullable())}
 }
+
+// LiteralValue is the plan expression of a literal of type t (its
+// LiteralType), as the validator plans it; a negative literal is given
+// with its '-' in Value.
+func LiteralValue(l *ast.Literal, t *types.Type) (plan.Expr, error) {
+	return literalValue(l, t)
+}

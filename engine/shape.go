@@ -1,0 +1,333 @@
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"reflect"
+
+	"eddy/engine/ast"
+	"eddy/engine/parser"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/validate"
+)
+
+// Statement shapes. A script piped into the shell writes thousands of
+// `INSERT INTO t VALUES (...)` statements that differ only in their
+// literals. Inside a write group nothing can change what such a statement
+// binds to (every other statement ends the group first), so the group
+// binds and optimizes each shape once and runs later statements of the
+// same shape with their literals as parameters of that plan.
+//
+// A statement's shape is its tokens with each literal replaced by the
+// literal's type (the validator's literal typing: 'ab' is CHAR(2), 1.25
+// DECIMAL(3, 2)). Two statements of one shape parse to the same tree but
+// for the literals' values, and the validator's and the optimizer's
+// decisions depend on literals only through their types, so they bind to
+// the same plan with other values in its literals. A shape is kept only
+// when its plan shows that: the sink writes constant rows (Values, under
+// at most a projection) whose cells are the statement's literals, in
+// order, under casts only. Every other shape is remembered as one to bind
+// in full each time. A literal whose value the validator refuses sends
+// the statement down the full path, which gives the refusal its text.
+
+// maxShapes bounds the shapes a group keeps; past it new shapes are bound
+// in full without being kept.
+const maxShapes = 1024
+
+// shapes is a write group's statement shapes, with the buffers a lookup
+// reuses.
+type shapes struct {
+	byKey map[string]*shape // nil value: a shape bound in full each time
+	toks  []parser.Token
+	key   []byte
+	lits  []shapeLiteral
+}
+
+// shape is the plan of one statement shape: the optimized sink, and the
+// Values node (with the projection above it, if any) whose literal leaves
+// are the statement's literals in order.
+type shape struct {
+	sink    *plan.Sink
+	project *plan.Project // nil when the sink reads the Values directly
+	values  *plan.Values
+}
+
+// shapeLiteral is one literal of a statement as the parser would build it.
+type shapeLiteral struct {
+	lit ast.Literal
+	t   *types.Type
+}
+
+// literalKinds are the token kinds that are literals by themselves.
+var literalKinds = [...]ast.LitKind{
+	parser.Integer: ast.LitInteger, parser.Decimal: ast.LitDecimal, parser.Float: ast.LitFloat,
+	parser.String: ast.LitString, parser.Binary: ast.LitBinary,
+}
+
+// keywordLiterals are the keywords that are literals.
+var keywordLiterals = map[string]ast.LitKind{
+	"TRUE": ast.LitBool, "FALSE": ast.LitBool, "NULL": ast.LitNull, "UNKNOWN": ast.LitUnknown,
+}
+
+// typedLiterals are the keywords that make a typed literal of the string
+// after them.
+var typedLiterals = map[string]ast.LitKind{
+	"DATE": ast.LitDate, "TIME": ast.LitTime, "TIMESTAMP": ast.LitTimestamp, "TIMESTAMP_LTZ": ast.LitTimestampLTZ,
+}
+
+// lex reads sql's shape into sh.key and its literals into sh.lits. ok is
+// false for a statement that is not an INSERT, does not lex, or has a
+// literal whose type the validator refuses (the full path reports it).
+func (sh *shapes) lex(sql string) bool {
+	toks, err := parser.AppendTokens(sh.toks[:0], sql)
+	sh.toks = toks
+	if err != nil || len(toks) == 0 || !toks[0].Is("INSERT") {
+		return false
+	}
+	key, lits := sh.key[:0], sh.lits[:0]
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		kind := ast.LitKind(0)
+		negative := false
+		pos := t.Pos
+		switch {
+		case int(t.Kind) < len(literalKinds) && literalKinds[t.Kind] != 0:
+			kind = literalKinds[t.Kind]
+			if i+1 < len(toks) && toks[i+1].Kind == parser.String && t.Kind == parser.String {
+				return false // adjacent strings are joined by the parser
+			}
+			// A '-' right after '(' or ',' is the literal's sign: the
+			// validator types and plans it as a negative literal.
+			if i >= 2 && kind != ast.LitString && kind != ast.LitBinary && toks[i-1].IsOp("-") &&
+				(toks[i-2].IsOp("(") || toks[i-2].IsOp(",")) {
+				negative = true
+			}
+		case t.Kind == parser.Ident && keywordLiterals[t.Upper] != 0:
+			// The keyword is part of the shape; its literal fills a
+			// cell as the others do.
+			key = append(key, byte(t.Kind))
+			key = append(key, t.Raw...)
+			kind = keywordLiterals[t.Upper]
+		case t.Kind == parser.Ident && i+1 < len(toks) && toks[i+1].Kind == parser.String:
+			k, ok := typedLiterals[t.Upper]
+			if !ok {
+				break
+			}
+			key = append(key, byte(t.Kind))
+			key = append(key, t.Raw...)
+			kind, i = k, i+1
+			t = toks[i]
+		}
+		if kind == 0 {
+			key = append(key, byte(t.Kind))
+			key = append(key, t.Raw...)
+			key = append(key, 0)
+			continue
+		}
+		value := t.Text
+		switch kind {
+		case ast.LitBool:
+			value = t.Upper
+		case ast.LitNull, ast.LitUnknown:
+			value = ""
+		}
+		lits = append(lits, shapeLiteral{lit: ast.Literal{Pos: pos, Kind: kind, Value: value}})
+		l := &lits[len(lits)-1]
+		lt, err := validate.LiteralType(&l.lit, negative)
+		if err != nil {
+			sh.key, sh.lits = key, lits
+			return false
+		}
+		if negative {
+			l.lit.Value = "-" + l.lit.Value
+		}
+		l.t = lt
+		key = append(key, 0xff, byte(lt.Kind))
+		key = binary.AppendUvarint(key, uint64(lt.Length))
+		key = binary.AppendUvarint(key, uint64(lt.Prec))
+		key = binary.AppendUvarint(key, uint64(lt.Scale))
+		if lt.NotNull {
+			key = append(key, 1)
+		} else {
+			key = append(key, 0)
+		}
+	}
+	sh.key, sh.lits = key, lits
+	return true
+}
+
+// lookup returns the shape of the statement last lexed: known reports
+// whether the group has seen the shape, sp is nil for one bound in full.
+func (sh *shapes) lookup() (sp *shape, known bool) {
+	sp, known = sh.byKey[string(sh.key)]
+	return sp, known
+}
+
+// remember keeps the shape of the statement last lexed, which bound to
+// sk: as a shape when sk's plan is the statement's literals as parameters,
+// else as one to bind in full.
+func (sh *shapes) remember(sk *plan.Sink) {
+	if len(sh.byKey) >= maxShapes {
+		return
+	}
+	if sh.byKey == nil {
+		sh.byKey = map[string]*shape{}
+	}
+	sh.byKey[string(sh.key)] = shapeOf(sk, sh.lits)
+}
+
+// shapeOf returns the shape of sk, whose statement has the literals lits,
+// or nil when sk's constant rows are not lits in order under casts.
+func shapeOf(sk *plan.Sink, lits []shapeLiteral) *shape {
+	if !sk.Direct {
+		return nil
+	}
+	sp := &shape{sink: sk}
+	switch in := sk.Input.(type) {
+	case *plan.Values:
+		sp.values = in
+	case *plan.Project:
+		v, ok := in.Input.(*plan.Values)
+		if !ok {
+			return nil
+		}
+		sp.project, sp.values = in, v
+	default:
+		return nil
+	}
+	if sp.project != nil && !constantProjection(sp.project) {
+		return nil
+	}
+	next := 0
+	for _, row := range sp.values.Rows {
+		for _, e := range row {
+			if !literalLeaf(e, lits, &next) {
+				return nil
+			}
+		}
+	}
+	if next != len(lits) {
+		return nil
+	}
+	return sp
+}
+
+// constantProjection reports whether a projection over Values reads only
+// its columns, literals and casts of them: none of its expressions holds
+// a literal of the statement (those are all in the Values).
+func constantProjection(p *plan.Project) bool {
+	var ok func(e plan.Expr) bool
+	ok = func(e plan.Expr) bool {
+		switch e := e.(type) {
+		case *plan.ColumnRef:
+			return true
+		case *plan.Literal:
+			return e.Value == nil
+		case *plan.Cast:
+			return ok(e.X)
+		}
+		return false
+	}
+
+	for _, e := range p.Exprs {
+		if !ok(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// literalLeaf reports whether e is the literal lits[*next] (the value the
+// validator plans for it), under casts only, and moves next past it.
+func literalLeaf(e plan.Expr, lits []shapeLiteral, next *int) bool {
+	switch e := e.(type) {
+	case *plan.Cast:
+		return literalLeaf(e.X, lits, next)
+	case *plan.Literal:
+		if *next >= len(lits) {
+			return false
+		}
+		l := &lits[*next]
+		*next++
+		want, err := validate.LiteralValue(&l.lit, l.t)
+		if err != nil {
+			return false
+		}
+		w, ok := want.(*plan.Literal)
+		return ok && w.T.Equal(e.T) && reflect.DeepEqual(w.Value, e.Value)
+	}
+	return false
+}
+
+// bind returns the shape's sink with the literals lits in its constant
+// rows. ok is false when the validator refuses a literal's value: the
+// statement then goes the full path, which reports it.
+func (sp *shape) bind(lits []shapeLiteral) (sk *plan.Sink, ok bool) {
+	rows := make([][]plan.Expr, len(sp.values.Rows))
+	cells := make([]plan.Expr, 0, len(sp.values.Rows)*len(sp.values.Cols))
+	next := 0
+	for i, row := range sp.values.Rows {
+		start := len(cells)
+		for _, e := range row {
+			x, ok := substitute(e, lits, &next)
+			if !ok {
+				return nil, false
+			}
+			cells = append(cells, x)
+		}
+		rows[i] = cells[start:len(cells):len(cells)]
+	}
+	var in plan.Node = &plan.Values{Cols: sp.values.Cols, Rows: rows}
+	if sp.project != nil {
+		p := *sp.project
+		p.Input = in
+		in = &p
+	}
+	out := *sp.sink
+	out.Input = in
+	return &out, true
+}
+
+// substitute returns e (a cell of the shape's Values) with its literal
+// replaced by the next of lits.
+func substitute(e plan.Expr, lits []shapeLiteral, next *int) (plan.Expr, bool) {
+	switch e := e.(type) {
+	case *plan.Cast:
+		x, ok := substitute(e.X, lits, next)
+		if !ok {
+			return nil, false
+		}
+		c := *e
+		c.X = x
+		return &c, true
+	case *plan.Literal:
+		l := &lits[*next]
+		*next++
+		x, err := validate.LiteralValue(&l.lit, l.t)
+		return x, err == nil
+	}
+	return nil, false
+}
+
+// insertShaped runs sql, a statement inside the open group g, through
+// the plan of its shape when the group has one. ok is false when it did
+// not run: the caller runs it in full, and then calls remembered.
+func (s *Session) insertShaped(ctx context.Context, sql string, g *Group) (res *Result, held bool, err error, ok bool) {
+	sh := &g.shapes
+	g.learn = false
+	if !sh.lex(sql) {
+		return nil, false, nil, false
+	}
+	sp, known := sh.lookup()
+	if sp == nil {
+		g.learn = !known
+		return nil, false, nil, false
+	}
+	sk, bound := sp.bind(sh.lits)
+	if !bound {
+		return nil, false, nil, false
+	}
+	res, held, err = s.runInsert(ctx, sk, g)
+	return res, held, err, true
+}
