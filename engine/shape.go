@@ -44,13 +44,15 @@ type shapes struct {
 	lits  []shapeLiteral
 }
 
-// shape is the plan of one statement shape: the optimized sink, and the
-// Values node (with the projection above it, if any) whose literal leaves
-// are the statement's literals in order.
+// shape is the plan of one statement shape: the optimized sink of the
+// statement that made it, and a copy of it that each statement of the
+// shape fills with its literals (the group runs one statement at a time,
+// and nothing keeps a statement's plan once it ran).
 type shape struct {
-	sink    *plan.Sink
-	project *plan.Project // nil when the sink reads the Values directly
-	values  *plan.Values
+	sink *plan.Sink
+	// slots are where the copy holds the statement's literals, in their
+	// order in the statement.
+	slots []*plan.Expr
 }
 
 // shapeLiteral is one literal of a statement as the parser would build it.
@@ -183,26 +185,36 @@ func shapeOf(sk *plan.Sink, lits []shapeLiteral) *shape {
 	if !sk.Direct {
 		return nil
 	}
-	sp := &shape{sink: sk}
+	var values *plan.Values
+	out := *sk
 	switch in := sk.Input.(type) {
 	case *plan.Values:
-		sp.values = in
+		values = in
 	case *plan.Project:
 		v, ok := in.Input.(*plan.Values)
-		if !ok {
+		if !ok || !constantProjection(in) {
 			return nil
 		}
-		sp.project, sp.values = in, v
+		values = v
 	default:
 		return nil
 	}
-	if sp.project != nil && !constantProjection(sp.project) {
-		return nil
+	// The copy: its own Values, cells and casts; the projection and the
+	// sink's other fields are shared with sk, which nothing changes.
+	vals := &plan.Values{Cols: values.Cols, Rows: make([][]plan.Expr, len(values.Rows))}
+	if p, ok := sk.Input.(*plan.Project); ok {
+		cp := *p
+		cp.Input = vals
+		out.Input = &cp
+	} else {
+		out.Input = vals
 	}
+	sp := &shape{sink: &out}
 	next := 0
-	for _, row := range sp.values.Rows {
-		for _, e := range row {
-			if !literalLeaf(e, lits, &next) {
+	for i, row := range values.Rows {
+		vals.Rows[i] = make([]plan.Expr, len(row))
+		for c, e := range row {
+			if !sp.copyCell(&vals.Rows[i][c], e, lits, &next) {
 				return nil
 			}
 		}
@@ -213,9 +225,39 @@ func shapeOf(sk *plan.Sink, lits []shapeLiteral) *shape {
 	return sp
 }
 
+// copyCell copies the cell e into *dst, recording the slot of its
+// literal, when e is the literal lits[*next] (the value the validator
+// plans for it) under casts only.
+func (sp *shape) copyCell(dst *plan.Expr, e plan.Expr, lits []shapeLiteral, next *int) bool {
+	switch e := e.(type) {
+	case *plan.Cast:
+		c := *e
+		*dst = &c
+		return sp.copyCell(&c.X, e.X, lits, next)
+	case *plan.Literal:
+		if *next >= len(lits) {
+			return false
+		}
+		l := &lits[*next]
+		*next++
+		want, err := validate.LiteralValue(&l.lit, l.t)
+		if err != nil {
+			return false
+		}
+		w, ok := want.(*plan.Literal)
+		if !ok || !w.T.Equal(e.T) || !reflect.DeepEqual(w.Value, e.Value) {
+			return false
+		}
+		*dst = e
+		sp.slots = append(sp.slots, dst)
+		return true
+	}
+	return false
+}
+
 // constantProjection reports whether a projection over Values reads only
-// its columns, literals and casts of them: none of its expressions holds
-// a literal of the statement (those are all in the Values).
+// its columns, NULL and casts of them: none of its expressions holds a
+// literal of the statement (those are all in the Values).
 func constantProjection(p *plan.Project) bool {
 	var ok func(e plan.Expr) bool
 	ok = func(e plan.Expr) bool {
@@ -229,7 +271,6 @@ func constantProjection(p *plan.Project) bool {
 		}
 		return false
 	}
-
 	for _, e := range p.Exprs {
 		if !ok(e) {
 			return false
@@ -238,76 +279,19 @@ func constantProjection(p *plan.Project) bool {
 	return true
 }
 
-// literalLeaf reports whether e is the literal lits[*next] (the value the
-// validator plans for it), under casts only, and moves next past it.
-func literalLeaf(e plan.Expr, lits []shapeLiteral, next *int) bool {
-	switch e := e.(type) {
-	case *plan.Cast:
-		return literalLeaf(e.X, lits, next)
-	case *plan.Literal:
-		if *next >= len(lits) {
-			return false
-		}
-		l := &lits[*next]
-		*next++
-		want, err := validate.LiteralValue(&l.lit, l.t)
-		if err != nil {
-			return false
-		}
-		w, ok := want.(*plan.Literal)
-		return ok && w.T.Equal(e.T) && reflect.DeepEqual(w.Value, e.Value)
-	}
-	return false
-}
-
-// bind returns the shape's sink with the literals lits in its constant
-// rows. ok is false when the validator refuses a literal's value: the
-// statement then goes the full path, which reports it.
+// bind returns the shape's sink with the literals lits in its slots. ok
+// is false when the validator refuses a literal's value: the statement
+// then goes the full path, which reports it.
 func (sp *shape) bind(lits []shapeLiteral) (sk *plan.Sink, ok bool) {
-	rows := make([][]plan.Expr, len(sp.values.Rows))
-	cells := make([]plan.Expr, 0, len(sp.values.Rows)*len(sp.values.Cols))
-	next := 0
-	for i, row := range sp.values.Rows {
-		start := len(cells)
-		for _, e := range row {
-			x, ok := substitute(e, lits, &next)
-			if !ok {
-				return nil, false
-			}
-			cells = append(cells, x)
-		}
-		rows[i] = cells[start:len(cells):len(cells)]
-	}
-	var in plan.Node = &plan.Values{Cols: sp.values.Cols, Rows: rows}
-	if sp.project != nil {
-		p := *sp.project
-		p.Input = in
-		in = &p
-	}
-	out := *sp.sink
-	out.Input = in
-	return &out, true
-}
-
-// substitute returns e (a cell of the shape's Values) with its literal
-// replaced by the next of lits.
-func substitute(e plan.Expr, lits []shapeLiteral, next *int) (plan.Expr, bool) {
-	switch e := e.(type) {
-	case *plan.Cast:
-		x, ok := substitute(e.X, lits, next)
-		if !ok {
+	for i, slot := range sp.slots {
+		l := &lits[i]
+		x, err := validate.LiteralValue(&l.lit, l.t)
+		if err != nil {
 			return nil, false
 		}
-		c := *e
-		c.X = x
-		return &c, true
-	case *plan.Literal:
-		l := &lits[*next]
-		*next++
-		x, err := validate.LiteralValue(&l.lit, l.t)
-		return x, err == nil
+		*slot = x
 	}
-	return nil, false
+	return sp.sink, true
 }
 
 // insertShaped runs sql, a statement inside the open group g, through

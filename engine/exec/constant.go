@@ -30,8 +30,14 @@ func ConstantRows(n plan.Node, loc *time.Location) (rows [][]any, ok bool) {
 		return nil, false
 	}
 	rows = make([][]any, len(cells))
+	size := 0
+	for _, r := range cells {
+		size += len(r)
+	}
+	flat := make([]any, size)
 	for i, r := range cells {
-		row := make([]any, len(r))
+		row := flat[:len(r):len(r)]
+		flat = flat[len(r):]
 		for c, x := range r {
 			row[c] = x.get()
 		}
@@ -120,11 +126,13 @@ func constantCells(n plan.Node, loc *time.Location) ([][]cell, bool) {
 	switch n := n.(type) {
 	case *plan.Values:
 		out := make([][]cell, len(n.Rows))
+		flat := make([]cell, len(n.Rows)*len(n.Cols))
 		for i, r := range n.Rows {
 			if len(r) != len(n.Cols) {
 				return nil, false
 			}
-			row := make([]cell, len(r))
+			row := flat[:len(r):len(r)]
+			flat = flat[len(r):]
 			for c, e := range r {
 				v, ok := constantCell(e, nil, loc)
 				if !ok {
@@ -153,8 +161,10 @@ func constantCells(n plan.Node, loc *time.Location) ([][]cell, bool) {
 			return nil, false
 		}
 		out := make([][]cell, len(in))
+		flat := make([]cell, len(in)*len(n.Exprs))
 		for i, r := range in {
-			row := make([]cell, len(n.Exprs))
+			row := flat[:len(n.Exprs):len(n.Exprs)]
+			flat = flat[len(n.Exprs):]
 			for c, e := range n.Exprs {
 				v, ok := constantCell(e, r, loc)
 				if !ok {

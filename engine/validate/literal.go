@@ -31,11 +31,20 @@ var (
 )
 
 func (v *Validator) literal(l *ast.Literal, negative bool) (*Typed, error) {
+	t, err := literalType(l, negative)
+	if err != nil {
+		return nil, err
+	}
+	return &Typed{Expr: l, Type: t}, nil
+}
+
+// literalType is the type of a literal (see literal).
+func literalType(l *ast.Literal, negative bool) (*types.Type, error) {
 	// Every type below is built for this literal: marking it NOT NULL in
 	// place saves a copy.
-	nn := func(t *types.Type) (*Typed, error) {
+	nn := func(t *types.Type) (*types.Type, error) {
 		t.NotNull = true
-		return &Typed{Expr: l, Type: t}, nil
+		return t, nil
 	}
 	switch l.Kind {
 	case ast.LitInteger:
@@ -71,9 +80,9 @@ func (v *Validator) literal(l *ast.Literal, negative bool) (*Typed, error) {
 	case ast.LitBool:
 		return nn(types.New(types.Boolean))
 	case ast.LitNull:
-		return &Typed{Expr: l, Type: types.New(types.Null)}, nil
+		return types.New(types.Null), nil
 	case ast.LitUnknown:
-		return &Typed{Expr: l, Type: types.New(types.Boolean)}, nil
+		return types.New(types.Boolean), nil
 	case ast.LitDate:
 		if !dateRe().MatchString(l.Value) {
 			return nil, illegalLiteral(l, "DATE", "yyyy-MM-dd")
@@ -221,10 +230,5 @@ func (v *Validator) interval(l *ast.IntervalLit) (*Typed, error) {
 // minus, which the literal's range takes into account), by the rules the
 // validator types literals with.
 func LiteralType(l *ast.Literal, negative bool) (*types.Type, error) {
-	var v Validator
-	t, err := v.literal(l, negative)
-	if err != nil {
-		return nil, err
-	}
-	return t.Type, nil
+	return literalType(l, negative)
 }

@@ -345,6 +345,10 @@ func fieldAccess(x plan.Expr, name string) plan.Expr {
 	return &plan.FieldAccess{X: x, Index: -1, Name: name, T: types.New(types.Null)}
 }
 
+// literalText is the type literalValue reads a literal's text as. It is
+// never changed.
+var literalText = types.NewString()
+
 // literalValue turns a literal into its engine value of type t.
 func literalValue(l *ast.Literal, t *types.Type) (plan.Expr, error) {
 	switch l.Kind {
@@ -370,7 +374,7 @@ func literalValue(l *ast.Literal, t *types.Type) (plan.Expr, error) {
 			}
 		}
 	}
-	v, err := types.CastValue(l.Value, types.NewString(), t)
+	v, err := types.CastValue(l.Value, literalText, t)
 	if err != nil {
 		return nil, errorf(l.Pos, ErrLiteral, "Illegal literal %s: %v", ast.String(l), err)
 	}
