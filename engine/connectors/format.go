@@ -133,6 +133,39 @@ func DecodeBytes(c Codec, msg []byte, cols []Column) (rows [][]any, kinds []type
 	return decodeAll(c.Decoder(bytes.NewReader(msg), "message", cols), len(cols))
 }
 
+// MessageReader decodes messages of one column layout: DecodeBytes for a
+// stream of messages, keeping what decoding each of them shares.
+type MessageReader interface {
+	// Decode returns the rows of one message with their row kinds. They
+	// are valid until the next call.
+	Decode(msg []byte) (rows [][]any, kinds []types.RowKind, err error)
+}
+
+// messageReaderMaker is implemented by codecs with a MessageReader of
+// their own.
+type messageReaderMaker interface {
+	messageReader(cols []Column) MessageReader
+}
+
+// NewMessageReader returns the reader of messages in codec's format whose
+// fields are cols.
+func NewMessageReader(c Codec, cols []Column) MessageReader {
+	if m, ok := c.(messageReaderMaker); ok {
+		return m.messageReader(cols)
+	}
+	return bytesReader{c: c, cols: cols}
+}
+
+// bytesReader is the MessageReader of a codec without one: DecodeBytes.
+type bytesReader struct {
+	c    Codec
+	cols []Column
+}
+
+func (r bytesReader) Decode(msg []byte) ([][]any, []types.RowKind, error) {
+	return DecodeBytes(r.c, msg, r.cols)
+}
+
 // decodeAll reads every row of a decoder of width fields.
 func decodeAll(dec RowDecoder, width int) (rows [][]any, kinds []types.RowKind, err error) {
 	for {

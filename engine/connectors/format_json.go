@@ -96,3 +96,28 @@ func (f *jsonOptions) DecodeMessage(msg []byte, cols []Column) ([][]any, []types
 	}
 	return decodeAll(f.Decoder(bytes.NewReader(msg), "message", cols), len(cols))
 }
+
+// messageReader implements messageReaderMaker: a message holding one flat
+// object is read by jsonFields, any other the general way (DecodeMessage).
+func (f *jsonOptions) messageReader(cols []Column) MessageReader {
+	r := &jsonMessageReader{f: f, cols: cols, fast: newJSONFields(f, cols)}
+	r.rows = [][]any{make([]any, len(cols))}
+	r.kinds = []types.RowKind{types.Insert}
+	return r
+}
+
+// jsonMessageReader is the json format's MessageReader.
+type jsonMessageReader struct {
+	f     *jsonOptions
+	cols  []Column
+	fast  *jsonFields
+	rows  [][]any
+	kinds []types.RowKind
+}
+
+func (r *jsonMessageReader) Decode(msg []byte) ([][]any, []types.RowKind, error) {
+	if r.fast != nil && r.fast.object(msg, r.rows[0]) {
+		return r.rows, r.kinds, nil
+	}
+	return r.f.DecodeMessage(msg, r.cols)
+}

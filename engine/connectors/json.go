@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 type jsonDecoder struct {
 	name    string
 	f       *jsonOptions
+	fast    *jsonFields // nil: every line the general way
 	names   []string
 	ts      []*types.Type
 	sc      *bufio.Scanner
@@ -40,6 +42,7 @@ func newJSONDecoder(in io.Reader, name string, f *jsonOptions, cols []Column) *j
 		d.names = append(d.names, c.Name)
 		d.ts = append(d.ts, c.Type)
 	}
+	d.fast = newJSONFields(f, cols)
 	return d
 }
 
@@ -60,6 +63,9 @@ func (d *jsonDecoder) Next(row []any) (types.RowKind, bool, error) {
 		text := bytes.TrimSpace(d.sc.Bytes())
 		if len(text) == 0 {
 			continue
+		}
+		if d.fast != nil && d.fast.object(text, row) {
+			return types.Insert, true, nil
 		}
 		dec := json.NewDecoder(bytes.NewReader(text))
 		dec.UseNumber()
@@ -148,8 +154,17 @@ func fromJSON(v any, t *types.Type, iso bool) (any, error) {
 		}
 		return types.CastValue(strings.TrimSpace(x), types.NewString(), t)
 	case json.Number:
-		if t.Kind.IsCharacterString() {
+		switch {
+		case t.Kind.IsCharacterString():
 			return x.String(), nil
+		case t.Kind == types.BigInt || t.Kind == types.Int:
+			if n, ok := jsonInteger(x, t); ok {
+				return n, nil
+			}
+		case t.Kind == types.Double:
+			if f, err := strconv.ParseFloat(string(x), 64); err == nil {
+				return f, nil
+			}
 		}
 		return types.CastValue(x.String(), types.NewString(), t)
 	case bool:

@@ -40,6 +40,10 @@ func writableMetadata() []connectors.MetadataKey {
 	}
 }
 
+// boundedFetchWait is how long the broker may hold a bounded read's fetch
+// for new records.
+const boundedFetchWait = 100 * time.Millisecond
+
 // commitEvery is how often a source with a group id commits the offsets
 // it has read.
 const commitEvery = time.Second
@@ -60,6 +64,8 @@ type reader struct {
 	scan   []*types.Type
 	keyC   []connectors.Column
 	valC   []connectors.Column
+	keyR   connectors.MessageReader // nil without a key format
+	valR   connectors.MessageReader
 	commit time.Time // the last group commit
 	// pending are records of the last poll not yet returned.
 	pending []*kgo.Record
@@ -71,6 +77,12 @@ type reader struct {
 
 func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
 	opts := []kgo.Opt{kgo.KeepControlRecords()}
+	if s.bounded != modeUnbounded {
+		// A bounded read knows where it ends: a fetch past the last
+		// records must not hold the read (and its Close) for the broker's
+		// default wait for new data.
+		opts = append(opts, kgo.FetchMaxWait(boundedFetchWait))
+	}
 	if s.client.readCommitted {
 		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
 	}
@@ -80,6 +92,10 @@ func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
 	}
 	r := &reader{s: s, cl: cl, adm: adm, next: map[tp]int64{}, scan: s.t.ScanTypes(), commit: time.Now()}
 	r.keyC, r.valC = s.columns(s.keyIdx), s.columns(s.valueIdx)
+	if s.key != nil {
+		r.keyR = connectors.NewMessageReader(s.key, r.keyC)
+	}
+	r.valR = connectors.NewMessageReader(s.value, r.valC)
 	if err := r.assign(ctx); err != nil {
 		cl.Close()
 		return nil, err
@@ -438,14 +454,15 @@ func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
 		if rec.Key == nil {
 			key = make([]any, len(s.keyIdx))
 		} else {
-			rows, _, err := connectors.DecodeBytes(s.key, rec.Key, r.keyC)
+			rows, _, err := r.keyR.Decode(rec.Key)
 			if err != nil {
 				return nil, nil, r.decodeError(rec, err)
 			}
 			if len(rows) == 0 {
 				key = make([]any, len(s.keyIdx))
 			} else {
-				key = rows[0]
+				// The reader's rows are valid until its next call.
+				key = append([]any(nil), rows[0]...)
 			}
 		}
 	}
@@ -461,7 +478,7 @@ func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
 		}
 		return [][]any{row}, []types.RowKind{types.Delete}, nil
 	}
-	vals, kinds, err := connectors.DecodeBytes(s.value, rec.Value, r.valC)
+	vals, kinds, err := r.valR.Decode(rec.Value)
 	if err != nil {
 		return nil, nil, r.decodeError(rec, err)
 	}

@@ -1,0 +1,113 @@
+package connectors
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"eddy/engine/types"
+)
+
+// jsonScanCols are the columns the fast-path tests read.
+func jsonScanCols() []Column {
+	return []Column{
+		{Name: "id", Type: types.New(types.BigInt)}, {Name: "n", Type: types.New(types.Int)},
+		{Name: "name", Type: types.NewString()}, {Name: "score", Type: types.New(types.Double)},
+		{Name: "ok", Type: types.New(types.Boolean)}, {Name: "ts", Type: types.NewTimestamp(3)},
+		{Name: "d", Type: types.NewDecimal(10, 2)}, {Name: "f", Type: types.New(types.Float)},
+	}
+}
+
+// generalJSON decodes text the general way (the fast path off).
+func generalJSON(f *jsonOptions, text []byte, cols []Column) (string, error) {
+	d := newJSONDecoder(bytes.NewReader(text), "message", f, cols)
+	d.fast = nil
+	rows, _, err := decodeAll(d, len(cols))
+	return fmt.Sprintf("%#v", rows), err
+}
+
+// checkJSONFast: when the fast path reads text, it reads exactly the row
+// the general way reads; it declines whatever the general way refuses.
+func checkJSONFast(t *testing.T, f *jsonOptions, text []byte) bool {
+	t.Helper()
+	cols := jsonScanCols()
+	fast := newJSONFields(f, cols)
+	row := make([]any, len(cols))
+	ok := fast.object(text, row)
+	want, err := generalJSON(f, text, cols)
+	if !ok {
+		return false
+	}
+	if err != nil {
+		t.Errorf("%q: the fast path read %#v where the general way fails: %v", text, row, err)
+		return true
+	}
+	if got := fmt.Sprintf("%#v", [][]any{row}); got != want {
+		t.Errorf("%q:\nfast:    %s\ngeneral: %s", text, got, want)
+	}
+	return true
+}
+
+var jsonScanSeeds = []string{
+	`{"id":1,"n":2,"name":"a","score":1.5,"ok":true,"ts":"2024-01-01 00:00:01","d":12.345,"f":0.1}`,
+	` { "id" : -9223372036854775808 , "name" : "x\"y\u00e9\n" , "extra": {"a": [1, {"b": "}"}]}, "more": [] } `,
+	`{"id": null, "n": 2147483648}`,
+	`{"id": 1.0, "n": "3", "score": "4.5", "ok": "true"}`,
+	`{"name": 12, "ok": false, "score": 1e308, "d": -0.5}`,
+	`{"score": 1e400}`,
+	`{"id": 1, "id": 2}`,
+	`{}`,
+	`[{"id": 1}, {"id": 2}]`,
+	`{"id": 1} {"id": 2}`,
+	`{"id": 1,}`,
+	`{"id": 01}`,
+	`{"id": -}`,
+	`{"name": "tab	inside"}`,
+	`{"na\u006de": "escaped key"}`,
+	`{"name": {"nested": true}}`,
+	`{"extra": {"unbalanced": [}, "id": 1}`,
+	`{"ts": "2024-13-01 00:00:00"}`,
+	`{"ok": tru}`,
+	`null`,
+	``,
+}
+
+// TestJSONFastPath: the fast path reads the flat objects it is for (and
+// so takes part) and agrees with the general way on every text.
+func TestJSONFastPath(t *testing.T) {
+	f, err := newJSONOptions(map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	for _, s := range jsonScanSeeds {
+		if checkJSONFast(t, f, []byte(s)) {
+			read++
+		}
+	}
+	if read < 6 {
+		t.Errorf("the fast path read %d of the texts, want at least 6", read)
+	}
+	strict, err := newJSONOptions(map[string]string{"json.fail-on-missing-field": "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checkJSONFast(t, strict, []byte(`{"id": 1}`)) {
+		t.Error("the fast path read an object with missing fields under fail-on-missing-field")
+	}
+}
+
+// FuzzJSONFastPath: on any text, the fast path reads what the general way
+// reads, or declines.
+func FuzzJSONFastPath(f *testing.F) {
+	for _, s := range jsonScanSeeds {
+		f.Add(s)
+	}
+	opts, err := newJSONOptions(map[string]string{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkJSONFast(t, opts, []byte(s))
+	})
+}
