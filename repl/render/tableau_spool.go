@@ -55,10 +55,16 @@ func (s *cellSpool) add(cells []string) error {
 	if s.f != nil {
 		return s.encode(cells)
 	}
-	const chunkRows = 1024
-	if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1]) == chunkRows {
-		s.flat = make([]string, s.nc*chunkRows)
-		s.chunks = append(s.chunks, make([][]string, 0, chunkRows))
+	if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1]) == cap(s.chunks[len(s.chunks)-1]) {
+		// Chunks grow from a few rows to 1024: a short result (most
+		// statements' answers) allocates little, a long one no chunk
+		// larger than 1024 rows.
+		rows := 16
+		if n := len(s.chunks); n > 0 {
+			rows = min(2*cap(s.chunks[n-1]), 1024)
+		}
+		s.flat = make([]string, s.nc*rows)
+		s.chunks = append(s.chunks, make([][]string, 0, rows))
 	}
 	row := s.flat[:s.nc:s.nc]
 	copy(row, cells)
