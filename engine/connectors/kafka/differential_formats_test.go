@@ -36,12 +36,34 @@ type diffCase struct {
 	n   int
 }
 
+// knownMismatches are the statements whose answers differ from Flink's on
+// purpose or until fixed, with the reason.
+var knownMismatches = map[string]string{
+	"SELECT * FROM csv_by_eddy": "an empty CSV field of a DATE column: eddy reads NULL (what both writers write for NULL), " +
+		"Flink 2.2 fails with 'Fail to deserialize at field'",
+	"SELECT * FROM csv_by_flink": "as csv_by_eddy: the empty DATE field Flink's own writer wrote for NULL",
+}
+
 // compareRuns runs each case on eddy and on Flink and counts the
-// statements whose answers match; a mismatch fails the test.
+// statements whose answers match; a mismatch fails the test unless it is
+// a known one, and a known one that matches fails it too (the list is
+// kept exact).
 func compareRuns(t *testing.T, eddy, flink executor, cases []diffCase) int {
 	t.Helper()
 	match := 0
 	for _, c := range cases {
+		if reason, known := knownMismatches[c.sql]; known {
+			got, gerr := query(t, eddy, c.sql, c.n)
+			want, werr := query(t, flink, c.sql, c.n)
+			sort.Strings(got)
+			sort.Strings(want)
+			if (gerr == nil) == (werr == nil) && strings.Join(got, "\n") == strings.Join(want, "\n") {
+				t.Errorf("%s: listed as a known mismatch (%s) but matches Flink now", c.sql, reason)
+			} else {
+				t.Logf("%s: known mismatch: %s", c.sql, reason)
+			}
+			continue
+		}
 		got, gerr := query(t, eddy, c.sql, c.n)
 		want, werr := query(t, flink, c.sql, c.n)
 		sort.Strings(got)
@@ -162,6 +184,8 @@ func TestDifferentialFlinkFormats(t *testing.T) {
 			'properties.bootstrap.servers' = '%s', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')`, events, addr),
 		fmt.Sprintf(`CREATE TABLE up (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'upsert-kafka',
 			'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'key.format' = 'json', 'value.format' = 'json')`, upserts, addr),
+		fmt.Sprintf(`CREATE TABLE dbz_stream (id INT, v STRING) WITH ('connector' = 'kafka', 'topic' = '%s',
+			'properties.bootstrap.servers' = '%s', 'scan.startup.mode' = 'earliest-offset', 'format' = 'debezium-json')`, changes, addr),
 	} {
 		exec1(t, seddy, sql)
 		if _, err := query(t, sflink, sql, -1); err != nil {
@@ -172,6 +196,8 @@ func TestDifferentialFlinkFormats(t *testing.T) {
 		{sql: "SELECT id, k, n FROM ev", n: 20},
 		{sql: "SELECT id, n * 2 FROM ev WHERE k = 'k1'", n: 7},
 		{sql: "SELECT id, v FROM up", n: 5},
+		{sql: "SELECT id, v FROM dbz_stream", n: 5},
+		{sql: "SELECT id, UPPER(v) FROM dbz_stream WHERE id = 1", n: 4},
 	}
 	match += compareRuns(t, seddy, sflink, streaming)
 	t.Logf("%d of %d statements over Kafka topics (formats, streaming) match Flink", match, len(cases)+len(streaming))

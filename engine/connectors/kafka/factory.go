@@ -49,6 +49,12 @@ func factory(reg *connectors.Registry, upsert bool) *connectors.Factory {
 				// An upsert stream by the PRIMARY KEY: the planner puts a
 				// ChangelogNormalize above the scan, as Flink's does.
 				a.Produces, a.Accepts = connectors.Upsert, connectors.Upsert
+			} else if s, err := newSpec(reg, t, false, false); err == nil {
+				// The value format's changelog (debezium-json and the
+				// like), as Flink's KafkaDynamicSource reports it; an
+				// invalid table is reported by Validate.
+				mode := connectors.CodecChangelog(s.value)
+				a.Produces, a.Accepts = mode, mode
 			}
 			return a
 		},
