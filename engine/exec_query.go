@@ -49,7 +49,8 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	if err != nil {
 		return nil, nil, err
 	}
-	st := &sessionTables{conns: conns, streaming: s.streaming(), tables: map[plan.TableID]*connectors.Table{}}
+	st := &sessionTables{conns: conns, streaming: s.streaming(), tables: map[plan.TableID]*connectors.Table{},
+		pipeline: connectors.NewPipeline()}
 	if st.streaming {
 		st.checkpoint, _ = conf.ParseDuration(s.conf.get(conf.CheckpointInterval))
 	}
@@ -135,6 +136,9 @@ type sessionTables struct {
 	tables    map[plan.TableID]*connectors.Table
 	// checkpoint is execution.checkpointing.interval in streaming mode.
 	checkpoint time.Duration
+	// pipeline is shared by every reader and writer the statement opens
+	// (connectors.Pipeline).
+	pipeline *connectors.Pipeline
 }
 
 func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id plan.TableID, cols plan.Schema, options map[string]string, parts []string) error {
@@ -183,13 +187,21 @@ func scanTable(x *plan.Scan) *connectors.Table {
 	return t
 }
 
+// inPipeline returns ctx carrying the statement's pipeline.
+func (st *sessionTables) inPipeline(ctx context.Context) context.Context {
+	if st.pipeline == nil {
+		return ctx
+	}
+	return connectors.WithPipeline(ctx, st.pipeline)
+}
+
 // OpenScan implements exec.Tables.
 func (st *sessionTables) OpenScan(ctx context.Context, scan *plan.Scan) (connectors.Reader, error) {
 	t, ok := st.tables[scan.Table]
 	if !ok {
 		return nil, fmt.Errorf("table %s was not resolved", scan.Table)
 	}
-	return st.conns.OpenReader(ctx, t)
+	return st.conns.OpenReader(st.inPipeline(ctx), t)
 }
 
 // OpenSink implements exec.Tables.
@@ -198,7 +210,7 @@ func (st *sessionTables) OpenSink(ctx context.Context, sink *plan.Sink) (connect
 	if !ok {
 		return nil, fmt.Errorf("table %s was not resolved", sink.Table)
 	}
-	return st.conns.OpenWriter(ctx, t, connectors.WriteSpec{Overwrite: sink.Overwrite,
+	return st.conns.OpenWriter(st.inPipeline(ctx), t, connectors.WriteSpec{Overwrite: sink.Overwrite,
 		StaticPartition: sink.StaticPartition, Streaming: st.streaming, CheckpointInterval: st.checkpoint})
 }
 

@@ -6,7 +6,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"eddy/engine/connectors"
 	"eddy/engine/types"
@@ -30,6 +32,11 @@ type writer struct {
 	mu      sync.Mutex
 	err     error // the first failed delivery
 	closed  bool
+	// pipeline is the statement's (exactly-once): its Kafka sources with
+	// a group id commit their offsets in this writer's transactions.
+	pipeline *connectors.Pipeline
+	// txRecords counts the records of the open transaction.
+	txRecords int
 }
 
 func openWriter(ctx context.Context, s *spec, ws connectors.WriteSpec) (connectors.Writer, error) {
@@ -59,6 +66,16 @@ func openWriter(ctx context.Context, s *spec, ws connectors.WriteSpec) (connecto
 		cl.Close()
 		return nil, s.client.clientError(err)
 	}
+	if p := connectors.PipelineOf(ctx); p != nil && w.tx {
+		// The offsets of the statement's Kafka sources commit with this
+		// writer's transactions, as Flink's exactly-once sink commits a
+		// checkpoint's source offsets with it.
+		w.pipeline = p
+		p.Add(txnSinkKey{}, w)
+		for _, x := range p.Items(sourceKey{}) {
+			x.(*reader).handedOver.Store(true)
+		}
+	}
 	return w, nil
 }
 
@@ -84,6 +101,7 @@ func (w *writer) Write(ctx context.Context, b *vector.Batch) error {
 			return err
 		}
 		w.cl.Produce(context.Background(), rec, w.delivered)
+		w.txRecords++
 	}
 	if w.inTx && w.every > 0 && time.Since(w.txStart) >= w.every {
 		return w.commitTx(ctx)
@@ -100,9 +118,74 @@ func (w *writer) commitTx(ctx context.Context) error {
 	if err := w.failed(); err != nil {
 		return err
 	}
-	w.inTx = false
+	if err := w.txnOffsets(ctx); err != nil {
+		return err
+	}
+	w.inTx, w.txRecords = false, 0
 	if err := w.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
 		return w.s.client.clientError(err)
+	}
+	return nil
+}
+
+// txnOffsets adds the read offsets of the statement's Kafka sources with
+// a group id to the open transaction (Kafka's AddOffsetsToTxn and
+// TxnOffsetCommit): they commit, or abort, with its records. A
+// transaction without records commits no offsets (the next one does).
+func (w *writer) txnOffsets(ctx context.Context) error {
+	if w.pipeline == nil || w.txRecords == 0 {
+		return nil
+	}
+	for _, x := range w.pipeline.Items(sourceKey{}) {
+		r := x.(*reader)
+		group := r.s.client.groupID
+		pos := r.positions()
+		if len(pos) == 0 {
+			continue
+		}
+		id, epoch, err := w.cl.ProducerID(ctx)
+		if err != nil {
+			return w.s.client.clientError(err)
+		}
+		add := kmsg.NewPtrAddOffsetsToTxnRequest()
+		add.TransactionalID, add.ProducerID, add.ProducerEpoch, add.Group = w.s.txPrefix+"-0", id, epoch, group
+		addResp, err := add.RequestWith(ctx, w.cl)
+		if err == nil {
+			err = kerr.ErrorForCode(addResp.ErrorCode)
+		}
+		if err != nil {
+			return w.s.client.clientError(err)
+		}
+		commit := kmsg.NewPtrTxnOffsetCommitRequest()
+		commit.TransactionalID, commit.Group, commit.ProducerID, commit.ProducerEpoch = w.s.txPrefix+"-0", group, id, epoch
+		commit.Generation = -1
+		byTopic := map[string]*kmsg.TxnOffsetCommitRequestTopic{}
+		for p, at := range pos {
+			t, ok := byTopic[p.topic]
+			if !ok {
+				nt := kmsg.NewTxnOffsetCommitRequestTopic()
+				nt.Topic = p.topic
+				t = &nt
+				byTopic[p.topic] = t
+			}
+			part := kmsg.NewTxnOffsetCommitRequestTopicPartition()
+			part.Partition, part.Offset, part.LeaderEpoch = p.partition, at, -1
+			t.Partitions = append(t.Partitions, part)
+		}
+		for _, t := range byTopic {
+			commit.Topics = append(commit.Topics, *t)
+		}
+		resp, err := commit.RequestWith(ctx, w.cl)
+		if err != nil {
+			return w.s.client.clientError(err)
+		}
+		for _, t := range resp.Topics {
+			for _, p := range t.Partitions {
+				if err := kerr.ErrorForCode(p.ErrorCode); err != nil {
+					return w.s.client.clientError(err)
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -209,7 +292,11 @@ func (w *writer) Commit(ctx context.Context) error {
 		return err
 	}
 	if w.inTx {
-		w.inTx = false
+		if err := w.txnOffsets(ctx); err != nil {
+			_ = w.cl.EndTransaction(ctx, kgo.TryAbort)
+			return err
+		}
+		w.inTx, w.txRecords = false, 0
 		if err := w.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
 			return w.s.client.clientError(err)
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -73,6 +75,31 @@ type reader struct {
 	// (zero: never).
 	discover time.Time
 	closed   bool
+	// handedOver is set when a transactional Kafka sink of the same
+	// statement commits the read offsets in its transactions (see
+	// writer.txnOffsets): the reader then never commits them itself.
+	handedOver atomic.Bool
+	// mu guards next against the sink reading it at a commit.
+	mu sync.Mutex
+}
+
+// sourceKey registers the readers with a group id in a statement's
+// connectors.Pipeline; txnSinkKey the exactly-once writers.
+type (
+	sourceKey  struct{}
+	txnSinkKey struct{}
+)
+
+// positions returns, by topic and partition, the offset after the last
+// record the reader returned.
+func (r *reader) positions() map[tp]int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[tp]int64, len(r.next))
+	for p, at := range r.next {
+		out[p] = at
+	}
+	return out
 }
 
 func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
@@ -102,6 +129,12 @@ func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
 	}
 	if s.bounded == modeUnbounded && s.discovery > 0 {
 		r.discover = time.Now().Add(s.discovery)
+	}
+	if p := connectors.PipelineOf(ctx); p != nil && s.client.groupID != "" {
+		p.Add(sourceKey{}, r)
+		if len(p.Items(txnSinkKey{})) > 0 {
+			r.handedOver.Store(true)
+		}
 	}
 	return r, nil
 }
@@ -420,7 +453,9 @@ func (r *reader) add(out *vector.Batch, rec *kgo.Record) error {
 			}
 		}()
 	}
+	r.mu.Lock()
 	r.next[p] = rec.Offset + 1
+	r.mu.Unlock()
 	if rec.Attrs.IsControl() || (r.ends != nil && rec.Offset >= r.ends[p]) {
 		return nil
 	}
@@ -578,7 +613,7 @@ func (r *reader) metadata(rec *kgo.Record) ([]any, error) {
 // maybeCommit commits the offsets read to the group, at most once every
 // commitEvery unless force.
 func (r *reader) maybeCommit(ctx context.Context, force bool) {
-	if r.s.client.groupID == "" || (!force && time.Since(r.commit) < commitEvery) {
+	if r.s.client.groupID == "" || r.handedOver.Load() || (!force && time.Since(r.commit) < commitEvery) {
 		return
 	}
 	r.commit = time.Now()
