@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"eddy/catalogs"
 	"eddy/engine/connectors"
@@ -97,11 +98,11 @@ func catalogError(err error) error {
 func (c *cluster) ensureTablesTopic(ctx context.Context) error {
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
-	topics, err := c.adm.ListTopics(ctx)
+	topics, _, err := c.listTopics(ctx)
 	if err != nil {
 		return c.fail(err)
 	}
-	if topics.Has(c.tablesTopic) {
+	if _, ok := topics[c.tablesTopic]; ok {
 		return nil
 	}
 	compact := "compact"
@@ -115,30 +116,56 @@ func (c *cluster) ensureTablesTopic(ctx context.Context) error {
 	return nil
 }
 
+// topicInfo is what the catalog needs of a topic.
+type topicInfo struct {
+	partitions int
+}
+
+// listTopics asks a broker for the metadata of every topic, bypassing the
+// client's metadata cache (a topic just created, grown or deleted shows
+// as it is now).
+func (c *cluster) listTopics(ctx context.Context) (map[string]topicInfo, map[string]bool, error) {
+	req := kmsg.NewPtrMetadataRequest()
+	resp, err := req.RequestWith(ctx, c.cl)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, internal := map[string]topicInfo{}, map[string]bool{}
+	for _, t := range resp.Topics {
+		if t.Topic == nil {
+			continue
+		}
+		if err := kerr.ErrorForCode(t.ErrorCode); errors.Is(err, kerr.UnknownTopicOrPartition) {
+			continue
+		}
+		out[*t.Topic] = topicInfo{partitions: len(t.Partitions)}
+		internal[*t.Topic] = t.IsInternal
+	}
+	return out, internal, nil
+}
+
 // topics returns the cluster's topics by name, without internal topics
 // (Kafka's and every name starting with "__") and the tables topic.
-func (c *cluster) topics(ctx context.Context) (map[string]kadm.TopicDetail, error) {
+func (c *cluster) topics(ctx context.Context) (map[string]topicInfo, error) {
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
-	all, err := c.adm.ListTopics(ctx)
+	all, internal, err := c.listTopics(ctx)
 	if err != nil {
 		return nil, c.fail(err)
 	}
-	out := map[string]kadm.TopicDetail{}
-	for name, d := range all {
-		if d.IsInternal || strings.HasPrefix(name, "__") || name == c.tablesTopic || errors.Is(d.Err, kerr.UnknownTopicOrPartition) {
-			continue
+	for name := range all {
+		if internal[name] || strings.HasPrefix(name, "__") || name == c.tablesTopic {
+			delete(all, name)
 		}
-		out[name] = d
 	}
-	return out, nil
+	return all, nil
 }
 
 // topic returns one topic's details; ok is false when it does not exist.
-func (c *cluster) topic(ctx context.Context, name string) (kadm.TopicDetail, bool, error) {
+func (c *cluster) topic(ctx context.Context, name string) (topicInfo, bool, error) {
 	ts, err := c.topics(ctx)
 	if err != nil {
-		return kadm.TopicDetail{}, false, err
+		return topicInfo{}, false, err
 	}
 	d, ok := ts[name]
 	return d, ok, nil
@@ -259,15 +286,11 @@ func (c *cluster) createTopic(ctx context.Context, path catalogs.ObjectPath, ts 
 // or no longer does, within ctx.
 func (c *cluster) awaitTopic(ctx context.Context, name string, present bool) error {
 	for {
-		all, err := c.adm.ListTopics(ctx)
+		all, _, err := c.listTopics(ctx)
 		if err != nil {
 			return c.fail(err)
 		}
-		d, ok := all[name]
-		if ok && errors.Is(d.Err, kerr.UnknownTopicOrPartition) {
-			ok = false
-		}
-		if ok == present && (!ok || d.Err == nil) {
+		if _, ok := all[name]; ok == present {
 			return nil
 		}
 		select {

@@ -130,13 +130,13 @@ const (
 // withDefaults returns a table as the catalog shows it: the connector and
 // scan defaults filled in when the definition sets none, and the topic's
 // partitions as they are.
-func withDefaults(t *catalogs.CatalogTable, topic *kadm.TopicDetail) *catalogs.CatalogTable {
+func withDefaults(t *catalogs.CatalogTable, topic *topicInfo) *catalogs.CatalogTable {
 	if t.Options == nil {
 		t.Options = map[string]string{}
 	}
 	applyDefaults(t.Options)
 	if topic != nil {
-		t.Options[optPartitions] = strconv.Itoa(len(topic.Partitions))
+		t.Options[optPartitions] = strconv.Itoa(topic.partitions)
 	}
 	return t
 }
@@ -204,7 +204,7 @@ func (c *Catalog) GetTable(ctx context.Context, path catalogs.ObjectPath) (catal
 	if err != nil {
 		return nil, err
 	}
-	var detail *kadm.TopicDetail
+	var detail *topicInfo
 	if ok {
 		detail = &topic
 	}
