@@ -233,3 +233,35 @@ func TestCatalogManyClusters(t *testing.T) {
 	}
 	exec1(t, s, "DROP TABLE secure."+name)
 }
+
+// TestCatalogCompletion: the names Tab completion offers come from the
+// cluster (a topic a Kafka client made, the columns of a defined table),
+// and a lookup whose deadline has passed offers nothing rather than wait.
+func TestCatalogCompletion(t *testing.T) {
+	s, _ := catalogSession(t, "")
+	defined, raw := uniqueName("complete"), uniqueName("rawcomplete")
+	exec1(t, s, fmt.Sprintf("CREATE TABLE %s (order_id STRING, price DOUBLE)", defined))
+	defer exec1(t, s, "DROP TABLE "+defined)
+	tool(t, "", "topics", "--create", "--topic", raw, "--partitions", "1")
+	defer exec1(t, s, "DROP TABLE "+raw)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	names := strings.Join(s.ObjectNames(ctx, "kc", "cluster1"), "\n")
+	for _, n := range []string{defined, raw} {
+		if !regexp.MustCompile(`(?m)^` + n + `$`).MatchString(names) {
+			t.Errorf("completion does not offer %s", n)
+		}
+	}
+	if got := strings.Join(s.ColumnNames(ctx, []string{"kc", "cluster1", defined}), ","); got != "order_id,price" {
+		t.Errorf("columns of %s: %q", defined, got)
+	}
+	if got := strings.Join(s.ColumnNames(ctx, []string{raw}), ","); got != "key,val,topic,partition,headers,leader_epoch,offset,timestamp,timestamp_type" {
+		t.Errorf("columns of the raw topic %s: %q", raw, got)
+	}
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	if got := s.ObjectNames(done, "kc", "cluster1"); len(got) != 0 {
+		t.Errorf("a lookup past its deadline offers %d names", len(got))
+	}
+}
