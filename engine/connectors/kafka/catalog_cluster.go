@@ -348,3 +348,25 @@ func (c *cluster) alterTopic(ctx context.Context, name string, partitions int32,
 	}
 	return nil
 }
+
+// truncate deletes every record a topic holds now (Kafka's DeleteRecords
+// up to each partition's end offset).
+func (c *cluster) truncate(ctx context.Context, name string) error {
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	ends, err := c.adm.ListEndOffsets(ctx, name)
+	if err == nil {
+		err = ends.Error()
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	resp, err := c.adm.DeleteRecords(ctx, ends.Offsets())
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	return nil
+}

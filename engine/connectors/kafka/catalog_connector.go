@@ -2,9 +2,11 @@ package kafka
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"strings"
 
+	"eddy/catalogs"
 	"eddy/engine/connectors"
 )
 
@@ -46,6 +48,19 @@ func (c *Catalog) Connector(t *connectors.Table) (*connectors.Factory, bool) {
 				return nil, err
 			}
 			return inner.Sink(ctx, env, of(t), ws)
+		},
+		Truncate: func(ctx context.Context, _ *connectors.Env, t *connectors.Table) error {
+			if err := cl.checkTopic(ctx, c.name, t); err != nil {
+				return err
+			}
+			if err := cl.truncate(ctx, t.Name.Object); err != nil {
+				var ce *catalogs.Error
+				if errors.As(err, &ce) {
+					return &connectors.Error{Exception: ce.Class(), Msg: ce.Msg}
+				}
+				return err
+			}
+			return nil
 		},
 		Abilities: func(t *connectors.Table) connectors.Abilities {
 			return inner.Abilities(of(t))

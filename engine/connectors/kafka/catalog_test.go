@@ -136,6 +136,12 @@ func TestCatalogTopicOptions(t *testing.T) {
 		t.Errorf("CREATE TABLE LIKE: the topic is not like the original's:\n%s", d)
 	}
 	wantRows(t, mustQuery(t, s, "SELECT * FROM "+ctas, -1), "+I 1 a")
+	// TRUNCATE TABLE deletes the topic's records (Kafka's DeleteRecords).
+	exec1(t, s, "TRUNCATE TABLE "+ctas)
+	wantRows(t, mustQuery(t, s, "SELECT * FROM "+ctas, -1))
+	if got := tool(t, "", "consume", ctas, "--timeout-ms", "3000"); strings.TrimSpace(got) != "" {
+		t.Errorf("after TRUNCATE TABLE, kafka-console-consumer reads %q", got)
+	}
 	for _, n := range []string{name, like, ctas} {
 		exec1(t, s, "DROP TABLE "+n)
 	}
