@@ -29,7 +29,7 @@ type cluster struct {
 	consumer *kgo.Client // reads the tables topic from its start
 
 	mu   sync.Mutex // guards defs and next
-	defs map[string]*catalogs.CatalogTable
+	defs map[string]defEntry
 	next map[int32]int64 // the next offset to read, by partition of the tables topic
 }
 
@@ -41,7 +41,7 @@ func openCluster(ctx context.Context, catalog, db string, props map[string]strin
 		return nil, catalogError(err)
 	}
 	c := &cluster{catalog: catalog, db: db, props: props, cfg: cfg, tablesTopic: tablesTopic,
-		defs: map[string]*catalogs.CatalogTable{}, next: map[int32]int64{}}
+		defs: map[string]defEntry{}, next: map[int32]int64{}}
 	if c.cl, c.adm, err = cfg.newAdmin(); err != nil {
 		return nil, catalogError(err)
 	}
@@ -171,10 +171,17 @@ func (c *cluster) topic(ctx context.Context, name string) (topicInfo, bool, erro
 	return d, ok, nil
 }
 
+// defEntry is one table's definition as read from the tables topic, or
+// why it could not be read (a document of a later version, say).
+type defEntry struct {
+	table *catalogs.CatalogTable
+	err   error
+}
+
 // definitions reads the tables topic up to its current end and returns
 // the definitions by table name (the map is the caller's; the tables are
 // shared and must be copied before a change).
-func (c *cluster) definitions(ctx context.Context) (map[string]*catalogs.CatalogTable, error) {
+func (c *cluster) definitions(ctx context.Context) (map[string]defEntry, error) {
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	c.mu.Lock()
@@ -212,33 +219,53 @@ func (c *cluster) definitions(ctx context.Context) (map[string]*catalogs.Catalog
 				delete(c.defs, name)
 				return
 			}
+			// A definition this eddy cannot read is kept as such: the table
+			// is listed and using it says why, and it is never replaced by
+			// the raw layout (an ALTER would overwrite it).
 			t, err := decodeTable(r.Value)
-			if err != nil {
-				// A definition this eddy cannot read is skipped rather than
-				// hiding the cluster's other tables; its topic still lists.
-				delete(c.defs, name)
-				return
-			}
-			c.defs[name] = t
+			c.defs[name] = defEntry{table: t, err: err}
 		})
 	}
-	out := make(map[string]*catalogs.CatalogTable, len(c.defs))
+	out := make(map[string]defEntry, len(c.defs))
 	for k, v := range c.defs {
 		out[k] = v
 	}
 	return out, nil
 }
 
-// definition returns the definition of one table, or nil.
+// definition returns the definition of one table, or nil when there is
+// none; a definition that cannot be read is an error saying why.
 func (c *cluster) definition(ctx context.Context, name string) (*catalogs.CatalogTable, error) {
 	defs, err := c.definitions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if t := defs[name]; t != nil {
-		return t.Copy(), nil
+	e, ok := defs[name]
+	switch {
+	case !ok:
+		return nil, nil
+	case e.err != nil:
+		return nil, c.unreadable(name, e.err)
 	}
-	return nil, nil
+	return e.table.Copy(), nil
+}
+
+// unreadable is the error of using a table whose definition cannot be read.
+func (c *cluster) unreadable(name string, err error) error {
+	return catalogs.ClassErrorf(catalogs.ErrStore, "CatalogException",
+		"The definition of table %s.%s in the topic '%s' cannot be read: %v. DROP TABLE removes the table, its topic and the definition.",
+		c.db, name, c.tablesTopic, err)
+}
+
+// readError returns, from the definitions read last, why the definition
+// of a table cannot be read, or nil.
+func (c *cluster) readError(name string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.defs[name]; ok && e.err != nil {
+		return c.unreadable(name, e.err)
+	}
+	return nil
 }
 
 // putDefinition writes a table's definition (nil: removes it) and reads

@@ -27,6 +27,14 @@ func (c *Catalog) Connector(t *connectors.Table) (*connectors.Factory, bool) {
 	if err != nil {
 		return nil, false
 	}
+	readable := func(t *connectors.Table) error {
+		if err := cl.readError(t.Name.Object); err != nil {
+			var ce *catalogs.Error
+			errors.As(err, &ce)
+			return &connectors.Error{Exception: ce.Class(), Msg: ce.Msg}
+		}
+		return nil
+	}
 	of := func(t *connectors.Table) *connectors.Table {
 		out := *t
 		out.Options = connectorOptions(cl, id, t.Name.Object, t.Options)
@@ -35,15 +43,24 @@ func (c *Catalog) Connector(t *connectors.Table) (*connectors.Factory, bool) {
 	f := &connectors.Factory{
 		Identifier: inner.Identifier,
 		Validate: func(t *connectors.Table, sink bool) error {
+			if err := readable(t); err != nil {
+				return err
+			}
 			return inner.Validate(of(t), sink)
 		},
 		Source: func(ctx context.Context, env *connectors.Env, t *connectors.Table) (connectors.Reader, error) {
+			if err := readable(t); err != nil {
+				return nil, err
+			}
 			if err := cl.checkTopic(ctx, c.name, t); err != nil {
 				return nil, err
 			}
 			return inner.Source(ctx, env, of(t))
 		},
 		Sink: func(ctx context.Context, env *connectors.Env, t *connectors.Table, ws connectors.WriteSpec) (connectors.Writer, error) {
+			if err := readable(t); err != nil {
+				return nil, err
+			}
 			if err := cl.checkTopic(ctx, c.name, t); err != nil {
 				return nil, err
 			}

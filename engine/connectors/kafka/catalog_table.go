@@ -197,6 +197,10 @@ func (c *Catalog) GetTable(ctx context.Context, path catalogs.ObjectPath) (catal
 		return nil, err
 	}
 	def, err := cl.definition(ctx, path.Object)
+	if errorKind(err) == catalogs.ErrStore && cl.readError(path.Object) != nil {
+		// Listed and droppable, but without columns: using it says why.
+		return &catalogs.CatalogTable{Comment: err.Error(), Options: map[string]string{"connector": "kafka"}}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -349,15 +353,16 @@ func (c *Catalog) DropTable(ctx context.Context, path catalogs.ObjectPath, ignor
 		}
 		return err
 	}
-	def, err := cl.definition(ctx, path.Object)
+	defs, err := cl.definitions(ctx)
 	if err != nil {
 		return err
 	}
+	_, hasDef := defs[path.Object]
 	_, hasTopic, err := cl.topic(ctx, path.Object)
 	if err != nil {
 		return err
 	}
-	if def == nil && !hasTopic {
+	if !hasDef && !hasTopic {
 		if ignoreIfNotExists {
 			return nil
 		}
@@ -368,7 +373,7 @@ func (c *Catalog) DropTable(ctx context.Context, path catalogs.ObjectPath, ignor
 			return err
 		}
 	}
-	if def != nil {
+	if hasDef {
 		return cl.putDefinition(ctx, path.Object, nil)
 	}
 	return nil
@@ -384,6 +389,9 @@ func (c *Catalog) AlterTable(ctx context.Context, path catalogs.ObjectPath, tabl
 	t, ok := table.(*catalogs.CatalogTable)
 	if !ok {
 		return catalogs.ClassErrorf(catalogs.ErrViewsUnsupported, "ValidationException", "%s", c.ViewDDLRefusal(c.name))
+	}
+	if _, err := cl.definition(ctx, path.Object); err != nil {
+		return err
 	}
 	cur, err := c.GetTable(ctx, path)
 	if errorKind(err) == catalogs.ErrTableNotExist {
