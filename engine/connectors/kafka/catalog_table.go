@@ -390,7 +390,8 @@ func (c *Catalog) AlterTable(ctx context.Context, path catalogs.ObjectPath, tabl
 	if !ok {
 		return catalogs.ClassErrorf(catalogs.ErrViewsUnsupported, "ValidationException", "%s", c.ViewDDLRefusal(c.name))
 	}
-	if _, err := cl.definition(ctx, path.Object); err != nil {
+	stored, err := cl.definition(ctx, path.Object)
+	if err != nil {
 		return err
 	}
 	cur, err := c.GetTable(ctx, path)
@@ -448,5 +449,8 @@ func (c *Catalog) AlterTable(ctx context.Context, path catalogs.ObjectPath, tabl
 	}
 	def := t.Copy()
 	def.Options = opts
+	if stored == nil && def.Comment == rawTable(path.Object).Comment {
+		def.Comment = "" // the raw layout's note, no longer true once defined
+	}
 	return cl.putDefinition(ctx, path.Object, def)
 }
