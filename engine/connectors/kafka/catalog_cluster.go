@@ -50,7 +50,9 @@ func openCluster(ctx context.Context, catalog, db string, props map[string]strin
 		return nil, err
 	}
 	c.consumer, err = kgo.NewClient(append(cfg.opts(),
-		kgo.ConsumeTopics(tablesTopic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))...)
+		kgo.ConsumeTopics(tablesTopic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		// A tables topic made a moment ago is found without waiting long.
+		kgo.MetadataMinAge(250*time.Millisecond))...)
 	if err != nil {
 		c.close()
 		return nil, catalogError(&connectors.Error{Exception: "KafkaException", Msg: err.Error()})
@@ -113,7 +115,7 @@ func (c *cluster) ensureTablesTopic(ctx context.Context) error {
 	if err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
 		return c.fail(err)
 	}
-	return nil
+	return c.awaitTopic(ctx, c.tablesTopic, true)
 }
 
 // topicInfo is what the catalog needs of a topic.

@@ -297,3 +297,27 @@ func TestCatalogUnreadableDefinition(t *testing.T) {
 		t.Errorf("DROP TABLE left the table: %v", rows)
 	}
 }
+
+// TestCatalogRawTopic: a topic a Kafka client made reads as Flink's raw
+// layout with the metadata columns; ALTER TABLE defines it.
+func TestCatalogRawTopic(t *testing.T) {
+	s, _ := catalogSession(t, "")
+	name := uniqueName("raw")
+	tool(t, "", "topics", "--create", "--topic", name, "--partitions", "1")
+	defer exec1(t, s, "DROP TABLE "+name)
+	produce(t, name, true, "k1|v1", "k2|v2")
+	wantRows(t, mustQuery(t, s, fmt.Sprintf("SELECT CAST(key AS STRING), CAST(val AS STRING), `topic`, `partition`, `offset`, timestamp_type FROM %s", name), -1),
+		fmt.Sprintf("+I k1 v1 %s 0 0 CreateTime", name), fmt.Sprintf("+I k2 v2 %s 0 1 CreateTime", name))
+	show := strings.Join(mustQuery(t, s, "SHOW CREATE TABLE "+name, -1), "\n")
+	for _, want := range []string{"`key` VARBINARY(2147483647),", "`val` VARBINARY(2147483647),", "`leader_epoch` INT METADATA FROM 'leader-epoch' VIRTUAL", "without a table definition", "'value.format' = 'raw'"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("SHOW CREATE TABLE of a raw topic lacks %q:\n%s", want, show)
+		}
+	}
+	exec1(t, s, fmt.Sprintf("ALTER TABLE %s SET ('scan.bounded.mode' = 'latest-offset') ", name))
+	show = strings.Join(mustQuery(t, s, "SHOW CREATE TABLE "+name, -1), "\n")
+	if strings.Contains(show, "without a table definition") {
+		t.Errorf("a defined topic keeps the raw note:\n%s", show)
+	}
+	wantRows(t, mustQuery(t, s, fmt.Sprintf("SELECT CAST(val AS STRING) FROM %s WHERE key = CAST('k2' AS BYTES)", name), -1), "+I v2")
+}
