@@ -64,8 +64,12 @@ func kafkaConfig(t *testing.T, addr, tablesTopic string) string {
 		"  - name: _env_prod\n    type: sqlite\n    default-database: default\n")
 }
 
+// uniqueTablesTopic names a tables topic of the test's own, deleted when
+// the test ends.
 func uniqueTablesTopic(t *testing.T) string {
-	return fmt.Sprintf("_eddy_tables_%s_%d", strings.ToLower(t.Name()), time.Now().UnixNano())
+	name := fmt.Sprintf("_eddy_tables_%s_%d", strings.ToLower(t.Name()), time.Now().UnixNano())
+	t.Cleanup(func() { kafkaTool(t, "", "topics", "--delete", "--if-exists", "--topic", name) })
+	return name
 }
 
 // mustRun runs a script and fails the test unless it succeeds.

@@ -41,6 +41,7 @@ func catalogSession(t *testing.T, extra string) (*engine.Session, string) {
 	exec1(t, s, fmt.Sprintf("CREATE CATALOG kc WITH ('type' = 'kafka', 'properties.bootstrap.servers' = '%s', 'default-database' = 'cluster1', 'tables-topic' = '%s'%s)",
 		addr, tables, extra))
 	exec1(t, s, "USE CATALOG kc")
+	t.Cleanup(func() { tool(t, "", "topics", "--delete", "--if-exists", "--topic", tables) })
 	return s, tables
 }
 
