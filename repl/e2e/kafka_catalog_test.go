@@ -150,7 +150,10 @@ func TestKafkaCatalogSeed000(t *testing.T) {
 	for _, stmt := range []string{
 		"CREATE VIEW `kafka-cat`.`kafka-db`.v AS SELECT 1",
 		"CREATE OR REPLACE VIEW `kafka-cat`.`kafka-db`.v AS SELECT 1",
+		"CREATE VIEW IF NOT EXISTS `kafka-cat`.`kafka-db`.`orders` AS SELECT 1",
 		"ALTER VIEW `kafka-cat`.`kafka-db`.v AS SELECT 2",
+		"ALTER VIEW `kafka-cat`.`kafka-db`.v RENAME TO w",
+		"DROP VIEW IF EXISTS `kafka-cat`.`kafka-db`.v",
 		"DROP VIEW `kafka-cat`.`kafka-db`.v",
 	} {
 		r := eddyEnv(t, vars, "", append(args, "-e", stmt)...)
