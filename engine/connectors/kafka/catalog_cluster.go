@@ -100,7 +100,7 @@ func catalogError(err error) error {
 func (c *cluster) ensureTablesTopic(ctx context.Context) error {
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
-	topics, _, err := c.listTopics(ctx)
+	topics, _, err := c.listTopics(ctx, c.tablesTopic)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -123,11 +123,18 @@ type topicInfo struct {
 	partitions int
 }
 
-// listTopics asks a broker for the metadata of every topic, bypassing the
-// client's metadata cache (a topic just created, grown or deleted shows
-// as it is now).
-func (c *cluster) listTopics(ctx context.Context) (map[string]topicInfo, map[string]bool, error) {
+// listTopics asks a broker for the metadata of the named topics (every
+// topic when none is named), bypassing the client's metadata cache (a
+// topic just created, grown or deleted shows as it is now). A named topic
+// that does not exist is left out, never created.
+func (c *cluster) listTopics(ctx context.Context, names ...string) (map[string]topicInfo, map[string]bool, error) {
 	req := kmsg.NewPtrMetadataRequest()
+	req.AllowAutoTopicCreation = false
+	for _, n := range names {
+		rt := kmsg.NewMetadataRequestTopic()
+		rt.Topic = kmsg.StringPtr(n)
+		req.Topics = append(req.Topics, rt)
+	}
 	resp, err := req.RequestWith(ctx, c.cl)
 	if err != nil {
 		return nil, nil, err
@@ -137,7 +144,7 @@ func (c *cluster) listTopics(ctx context.Context) (map[string]topicInfo, map[str
 		if t.Topic == nil {
 			continue
 		}
-		if err := kerr.ErrorForCode(t.ErrorCode); errors.Is(err, kerr.UnknownTopicOrPartition) {
+		if err := kerr.ErrorForCode(t.ErrorCode); errors.Is(err, kerr.UnknownTopicOrPartition) || errors.Is(err, kerr.InvalidTopicException) {
 			continue
 		}
 		out[*t.Topic] = topicInfo{partitions: len(t.Partitions)}
@@ -165,9 +172,17 @@ func (c *cluster) topics(ctx context.Context) (map[string]topicInfo, error) {
 
 // topic returns one topic's details; ok is false when it does not exist.
 func (c *cluster) topic(ctx context.Context, name string) (topicInfo, bool, error) {
-	ts, err := c.topics(ctx)
+	if strings.HasPrefix(name, "__") || name == c.tablesTopic {
+		return topicInfo{}, false, nil
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	ts, internal, err := c.listTopics(ctx, name)
 	if err != nil {
-		return topicInfo{}, false, err
+		return topicInfo{}, false, c.fail(err)
+	}
+	if internal[name] {
+		return topicInfo{}, false, nil
 	}
 	d, ok := ts[name]
 	return d, ok, nil
@@ -315,7 +330,7 @@ func (c *cluster) createTopic(ctx context.Context, path catalogs.ObjectPath, ts 
 // or no longer does, within ctx.
 func (c *cluster) awaitTopic(ctx context.Context, name string, present bool) error {
 	for {
-		all, _, err := c.listTopics(ctx)
+		all, _, err := c.listTopics(ctx, name)
 		if err != nil {
 			return c.fail(err)
 		}
