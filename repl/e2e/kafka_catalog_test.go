@@ -82,14 +82,14 @@ func mustRun(t *testing.T, vars []string, script string, args ...string) string 
 	return r.stdout
 }
 
-// TestKafkaCatalogSeed000 walks through the views page of seed 000 over a
-// Kafka catalog configured in YAML: the orders table defined in the
+// TestKafkaCatalogViewsWalkthrough walks through views over the tables of
+// a Kafka catalog configured in YAML: the orders table defined in the
 // cluster and filled by Kafka's console producer, the view
 // large_kafka_orders in _env_prod.`default` listed, shown and read, an
 // INSERT whose records Kafka's console consumer reads back, view DDL
 // refused in the Kafka catalog, and DROP TABLE deleting the topic while
 // the view stays and fails naming the table.
-func TestKafkaCatalogSeed000(t *testing.T) {
+func TestKafkaCatalogViewsWalkthrough(t *testing.T) {
 	addr := kafkaBroker(t)
 	vars, home := env(t)
 	cfg := kafkaConfig(t, addr, uniqueTablesTopic(t))
@@ -158,7 +158,7 @@ func TestKafkaCatalogSeed000(t *testing.T) {
 	} {
 		r := eddyEnv(t, vars, "", append(args, "-e", stmt)...)
 		if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "View DDL is not supported on Kafka catalog 'kafka-cat'.\n") {
-			t.Errorf("%s: exit %d, want the seed's refusal:\n%s%s", stmt, r.code, r.stdout, r.stderr)
+			t.Errorf("%s: exit %d, want the Kafka catalog's refusal of view DDL:\n%s%s", stmt, r.code, r.stdout, r.stderr)
 		}
 	}
 
