@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"eddy/catalogs"
 	"eddy/engine/connectors"
@@ -49,6 +50,13 @@ func (CatalogFactory) Open(ctx context.Context, name string, options map[string]
 	specs, def, tablesTopic, err := clusterSpecs(name, options)
 	if err != nil {
 		return nil, err
+	}
+	// Give up a little before whoever bounds the open does, so the error
+	// is this catalog's, naming the brokers that did not answer.
+	if d, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-min(time.Second, time.Until(d)/10)))
+		defer cancel()
 	}
 	reg := connectors.NewRegistry()
 	Register(reg)

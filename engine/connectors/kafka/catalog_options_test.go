@@ -1,9 +1,12 @@
 package kafka
 
 import (
+	"context"
+	"net"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
@@ -103,5 +106,34 @@ func TestReadTopicSettings(t *testing.T) {
 		if _, err := readTopicSettings(bad, 0); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
+	}
+}
+
+// TestOpenSilentCluster: a server that accepts connections and never
+// answers makes opening the catalog fail by the Manager's open timeout,
+// with an error naming the bootstrap servers. No broker is needed.
+func TestOpenSilentCluster(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	mgr := catalogs.NewManager(map[string]catalogs.Factory{CatalogType: NewCatalogFactory()}, nil,
+		catalogs.WithOpenTimeout(2*time.Second))
+	defer mgr.Close()
+	desc := catalogs.CatalogDescriptor{Name: "silent", Options: map[string]string{
+		catalogs.OptionType: CatalogType, "properties.bootstrap.servers": ln.Addr().String()}}
+	err = mgr.CreateCatalog(context.Background(), desc, false)
+	if err == nil || !strings.Contains(err.Error(), "Could not reach the Kafka brokers at '"+ln.Addr().String()+"'") {
+		t.Fatalf("got %v, want an error naming %s", err, ln.Addr())
 	}
 }
