@@ -194,6 +194,14 @@ func TestCatalogRefusals(t *testing.T) {
 	if strings.Contains(rows, "hunter2") || !strings.Contains(rows, "'properties.sasl.password' = '****'") {
 		t.Errorf("SHOW CREATE CATALOG does not mask the secret:\n%s", rows)
 	}
+	rows = strings.Join(mustQuery(t, s, "DESCRIBE CATALOG EXTENDED kc", -1), "\n")
+	if strings.Contains(rows, "hunter2") || !strings.Contains(rows, "properties.sasl.password") {
+		t.Errorf("DESCRIBE CATALOG EXTENDED does not mask the secret:\n%s", rows)
+	}
+	rows = strings.Join(mustQuery(t, s, "SHOW COLUMNS FROM "+name, -1), "\n")
+	if !strings.Contains(rows, "id INT") {
+		t.Errorf("SHOW COLUMNS: %s", rows)
+	}
 }
 
 // TestCatalogDefinitionWithoutTopic: a definition whose topic a Kafka
