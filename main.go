@@ -28,6 +28,7 @@ import (
 	"eddy/catalogs/sqlite"
 	"eddy/conf"
 	"eddy/engine"
+	"eddy/engine/connectors/kafka"
 	"eddy/engine/gateway"
 	"eddy/repl"
 	"eddy/repl/render"
@@ -381,8 +382,9 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		return nil, nil, err
 	}
 	mgr := catalogs.NewManager(map[string]catalogs.Factory{
-		memory.Type: memory.Factory{},
-		sqlite.Type: store,
+		memory.Type:       memory.Factory{},
+		sqlite.Type:       store,
+		kafka.CatalogType: kafka.NewCatalogFactory(),
 	}, store, catalogs.WithOpenTimeout(openTimeout))
 	closeAll := func() {
 		mgr.Close()

@@ -62,6 +62,14 @@ type ViewSupport interface {
 	SupportsViews() bool
 }
 
+// ViewRefusal is implemented by catalogs without views that word the
+// refusal of view DDL themselves; the Manager and the DDL executor use
+// its message instead of "View DDL is not supported on <type> catalog
+// '<name>'".
+type ViewRefusal interface {
+	ViewDDLRefusal(name string) string
+}
+
 // PartitionSpec maps partition keys to values.
 type PartitionSpec map[string]string
 

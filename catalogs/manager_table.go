@@ -69,6 +69,9 @@ func (m *Manager) lookupPermanent(ctx context.Context, id Identifier) (TableEntr
 // viewDDL refuses view DDL in catalogs that do not support views.
 func (m *Manager) viewDDL(name string, r *registered) error {
 	if vs, ok := r.catalog.(ViewSupport); ok && !vs.SupportsViews() {
+		if vr, ok := r.catalog.(ViewRefusal); ok {
+			return validation(ErrViewsUnsupported, "%s", vr.ViewDDLRefusal(name))
+		}
 		kind := r.desc.Type()
 		if t, ok := r.catalog.(Typed); ok && kind == "" {
 			kind = t.Type()

@@ -100,19 +100,26 @@ func TestParseEmptyAndAliases(t *testing.T) {
 	}
 }
 
-// TestReadmeExample loads the first ```yaml block of the repository's
-// README.md, the example configuration users copy.
+// TestReadmeExample loads every ```yaml block of the repository's
+// README.md, the example configurations users copy.
 func TestReadmeExample(t *testing.T) {
 	root := repoRoot(t)
 	data, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatalf("README.md: %v", err)
 	}
-	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindSubmatch(data)
-	if m == nil {
+	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(data, -1)
+	if blocks == nil {
 		t.Fatal("README.md has no ```yaml block with the example configuration")
 	}
-	cfg, err := Parse(m[1], "README.md")
+	for _, m := range blocks {
+		readmeExample(t, m[1])
+	}
+}
+
+func readmeExample(t *testing.T, block []byte) {
+	t.Helper()
+	cfg, err := Parse(block, "README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +127,7 @@ func TestReadmeExample(t *testing.T) {
 		t.Fatal("README example declares no catalogs")
 	}
 	for _, c := range cfg.Catalogs {
-		if c.Type != "sqlite" && c.Type != "generic_in_memory" {
+		if c.Type != "sqlite" && c.Type != "generic_in_memory" && c.Type != "kafka" {
 			t.Errorf("README example catalog %q has type %q, which eddy does not serve", c.Name, c.Type)
 		}
 	}

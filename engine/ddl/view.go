@@ -202,6 +202,9 @@ func (ex *Executor) viewDDLAllowed(ctx context.Context, id catalogs.Identifier) 
 	if !ok || vs.SupportsViews() {
 		return nil
 	}
+	if vr, ok := c.(catalogs.ViewRefusal); ok {
+		return sqlerr.Errorf(sqlerr.ValidationException, "%s", vr.ViewDDLRefusal(id.Catalog))
+	}
 	kind := ""
 	if info, err := ex.cat.DescribeCatalog(ctx, id.Catalog); err == nil {
 		kind = info.Descriptor.Type()

@@ -31,6 +31,20 @@
 // the batch that crosses it) and when the sink commits at the end of its
 // input; the others flush their records then.
 //
+// CatalogFactory makes catalogs of type 'kafka' (catalog*.go): each
+// database is a Kafka cluster (the top-level 'properties.*' name the
+// default database's, 'cluster.<db>.properties.*' more), each table one of
+// its topics. Table definitions are records of a compacted topic of the
+// cluster ('tables-topic', _eddy_tables by default) keyed by table name,
+// read to its end before each answer, so every catalog connected to the
+// cluster sees the same tables; a topic without a definition is Flink's
+// raw layout (key and val bytes, metadata as virtual columns). CREATE
+// TABLE creates the topic from the 'kafka.*' options, DROP TABLE deletes
+// it. The catalog supplies the connector of its tables
+// (connectors.CatalogConnector): the kafka or upsert-kafka factory over
+// the table's topic with its cluster's properties, formats taken from a
+// registry of eddy's own formats.
+//
 // Errors carry Flink's and Kafka's exception classes: an unreachable
 // broker is a TimeoutException naming the bootstrap servers after
 // 'properties.request.timeout.ms' (30000 ms by default), a failed login a
