@@ -97,6 +97,8 @@ type Shell struct {
 	// after an error; nil at the prompt.
 	input string
 	loc   *stmtLocation
+	// display is what the client commands \timing and \x changed.
+	display clientDisplay
 }
 
 // New returns a shell over sess.
