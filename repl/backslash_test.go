@@ -1,9 +1,13 @@
 package repl
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
+
+	"eddy/engine"
+	"eddy/repl/render"
 )
 
 // TestBackslashCommands: each backslash command is its line, runs the
@@ -74,6 +78,36 @@ func TestBackslashCompletion(t *testing.T) {
 		got, _ := c.complete(tt.text, "")
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("complete(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestReservedHint: at a terminal, Flink's parse error at a reserved word
+// where a name could stand is followed by a hint to quote it; scripts keep
+// Flink's answer alone.
+func TestReservedHint(t *testing.T) {
+	parseErr := func(word string, expecting string) error {
+		return &engine.Error{Class: "org.apache.flink.sql.parser.impl.ParseException",
+			Message: `Encountered "` + word + `" at line 1, column 17.` + "\nWas expecting one of:\n    " + expecting + " ..."}
+	}
+	var b bytes.Buffer
+	tag := New(&fakeSession{}, Config{}).fail(&b, parseErr("month", "<IDENTIFIER>"), render.Options{Interactive: true})
+	if tag != render.TagError || !strings.HasSuffix(b.String(), "Hint: month is a reserved word: quote it as `month` to use it as a name.\n") {
+		t.Errorf("no hint for month:\n%s", b.String())
+	}
+	for _, tc := range []struct {
+		err         error
+		interactive bool
+	}{
+		{parseErr("month", "<IDENTIFIER>"), false},
+		{parseErr("orders", "<IDENTIFIER>"), true},
+		{parseErr("month", `")"`), true},
+		{&engine.Error{Class: "ValidationException", Message: `Encountered "month" at line 1, column 1.`}, true},
+	} {
+		b.Reset()
+		New(&fakeSession{}, Config{}).fail(&b, tc.err, render.Options{Interactive: tc.interactive})
+		if strings.Contains(b.String(), "Hint:") {
+			t.Errorf("a hint where none belongs (interactive %v):\n%s", tc.interactive, b.String())
 		}
 	}
 }

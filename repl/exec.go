@@ -180,6 +180,7 @@ func setKey(stmt string) (string, bool) {
 // line after it (see writeLocation).
 func (sh *Shell) fail(errw io.Writer, err error, opt render.Options) render.Tag {
 	tag := render.Error(errw, err, opt)
+	reservedHint(errw, err, opt)
 	if name, why, ok := sh.leftOut(err); ok {
 		render.Warning(errw, fmt.Sprintf(msgLeftOut, name, why), opt)
 	}
