@@ -122,6 +122,9 @@ func (sh *Shell) execSQL(ctx context.Context, r stmtRunner, stmt string, out, er
 		}()
 	}
 	res, err := r.Execute(ctx, stmt)
+	if err == nil && isBareSet(stmt) {
+		res, err = sh.withDefaults(ctx, res, interactive)
+	}
 	if prog != nil {
 		prog.countRows(res)
 	}
