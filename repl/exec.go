@@ -133,7 +133,9 @@ func (sh *Shell) execSQL(ctx context.Context, r stmtRunner, stmt string, out, er
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			err = render.Cancelled()
 		}
-		return sh.fail(errw, err, opt)
+		tag := sh.fail(errw, err, opt)
+		sh.javaFunctionNote(ctx, errw, err, opt)
+		return tag
 	}
 	// In a machine format (csv, tsv, json, jsonl) the answer stream holds
 	// result rows only, so that it is a clean file: status lines ("[INFO]

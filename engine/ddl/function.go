@@ -23,6 +23,18 @@ func functionOf(className, language string, jars []string) *catalogs.CatalogFunc
 
 func (ex *Executor) execCreateFunction(ctx context.Context, st *ast.CreateFunction) (*result.Result, error) {
 	fn := functionOf(st.ClassName, st.Language, st.Jars)
+	for _, jar := range st.Jars {
+		if err := checkJar(jar); err != nil {
+			return nil, err
+		}
+	}
+	if st.Temporary && isJVMLanguage(st.Language) {
+		// Flink loads the class of a temporary function when it is
+		// created (a catalog function's when it is first used).
+		if err := checkFunctionClass(st.ClassName, ex.jars, st.Jars); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case st.Temporary && st.System:
 		if len(st.Name.Parts) != 1 {
@@ -127,4 +139,10 @@ func (ex *Executor) describeFunction(ctx context.Context, name *ast.ObjectName, 
 		[]any{"function language", lang},
 		[]any{"resource uris", "[" + strings.Join(uris, ", ") + "]"},
 	), nil
+}
+
+// isJVMLanguage reports whether a function's LANGUAGE (upper-case, "" when
+// absent, which means JAVA) names a class on the JVM's class path.
+func isJVMLanguage(language string) bool {
+	return language == "" || language == "JAVA" || language == "SCALA"
 }
