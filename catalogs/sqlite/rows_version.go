@@ -1,10 +1,10 @@
 package sqlite
 
 import (
-	"slices"
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
