@@ -63,10 +63,12 @@ func snapshotFactory() *connectors.Factory {
 			if err != nil {
 				return nil, err
 			}
-			return &snapshotReader{in: r, timeCol: len(st.Columns) - 1, pos: len(st.Columns) - 1}, nil
+			return &snapshotReader{in: r, timeCol: len(st.Columns) - 1}, nil
 		},
 		Abilities: func(t *connectors.Table) connectors.Abilities {
-			return datagen.Abilities(snapshotTable(t))
+			a := datagen.Abilities(snapshotTable(t))
+			a.Projection = true // by picking columns (snapshotReader)
+			return a
 		},
 	}
 }
@@ -77,15 +79,18 @@ func snapshotTable(t *connectors.Table) *connectors.Table {
 	s := *t
 	s.Options = maps.Clone(t.Options)
 	s.Options["number-of-rows"] = strconv.FormatInt(SnapshotRows(t.Name.Object), 10)
-	s.Options["rows-per-second"] = "1000000000"
+	s.Options["rows-per-second"] = "0" // no pacing: batches of a fixed size, so the same values
 	return &s
 }
 
-// snapshotReader gives the rows of a snapshot their event times.
+// snapshotReader gives the rows of a snapshot their event times. It
+// generates every column of every row, whatever a query reads, so that
+// each query sees the same values; the columns asked for are picked from
+// them (Pushdown.PushColumns).
 type snapshotReader struct {
 	in      connectors.Reader
 	timeCol int   // event_time among the table's physical columns
-	pos     int   // its position in the batches read, -1 when not read
+	cols    []int // the columns to return; nil: all
 	row     int64 // rows read so far
 }
 
@@ -103,34 +108,29 @@ var _ connectors.CatalogConnector = (*Catalog)(nil)
 // PushFilters implements connectors.Pushdown: it takes no filter.
 func (r *snapshotReader) PushFilters(fs []connectors.RowFilter) []bool { return make([]bool, len(fs)) }
 
-// PushColumns implements connectors.Pushdown by passing the columns on.
-func (r *snapshotReader) PushColumns(cols []int) {
-	pd, ok := r.in.(connectors.Pushdown)
-	if !ok {
-		return
-	}
-	pd.PushColumns(cols)
-	r.pos = -1
-	for i, c := range cols {
-		if c == r.timeCol {
-			r.pos = i
-		}
-	}
-}
+// PushColumns implements connectors.Pushdown: batches hold only cols.
+func (r *snapshotReader) PushColumns(cols []int) { r.cols = append([]int{}, cols...) }
 
 func (r *snapshotReader) Next(ctx context.Context) (*vector.Batch, error) {
 	b, err := r.in.Next(ctx)
 	if b == nil || err != nil {
 		return b, err
 	}
-	if r.pos >= 0 && r.pos < len(b.Cols) {
-		times, start := b.Cols[r.pos].Times, SnapshotStart()
+	if r.timeCol < len(b.Cols) {
+		times, start := b.Cols[r.timeCol].Times, SnapshotStart()
 		for i := range b.N {
 			times[i] = start.Add(time.Duration(r.row+int64(i)) * snapshotStep)
 		}
 	}
 	r.row += int64(b.N)
-	return b, nil
+	if r.cols == nil {
+		return b, nil
+	}
+	out := &vector.Batch{Cols: make([]*vector.Vec, len(r.cols)), Kinds: b.Kinds, N: b.N}
+	for i, c := range r.cols {
+		out.Cols[i] = b.Cols[c]
+	}
+	return out, nil
 }
 
 func (r *snapshotReader) Close() error { return r.in.Close() }
