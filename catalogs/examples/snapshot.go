@@ -73,12 +73,15 @@ func snapshotFactory() *connectors.Factory {
 	}
 }
 
-// snapshotTable is t bounded to its snapshot's row count, generated
-// without a rate limit.
+// snapshotTable is t bounded to its snapshot's row count (or the
+// 'number-of-rows' an OPTIONS hint gives), generated without a rate
+// limit.
 func snapshotTable(t *connectors.Table) *connectors.Table {
 	s := *t
 	s.Options = maps.Clone(t.Options)
-	s.Options["number-of-rows"] = strconv.FormatInt(SnapshotRows(t.Name.Object), 10)
+	if s.Options["number-of-rows"] == "" {
+		s.Options["number-of-rows"] = strconv.FormatInt(SnapshotRows(t.Name.Object), 10)
+	}
 	s.Options["rows-per-second"] = "0" // no pacing: batches of a fixed size, so the same values
 	return &s
 }

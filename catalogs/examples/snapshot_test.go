@@ -83,3 +83,15 @@ func TestBatchSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotHonoursRowHint: an OPTIONS hint's 'number-of-rows' bounds
+// the snapshot instead of its own row count.
+func TestSnapshotHonoursRowHint(t *testing.T) {
+	name := catalogs.NewIdentifier(Name, Database, "orders")
+	if got := snapshotTable(&connectors.Table{Name: name, Options: map[string]string{"number-of-rows": "7"}}).Options["number-of-rows"]; got != "7" {
+		t.Errorf("with a hint: number-of-rows %q", got)
+	}
+	if got := snapshotTable(&connectors.Table{Name: name, Options: map[string]string{}}).Options["number-of-rows"]; got != "1000" {
+		t.Errorf("without a hint: number-of-rows %q", got)
+	}
+}
