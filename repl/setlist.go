@@ -45,6 +45,7 @@ func (sh *Shell) withDefaults(ctx context.Context, res *engine.Result, interacti
 	if !ok || sh.cfg.FlinkSetListing || res == nil || res.Kind != engine.ResultRows || len(res.Columns) != 2 {
 		return res, nil
 	}
+	defer res.Close()
 	var rows [][]any
 	listed := map[string]bool{}
 	for {
