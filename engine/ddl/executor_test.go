@@ -251,6 +251,10 @@ func TestJarChecks(t *testing.T) {
 		"CREATE TEMPORARY FUNCTION f3 AS 'lower_py.lower' LANGUAGE PYTHON",
 		"ADD JAR '" + udf + "'",
 		"CREATE TEMPORARY SYSTEM FUNCTION f4 AS 'com.example.Lower'",
+		"REMOVE JAR '" + udf + "'",
+		// An existing temporary function is not loaded again, as in Flink.
+		"CREATE TEMPORARY SYSTEM FUNCTION IF NOT EXISTS f4 AS 'com.example.Missing'",
+		"CREATE TEMPORARY FUNCTION IF NOT EXISTS f1 AS 'com.example.Missing'",
 	} {
 		if _, err := run(ex, sql); err != nil {
 			t.Errorf("%s: %v", sql, err)
