@@ -266,6 +266,13 @@ const (
 	Pager              = "eddy.display.pager"
 )
 
+// EssentialKeys returns the options whose defaults shape every answer: a
+// bare `SET;` of the shell lists them with their effective values even when
+// nothing set them, marked as defaults.
+func EssentialKeys() []string {
+	return []string{RuntimeMode, ResultMode, OutputFormat, DMLSync, LocalTimeZone, MaxColumnWidth, SpillMemory}
+}
+
 // Options returns the registry of the options eddy interprets, with Flink's
 // defaults.
 func Options() *Registry {
@@ -289,7 +296,7 @@ func Options() *Registry {
 			Values:      []string{"tableau", "csv", "tsv", "json", "jsonl", "markdown", "vertical"},
 			Description: "How query results are printed: tableau (the Flink client's tables) or an export format."},
 		{Key: Prompt, Type: TypeString, Default: "%c.%d> ",
-			Description: "The prompt: %c is the current catalog, %d the current database, %% a percent sign."},
+			Description: "The prompt: %c is the current catalog, %d the current database, %m the runtime mode, %% a percent sign."},
 		{Key: MaxTableResultRows, Type: TypeInt, Default: "1000000",
 			Description: "Rows kept by the table result mode; older rows are dropped."},
 		{Key: Verbose, Type: TypeBool, Default: "false", Description: "Print error details."},

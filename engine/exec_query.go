@@ -71,6 +71,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 					resolveErr = st.resolve(ctx, s.cat, x.Table, x.Physical, x.Options, x.PartitionKeys)
 				}
 				if resolveErr == nil {
+					st.tables[x.Table].Batch = !st.streaming
 					scanMetadata(st.tables[x.Table], x)
 					resolveErr = st.conns.Validate(st.tables[x.Table], false)
 				}

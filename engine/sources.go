@@ -45,6 +45,7 @@ func (s *Session) scanTable(ctx context.Context, scan *plan.Scan) (*connectors.T
 	if scan.Catalog != nil || scan.Temporary {
 		// The validator resolved the table: no second lookup.
 		t := scanTable(scan)
+		t.Batch = !s.streaming()
 		scanMetadata(t, scan)
 		return t, nil
 	}
@@ -53,6 +54,7 @@ func (s *Session) scanTable(ctx context.Context, scan *plan.Scan) (*connectors.T
 		return nil, err
 	}
 	t := st.tables[scan.Table]
+	t.Batch = !s.streaming()
 	scanMetadata(t, scan)
 	return t, nil
 }

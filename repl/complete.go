@@ -142,6 +142,9 @@ func (c *completer) complete(text, rest string) (cands []string, partial string)
 		bounded.names = boundedNames{c.names}
 		c = &bounded
 	}
+	if cmd := strings.TrimLeft(text, " \t"); strings.HasPrefix(cmd, `\`) && !strings.Contains(cmd, "\n") {
+		return c.backslash(ctx, cmd)
+	}
 	toks, open := lexForCompletion(text)
 	// Only the statement at the cursor counts.
 	start := 0
@@ -672,3 +675,38 @@ var statementStarts = func() []string {
 
 // clauseKeywords are the keywords offered inside a statement.
 var clauseKeywords = parser.ClauseKeywords()
+
+// backslash completes a backslash command typed at the start of a
+// statement: its name, the on/off of \timing and \x, and the table or
+// view after \d.
+func (c *completer) backslash(ctx context.Context, cmd string) (cands []string, partial string) {
+	name, arg, spaced := strings.Cut(cmd, " ")
+	if !spaced {
+		for _, b := range backslashCommands {
+			if strings.HasPrefix(b.name, name) {
+				cands = append(cands, b.name+" ")
+			}
+		}
+		return cands, name
+	}
+	arg = strings.TrimLeft(arg, " ")
+	switch name {
+	case `\timing`, `\x`:
+		for _, v := range []string{"on", "off"} {
+			if strings.HasPrefix(v, arg) {
+				cands = append(cands, v)
+			}
+		}
+		return cands, arg
+	case `\d`:
+		qual := strings.Split(arg, ".")
+		partial = qual[len(qual)-1]
+		for _, n := range c.objectNames(ctx, qual[:len(qual)-1]) {
+			if strings.HasPrefix(strings.ToLower(n), strings.ToLower(partial)) {
+				cands = append(cands, partial+n[len(partial):])
+			}
+		}
+		return cands, partial
+	}
+	return nil, ""
+}

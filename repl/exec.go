@@ -62,7 +62,6 @@ func (sh *Shell) exec(ctx context.Context, stmt string, out, errw io.Writer, int
 // execIn is exec with the statement's SQL run by r.
 func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, errw io.Writer, interactive bool) (tag render.Tag) {
 	sh.bare = false
-	started := time.Now()
 	opt := render.Options{Interactive: interactive, Color: sh.cfg.Color}
 	defer func() {
 		if r := recover(); r != nil {
@@ -70,9 +69,12 @@ func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, err
 			tag = sh.fail(errw, render.Internal(r, debug.Stack()), opt)
 		}
 	}()
+	if _, _, ok := backslashCommand(stmt); ok {
+		return sh.runBackslash(ctx, r, stmt, out, errw, interactive)
+	}
 	switch clientCommand(stmt) {
 	case cmdHelp:
-		return render.HelpAnswer(out)
+		return render.HelpAnswer(out, backslashHelp()...)
 	case cmdQuit, cmdExit:
 		sh.exited = true
 		if !interactive && render.IsMachineFormat(r.DisplayOptions().Format) {
@@ -90,6 +92,22 @@ func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, err
 	if path, ok := sourceCommand(stmt); ok {
 		return sh.source(ctx, path, out, errw, interactive)
 	}
+	return sh.execSQL(ctx, r, stmt, out, errw, interactive)
+}
+
+// backslashHelp lists the backslash commands for HELP.
+func backslashHelp() []render.BackslashHelp {
+	h := make([]render.BackslashHelp, len(backslashCommands))
+	for i, c := range backslashCommands {
+		h[i] = render.BackslashHelp{Syntax: c.syntax, Text: c.help}
+	}
+	return h
+}
+
+// execSQL runs a statement of SQL through r and writes its answer.
+func (sh *Shell) execSQL(ctx context.Context, r stmtRunner, stmt string, out, errw io.Writer, interactive bool) (tag render.Tag) {
+	started := time.Now()
+	var opt render.Options
 	var prog *progress
 	if interactive && sh.cfg.Progress != nil && sh.running() == nil {
 		delay := sh.cfg.ProgressDelay
@@ -104,6 +122,9 @@ func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, err
 		}()
 	}
 	res, err := r.Execute(ctx, stmt)
+	if err == nil && isBareSet(stmt) {
+		res, err = sh.withDefaults(ctx, res, interactive)
+	}
 	if prog != nil {
 		prog.countRows(res)
 	}
@@ -112,7 +133,9 @@ func (sh *Shell) execIn(ctx context.Context, r stmtRunner, stmt string, out, err
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			err = render.Cancelled()
 		}
-		return sh.fail(errw, err, opt)
+		tag := sh.fail(errw, err, opt)
+		sh.javaFunctionNote(ctx, errw, err, opt)
+		return tag
 	}
 	// In a machine format (csv, tsv, json, jsonl) the answer stream holds
 	// result rows only, so that it is a clean file: status lines ("[INFO]
@@ -162,6 +185,7 @@ func setKey(stmt string) (string, bool) {
 // line after it (see writeLocation).
 func (sh *Shell) fail(errw io.Writer, err error, opt render.Options) render.Tag {
 	tag := render.Error(errw, err, opt)
+	reservedHint(errw, err, opt)
 	if name, why, ok := sh.leftOut(err); ok {
 		render.Warning(errw, fmt.Sprintf(msgLeftOut, name, why), opt)
 	}
@@ -237,6 +261,7 @@ func (sh *Shell) optionsOf(r stmtRunner, interactive bool, started time.Time) re
 	}
 	opt.Color = sh.cfg.Color
 	opt.Started = started
+	sh.display.apply(&opt)
 	return opt
 }
 

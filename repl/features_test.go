@@ -54,8 +54,9 @@ func TestPrompt(t *testing.T) {
 		{"[%d]%% ", "[db]% "},
 		{"eddy %x> ", "eddy %x> "},
 		{"end%", "end%"},
+		{"%c.%d [%m]> ", "cat.db [batch]> "},
 	} {
-		if got := expandPrompt(tc.tmpl, "cat", "db"); got != tc.want {
+		if got := expandPrompt(tc.tmpl, "cat", "db", "batch"); got != tc.want {
 			t.Errorf("expandPrompt(%q) = %q, want %q", tc.tmpl, got, tc.want)
 		}
 	}

@@ -173,7 +173,7 @@ func (h holdWriter) Flush() error {
 // outcome comes later).
 func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 	sh := g.sh
-	if clientCommand(stmt) != "" || isSourceCommand(stmt) {
+	if _, _, bs := backslashCommand(stmt); bs || clientCommand(stmt) != "" || isSourceCommand(stmt) {
 		// Client commands answer at once, after the answers before them.
 		// SOURCE may change options.
 		g.optOK = false

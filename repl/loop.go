@@ -73,6 +73,28 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		if buf.Len() == 0 && strings.TrimSpace(line) == "" {
 			continue // blank lines between statements
 		}
+		if buf.Len() == 0 && isBackslashLine(line) {
+			// A backslash command is its line, as in psql.
+			text := strings.TrimSpace(line)
+			if interactive {
+				src.SaveHistory(text)
+			} else {
+				sh.loc = &stmtLocation{file: name, line: lineNo, col: 1 + len(line) - len(strings.TrimLeft(line, " \t")), text: text}
+			}
+			var ok bool
+			if g != nil {
+				ok = g.runOne(ctx, text)
+			} else {
+				ok = sh.runOne(ctx, text, w, interactive)
+			}
+			if !ok {
+				failed = true
+				if !interactive && !sh.cfg.KeepGoing {
+					return 1
+				}
+			}
+			continue
+		}
 		if buf.Len() == 0 {
 			bufLine, bufCol = lineNo, 0
 		}

@@ -15,7 +15,11 @@ import (
 func (sh *Shell) prompt(n int) string {
 	opt := sh.sess.DisplayOptions()
 	cat, db := sh.sess.Prompt()
-	p := expandPrompt(opt.Prompt, cat, db)
+	mode := "batch"
+	if opt.Streaming {
+		mode = "streaming"
+	}
+	p := expandPrompt(opt.Prompt, cat, db, mode)
 	if n <= 1 {
 		return p
 	}
@@ -28,9 +32,10 @@ func (sh *Shell) prompt(n int) string {
 }
 
 // expandPrompt fills a prompt template: %c is the current catalog, %d the
-// current database, %% a percent sign; any other % stays as written. An
-// empty template is render.DefaultPrompt.
-func expandPrompt(tmpl, catalog, database string) string {
+// current database, %m the runtime mode (streaming or batch), %% a percent
+// sign; any other % stays as written. An empty template is
+// render.DefaultPrompt.
+func expandPrompt(tmpl, catalog, database, mode string) string {
 	if tmpl == "" {
 		tmpl = render.DefaultPrompt
 	}
@@ -45,6 +50,8 @@ func expandPrompt(tmpl, catalog, database string) string {
 			b.WriteString(catalog)
 		case 'd':
 			b.WriteString(database)
+		case 'm':
+			b.WriteString(mode)
 		case '%':
 			b.WriteByte('%')
 		default:

@@ -66,6 +66,11 @@ type Config struct {
 	// be made to why ("FILE:LINE: reason"): an error saying such a catalog
 	// does not exist is followed by that reason.
 	LeftOut map[string]string
+	// FlinkSetListing makes `SET;` list only the configured keys, as
+	// Flink's client does over a deployment whose configuration file holds
+	// the defaults; otherwise the shell adds the essential options nobody
+	// set, marked as defaults (see setlist.go).
+	FlinkSetListing bool
 }
 
 // Shell reads statements, runs them and prints their answers.
@@ -97,6 +102,8 @@ type Shell struct {
 	// after an error; nil at the prompt.
 	input string
 	loc   *stmtLocation
+	// display is what the client commands \timing and \x changed.
+	display clientDisplay
 }
 
 // New returns a shell over sess.

@@ -246,7 +246,7 @@ func TestExecStatement(t *testing.T) {
 		{"fail x", render.TagError, "[ERROR] Could not execute SQL statement. Reason:\nValidationException: no such thing: fail x\n"},
 		{"rows", render.TagOK, "+-----+\n| key |\n+-----+\n| a.b |\n|     |\n+-----+\n2 rows in set\n"},
 		{"query", render.TagOK, "+---+\n| n |\n+---+\n| 1 |\n+---+\n1 row in set\n"},
-		{"-- a comment\nhelp", render.TagOK, render.Help()},
+		{"-- a comment\nhelp", render.TagOK, render.Help(backslashHelp()...)},
 	}
 	for _, c := range cases {
 		var b bytes.Buffer

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"eddy/catalogs"
+	"eddy/engine/connectors"
 	"eddy/engine/types"
 )
 
@@ -27,11 +28,13 @@ const Rate = "10"
 type Catalog struct {
 	name   string
 	tables map[string]*catalogs.CatalogTable
+	// snapshot is the connector of the tables in batch mode.
+	snapshot *connectors.Factory
 }
 
 // New returns the examples catalog registered under name.
 func New(name string) *Catalog {
-	return &Catalog{name: name, tables: definitions()}
+	return &Catalog{name: name, tables: definitions(), snapshot: snapshotFactory()}
 }
 
 var (

@@ -45,6 +45,9 @@ type RowGroup struct {
 	texts    map[string]string // INSERT texts of pending rows by table and row count
 	broken   error             // the transaction cannot go on: only Rollback is left
 	ended    bool
+	// keyed are the written data tables with a primary key: the rows
+	// appended after each one's before keep one row per key at Commit.
+	keyed map[string]*rowWrite
 }
 
 // BeginGroup takes the store's write lock and returns the open group. A
@@ -139,6 +142,16 @@ func (g *RowGroup) write(ctx context.Context, rs catalogs.RowStore, t catalogs.R
 		if bound {
 			g.versions[key] = t.Version
 		}
+		if len(w.keys) > 0 {
+			if k, ok := g.keyed[tbl]; ok {
+				k.before = min(k.before, w.before)
+			} else {
+				if g.keyed == nil {
+					g.keyed = map[string]*rowWrite{}
+				}
+				g.keyed[tbl] = w
+			}
+		}
 		g.mu.Unlock()
 	}
 	return err
@@ -209,6 +222,12 @@ func (g *RowGroup) Commit(ctx context.Context) error {
 	if err := g.flush(); err != nil {
 		_ = g.tx.Rollback()
 		return err
+	}
+	for tbl, w := range g.keyed {
+		if err := w.replaceKeys(context.WithoutCancel(ctx), g.tx, tbl); err != nil {
+			_ = g.tx.Rollback()
+			return err
+		}
 	}
 	if err := g.tx.Commit(); err != nil {
 		_ = g.tx.Rollback()

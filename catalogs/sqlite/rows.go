@@ -35,6 +35,12 @@ func execText(ctx context.Context, tx execer, q string, args ...any) error {
 	return err
 }
 
+// queryInt runs a generated query text (see execText) of one integer.
+func queryInt(ctx context.Context, tx *sql.Tx, q string, args ...any) (n int64, err error) {
+	err = tx.QueryRowContext(ctx, q, args...).Scan(&n)
+	return n, err
+}
+
 // execer runs statements: a transaction, or a connection in autocommit
 // mode (the staging of rows.stage.go).
 type execer interface {
@@ -271,6 +277,11 @@ type rowWrite struct {
 	defs      []string
 	marks     []string
 	names     []string
+	// keys are the positions of the primary key's columns (nil: none);
+	// before is the last rowid of the data table before this write, set
+	// by run: rows after it replace the older rows of their keys.
+	keys   []int
+	before int64
 }
 
 func newRowWrite(c *Catalog, t catalogs.RowTarget, bound, overwrite bool,
@@ -300,6 +311,7 @@ func (w *rowWrite) run(ctx context.Context, tx *sql.Tx, tbl string) (string, err
 	if err := c.checkTarget(ctx, tx, w.target, w.bound); err != nil {
 		return "", err
 	}
+	w.keys, w.before = c.tableKeys(ctx, tx, path, len(w.cols)), 0
 	if tbl == "" {
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS row_tables (
 			id      INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -324,15 +336,54 @@ func (w *rowWrite) run(ctx context.Context, tx *sql.Tx, tbl string) (string, err
 			if err := execText(ctx, tx, `CREATE TABLE `+tbl+` (`+strings.Join(w.defs, ", ")+`)`); err != nil {
 				return "", storeErr(err, "cannot write the rows of %s", path.FullName())
 			}
-			return tbl, w.insert(ctx, tx, tbl)
+			return tbl, w.upsert(ctx, tx, tbl)
 		}
 	}
 	if w.overwrite {
 		if err := execText(ctx, tx, `DELETE FROM `+tbl); err != nil {
 			return "", storeErr(err, "cannot write the rows of %s", path.FullName())
 		}
+	} else if len(w.keys) > 0 {
+		var err error
+		if w.before, err = queryInt(ctx, tx, `SELECT coalesce(max(rowid), 0) FROM `+tbl); err != nil {
+			return "", storeErr(err, "cannot write the rows of %s", path.FullName())
+		}
 	}
-	return tbl, w.insert(ctx, tx, tbl)
+	return tbl, w.upsert(ctx, tx, tbl)
+}
+
+// upsert inserts the produced rows and, for a table with a primary key,
+// keeps one row per key: the newest (see replaceKeys).
+func (w *rowWrite) upsert(ctx context.Context, tx *sql.Tx, tbl string) error {
+	if err := w.insert(ctx, tx, tbl); err != nil {
+		return err
+	}
+	return w.replaceKeys(ctx, tx, tbl)
+}
+
+// replaceKeys keeps one row per primary key in the data table tbl, as
+// Flink's upsert tables do: a row written after w.before replaces every
+// older row of its key, so an INSERT of an existing key replaces that row
+// and the last of several rows of one key wins. The rows keep their
+// rowids, so the table still reads in the order its rows were written. An
+// index on the key columns makes it cost a lookup per new row. Nothing is
+// done for a table without a key.
+func (w *rowWrite) replaceKeys(ctx context.Context, tx execer, tbl string) error {
+	if len(w.keys) == 0 {
+		return nil
+	}
+	names := make([]string, len(w.keys))
+	on := make([]string, len(w.keys))
+	for i, k := range w.keys {
+		names[i] = "c" + strconv.Itoa(k)
+		on[i] = "o." + names[i] + " = n." + names[i]
+	}
+	err := execText(ctx, tx, `CREATE INDEX IF NOT EXISTS `+tbl+`_key ON `+tbl+` (`+strings.Join(names, ", ")+`)`)
+	if err == nil {
+		err = execText(ctx, tx, `DELETE FROM `+tbl+` WHERE rowid IN (SELECT o.rowid FROM `+tbl+` AS n JOIN `+tbl+
+			` AS o ON `+strings.Join(on, " AND ")+` AND o.rowid < n.rowid WHERE n.rowid > ?)`, w.before)
+	}
+	return storeErr(err, "cannot write the rows of %s", w.path.FullName())
 }
 
 // insert stores the produced rows into the data table tbl.

@@ -80,7 +80,11 @@ func (st *rowStage) Commit(ctx context.Context, overwrite bool, produce func(emi
 		if err := execText(ctx, tx, `INSERT INTO `+tbl+` (`+cols+`) SELECT `+cols+` FROM temp.`+st.name+` ORDER BY rowid`); err != nil {
 			return storeErr(err, "cannot write the rows of %s", path.FullName())
 		}
-		return tail.insert(ctx, tx, tbl)
+		if err := tail.insert(ctx, tx, tbl); err != nil {
+			return err
+		}
+		// One row per primary key, counted from before the commit.
+		return head.replaceKeys(ctx, tx, tbl)
 	})
 }
 

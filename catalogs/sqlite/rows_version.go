@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
@@ -104,6 +105,9 @@ type tableState struct {
 	exists  bool
 	version catalogs.TableVersion
 	cols    []catalogs.Column
+	// keys are the positions, among cols, of the PRIMARY KEY's columns
+	// (read withCols only); nil for a table without one.
+	keys []int
 }
 
 // readTableState reads the state of the table at path through q (inside
@@ -149,6 +153,7 @@ func (c *Catalog) readTableState(ctx context.Context, q queryer, path catalogs.O
 			return tableState{}, err
 		}
 		st.cols = physicalColumns(t)
+		st.keys = keyPositions(t, st.cols)
 	}
 	return st, nil
 }
@@ -216,4 +221,34 @@ func (c *Catalog) checkTarget(ctx context.Context, tx *sql.Tx, t catalogs.RowTar
 		return changedErr(c.name, t.Path)
 	}
 	return nil
+}
+
+// tableKeys returns the positions of the primary key's columns among the
+// physical columns of the table at path when there are n of them, or nil
+// (no key, or a definition that does not decode: the rows are then
+// written as they come).
+func (c *Catalog) tableKeys(ctx context.Context, tx *sql.Tx, path catalogs.ObjectPath, n int) []int {
+	st, err := c.readTableState(ctx, tx, path, true)
+	if err != nil || len(st.cols) != n {
+		return nil
+	}
+	return st.keys
+}
+
+// keyPositions returns the positions among cols of the primary key's
+// columns of t, or nil when it has none (or names a column cols lacks).
+func keyPositions(t catalogs.BaseTable, cols []catalogs.Column) []int {
+	ct, ok := t.(*catalogs.CatalogTable)
+	if !ok || ct.Schema.PrimaryKey == nil {
+		return nil
+	}
+	var keys []int
+	for _, name := range ct.Schema.PrimaryKey.Columns {
+		i := slices.IndexFunc(cols, func(c catalogs.Column) bool { return c.Name == name })
+		if i < 0 {
+			return nil
+		}
+		keys = append(keys, i)
+	}
+	return keys
 }

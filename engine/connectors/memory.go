@@ -2,6 +2,9 @@ package connectors
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"eddy/catalogs"
@@ -40,7 +43,16 @@ func (m *MemoryStore) Reader(t *Table) Reader {
 // Writer returns a writer that appends (or, with overwrite, replaces) the
 // table's rows at Commit.
 func (m *MemoryStore) Writer(t *Table, overwrite bool) Writer {
-	return &memWriter{m: m, key: keyOf(t), overwrite: overwrite}
+	w := &memWriter{m: m, key: keyOf(t), overwrite: overwrite}
+	for _, k := range t.PrimaryKey {
+		i := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Name == k })
+		if i < 0 {
+			w.keys = nil
+			break
+		}
+		w.keys = append(w.keys, i)
+	}
+	return w
 }
 
 // Drop forgets a table's rows (DROP TABLE, TRUNCATE TABLE).
@@ -67,6 +79,9 @@ type memWriter struct {
 	overwrite bool
 	batches   []*vector.Batch
 	cur       *vector.Batch
+	// keys are the positions of the primary key's columns: a table with
+	// one keeps one row per key, the last written (nil: none).
+	keys []int
 }
 
 func (w *memWriter) Write(ctx context.Context, b *vector.Batch) error {
@@ -97,8 +112,46 @@ func (w *memWriter) Commit(ctx context.Context) error {
 		old := w.m.tables[w.key]
 		w.m.tables[w.key] = append(old[:len(old):len(old)], w.batches...)
 	}
+	if len(w.keys) > 0 {
+		w.m.tables[w.key] = lastPerKey(w.m.tables[w.key], w.keys)
+	}
 	w.batches = nil
 	return nil
+}
+
+// lastPerKey returns the rows of batches with only the last row of each
+// key (the values at positions keys), in the order they were written: a
+// row replaces the older rows of its key, as in Flink's upsert tables.
+func lastPerKey(batches []*vector.Batch, keys []int) []*vector.Batch {
+	keyOfRow := func(b *vector.Batch, i int) string {
+		row := b.Row(i)
+		var sb strings.Builder
+		for _, k := range keys {
+			fmt.Fprintf(&sb, "%v\x00", row[k])
+		}
+		return sb.String()
+	}
+	last := map[string][2]int{}
+	for bi, b := range batches {
+		for i := range b.N {
+			last[keyOfRow(b, i)] = [2]int{bi, i}
+		}
+	}
+	var out []*vector.Batch
+	var cur *vector.Batch
+	for bi, b := range batches {
+		for i := range b.N {
+			if last[keyOfRow(b, i)] != [2]int{bi, i} {
+				continue
+			}
+			if cur == nil || cur.N >= vector.BatchSize {
+				cur = vector.NewBatch(b.Types(), vector.BatchSize)
+				out = append(out, cur)
+			}
+			cur.AppendFrom(b, i, b.Kind(i))
+		}
+	}
+	return out
 }
 
 func (w *memWriter) Abort() error {

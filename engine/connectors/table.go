@@ -38,6 +38,11 @@ type Table struct {
 	// the physical columns in the rows written; each key is one the
 	// connector declares writable (Abilities.WritableMetadata).
 	Metadata []MetadataColumn
+	// Batch is set on a scanned table when the statement runs in batch
+	// mode, for a catalog whose connector serves its tables differently
+	// then (CatalogConnector: the examples catalog reads a bounded
+	// snapshot).
+	Batch bool
 }
 
 // MetadataColumn is a METADATA column read from a connector: its values

@@ -1,6 +1,7 @@
 package ddl_test
 
 import (
+	"archive/zip"
 	"context"
 	"errors"
 	"fmt"
@@ -102,7 +103,7 @@ func TestExecute(t *testing.T) {
 		{"SHOW CREATE VIEW v", "CREATE VIEW `cat`.`db`.`v` (\n  `k`,\n  `n`\n)\n" +
 			"AS SELECT `t`.`id`, `t`.`name`\nFROM `cat`.`db`.`t` AS `t`\n"},
 		{"SHOW CURRENT DATABASE", "db"},
-		{"CREATE TEMPORARY SYSTEM FUNCTION f AS 'com.example.F'", "OK"},
+		{"CREATE TEMPORARY SYSTEM FUNCTION f AS 'com.example.F' LANGUAGE PYTHON", "OK"},
 		{"DESCRIBE FUNCTION f", "is system function|true\nis temporary|true"},
 		{"SHOW USER FUNCTIONS", "f"},
 		{"LOAD MODULE core", "A module with name 'core' already exists"},
@@ -185,6 +186,10 @@ func TestJars(t *testing.T) {
 	if err := os.WriteFile(jar, []byte("PK"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := run(ex, fmt.Sprintf("ADD JAR '%s'", jar)); err == nil || !strings.Contains(err.Error(), "is not a jar file") {
+		t.Fatalf("ADD JAR of a file that is not a zip archive: %v", err)
+	}
+	writeJar(t, jar, "META-INF/MANIFEST.MF", "com/example/Lower.class")
 	for _, step := range []struct{ sql, want string }{
 		{fmt.Sprintf("ADD JAR '%s'", jar), "OK"},
 		{fmt.Sprintf("ADD JAR '%s'", jar), "OK"},
@@ -194,6 +199,65 @@ func TestJars(t *testing.T) {
 	} {
 		if got, err := run(ex, step.sql); err != nil || got != step.want {
 			t.Errorf("%s = %q, %v; want %q", step.sql, got, err, step.want)
+		}
+	}
+}
+
+// writeJar writes a zip archive holding empty entries of these names.
+func writeJar(t *testing.T, path string, entries ...string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := zip.NewWriter(f)
+	for _, e := range entries {
+		if _, err := w.Create(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestJarChecks: ADD JAR and USING JAR take what Flink's resource manager
+// takes, and a temporary Java function needs its class in a jar.
+func TestJarChecks(t *testing.T) {
+	ex := open(t, filepath.Join(t.TempDir(), "eddy.db"))
+	dir := t.TempDir()
+	udf := filepath.Join(dir, "udf.jar")
+	writeJar(t, udf, "META-INF/MANIFEST.MF", "com/example/Lower.class")
+	empty := filepath.Join(dir, "empty.jar")
+	writeJar(t, empty, "README")
+	for _, tc := range []struct{ sql, want string }{
+		{"ADD JAR '" + filepath.Join(dir, "udf.zip") + "'", "ValidationException: The registering or unregistering jar resource [" + filepath.Join(dir, "udf.zip") + "] must ends with '.jar' suffix."},
+		{"ADD JAR '" + filepath.Join(dir, "none.jar") + "'", "FileNotFoundException: Jar resource [" + filepath.Join(dir, "none.jar") + "] not found."},
+		{"ADD JAR '" + empty + "'", "it holds no manifest and no class"},
+		{"CREATE TEMPORARY FUNCTION lower2 AS 'com.example.Lower'", "ClassNotFoundException: com.example.Lower"},
+		{"CREATE TEMPORARY SYSTEM FUNCTION lower2 AS 'com.example.Lower' LANGUAGE JAVA", "ClassNotFoundException: com.example.Lower"},
+		{"CREATE TEMPORARY FUNCTION lower2 AS 'com.example.Upper' USING JAR '" + udf + "'", "ClassNotFoundException: com.example.Upper"},
+	} {
+		if _, err := run(ex, tc.sql); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", tc.sql, err, tc.want)
+		}
+	}
+	for _, sql := range []string{
+		"CREATE TEMPORARY FUNCTION f1 AS 'com.example.Lower' USING JAR '" + udf + "'",
+		"CREATE FUNCTION f2 AS 'com.example.Missing'", // a catalog function's class is loaded when it is used
+		"CREATE TEMPORARY FUNCTION f3 AS 'lower_py.lower' LANGUAGE PYTHON",
+		"ADD JAR '" + udf + "'",
+		"CREATE TEMPORARY SYSTEM FUNCTION f4 AS 'com.example.Lower'",
+		"REMOVE JAR '" + udf + "'",
+		// An existing temporary function is not loaded again, as in Flink.
+		"CREATE TEMPORARY SYSTEM FUNCTION IF NOT EXISTS f4 AS 'com.example.Missing'",
+		"CREATE TEMPORARY FUNCTION IF NOT EXISTS f1 AS 'com.example.Missing'",
+	} {
+		if _, err := run(ex, sql); err != nil {
+			t.Errorf("%s: %v", sql, err)
 		}
 	}
 }

@@ -23,16 +23,35 @@ func functionOf(className, language string, jars []string) *catalogs.CatalogFunc
 
 func (ex *Executor) execCreateFunction(ctx context.Context, st *ast.CreateFunction) (*result.Result, error) {
 	fn := functionOf(st.ClassName, st.Language, st.Jars)
+	for _, jar := range st.Jars {
+		if err := checkJar(jar); err != nil {
+			return nil, err
+		}
+	}
+	// Flink loads the class of a new temporary Java function when it is
+	// created (a catalog function's when it is first used):
+	// checkFunctionClass finds it in the jars as its class loader would.
+	checkClass := st.Temporary && (st.Language == "" || st.Language == "JAVA")
 	switch {
 	case st.Temporary && st.System:
 		if len(st.Name.Parts) != 1 {
 			return nil, sqlerr.Errorf(sqlerr.ValidationException, "Temporary system function does not support qualified identifier: %s", ast.String(st.Name))
+		}
+		if _, exists := ex.cat.GetTemporarySystemFunction(st.Name.Parts[0].Name); checkClass && !exists {
+			if err := checkFunctionClass(st.ClassName, ex.jars, st.Jars); err != nil {
+				return nil, err
+			}
 		}
 		return success(ex.cat.CreateTemporarySystemFunction(st.Name.Parts[0].Name, fn, st.IfNotExists))
 	case st.Temporary:
 		id, err := ex.cat.Qualify(st.Name.Names()...)
 		if err != nil {
 			return nil, err
+		}
+		if e, err := ex.cat.GetFunction(ctx, id); checkClass && (err != nil || !e.Temporary) {
+			if err := checkFunctionClass(st.ClassName, ex.jars, st.Jars); err != nil {
+				return nil, err
+			}
 		}
 		return success(ex.cat.CreateTemporaryFunction(id, fn, st.IfNotExists))
 	}

@@ -42,3 +42,24 @@ SELECT * FROM (VALUES (1, 'a')) AS t(x, y);
 		t.Fatalf("the query's row is missing:\n%s", remote.stdout)
 	}
 }
+
+// TestGatewayClientCommands: with --gateway the backslash commands are
+// answered by eddy (Flink's parser would refuse the backslash): \d runs
+// SHOW TABLES and DESCRIBE on Flink, \x switches the display locally.
+func TestGatewayClientCommands(t *testing.T) {
+	url := os.Getenv("EDDY_GATEWAY")
+	if url == "" {
+		t.Skip("EDDY_GATEWAY is not set: no Flink SQL Gateway to run against (.ci/run starts one)")
+	}
+	script := "SET 'sql-client.execution.result-mode' = 'tableau';\n" +
+		"CREATE TEMPORARY TABLE e2e_cc (id INT, name STRING) WITH ('connector' = 'datagen');\n" +
+		"\\d\n\\d e2e_cc\n\\x\nSHOW CURRENT CATALOG;\n"
+	r := eddy(t, script, "--gateway", url)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !hasRow(r.stdout, "e2e_cc") || !hasRow(r.stdout, "id", "INT", "TRUE", "", "", "") ||
+		!strings.Contains(r.stdout, "Expanded display is on.") || !strings.Contains(r.stdout, "1. row") {
+		t.Errorf("client commands on Flink:\n%s", r.stdout)
+	}
+}

@@ -88,7 +88,9 @@ func newTarget(ctx context.Context, dir string, d qtest.Dialect) (qtest.Target, 
 			}
 		}
 	}
-	tg.shell = repl.New(tg.sess, repl.Config{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, NoErrorLocation: true})
+	tg.shell = repl.New(tg.sess, repl.Config{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, NoErrorLocation: true,
+		// Flink's harness cluster lists its own configuration: clusterOptions.
+		FlinkSetListing: true})
 	return tg, nil
 }
 

@@ -1,6 +1,7 @@
 package qtest
 
 import (
+	"archive/zip"
 	"cmp"
 	"fmt"
 	"os"
@@ -63,14 +64,19 @@ func NewVars(dir, workDir string, env Env) (Vars, error) {
 	}
 	v["$VAR_STREAMING_PLAN_RELATIVE_PATH"] = rel
 
-	// Flink generates a jar of Java UDF classes here; eddy has no JVM, so the
-	// path names a file that does not exist. The records that need the jar
-	// are in the skip list.
+	// Flink generates a jar of Java UDF classes here. eddy runs no JVM code,
+	// but ADD JAR and CREATE TEMPORARY FUNCTION check the jar and the class
+	// as Flink's resource manager and class loader do: the jar holds a
+	// manifest and entries named for the classes (empty: nothing loads
+	// them). The records that run the functions are in the skip list.
 	jarDir := filepath.Join(dir, "test-jar")
 	if err := os.Mkdir(jarDir, 0o755); err != nil {
 		return nil, fmt.Errorf("placeholder $VAR_UDF_JAR_PATH: %w", err)
 	}
 	jar := filepath.Join(jarDir, "test-classloader-udf.jar")
+	if err := writeUDFJar(jar); err != nil {
+		return nil, fmt.Errorf("placeholder $VAR_UDF_JAR_PATH: %w", err)
+	}
 	v["$VAR_UDF_JAR_PATH"] = jar
 	// Hand-written tables (SHOW JARS in function.q) are as wide as the path:
 	// the `jars` header and the borders are padded by len(path)-4.
@@ -103,4 +109,28 @@ func (v Vars) Substitute(text string) string {
 	// strings.Replacer tries the old strings in argument order at each
 	// position: longest first.
 	return strings.NewReplacer(pairs...).Replace(text)
+}
+
+// writeUDFJar writes the stand-in of Flink's UDF jar at path.
+func writeUDFJar(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := zip.NewWriter(f)
+	entries := []string{"META-INF/MANIFEST.MF"}
+	for _, c := range []string{"LowerUDF", "UpperUDF"} { // the classes of Flink's jar
+		entries = append(entries, c+".class")
+	}
+	for _, e := range entries {
+		if _, err := w.Create(e); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

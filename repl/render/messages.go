@@ -117,7 +117,9 @@ func Banner(version, remote string) string {
 	return Version(version) + ", a Flink SQL shell." + where + " Enter HELP; for help, QUIT; or Ctrl-D to exit."
 }
 
-// helpCommands is the HELP table of Flink's client (misc.q), in its order.
+// helpCommands is the HELP table: Flink's client's (misc.q) in its order,
+// with what eddy does not have left out (the --jar and --library startup
+// options), then the statements and client commands of eddy's own.
 var helpCommands = [][2]string{
 	{"HELP", "Prints the available commands."},
 	{"QUIT/EXIT", "Quits the SQL CLI client."},
@@ -131,21 +133,34 @@ var helpCommands = [][2]string{
 	{"EXPLAIN", "Describes the execution plan of a query or table with the given name."},
 	{"BEGIN STATEMENT SET", `Begins a statement set. Syntax: "BEGIN STATEMENT SET;"`},
 	{"END", `Ends a statement set. Syntax: "END;"`},
-	{"ADD JAR", `Adds the specified jar file to the submitted jobs' classloader. Syntax: "ADD JAR '<path_to_filename>.jar'"`},
-	{"REMOVE JAR", `Removes the specified jar file from the submitted jobs' classloader. Syntax: "REMOVE JAR '<path_to_filename>.jar'"`},
-	{"SHOW JARS", "Shows the list of user-specified jar dependencies. This list is impacted by the --jar and --library startup options as well as the ADD/REMOVE JAR commands."},
-	// eddy's own statement, after Flink's list.
+	{"SHOW", `Lists catalogs, databases, tables, views, functions, modules or jars. Syntax: "SHOW TABLES;", "SHOW CREATE TABLE <name>;"`},
+	{"DESCRIBE", `Describes the columns of a table or view. Syntax: "DESCRIBE <name>;"`},
+	{"USE", `Makes a catalog or database the current one. Syntax: "USE CATALOG <catalog>;", "USE <database>;"`},
+	{"SHOW JOBS", "Lists the jobs (INSERT statements) of this session and their status."},
+	{"STOP JOB", `Cancels a running job. Syntax: "STOP JOB '<job id>';"`},
+	{"ADD JAR", `Adds the specified jar file to the session (its Java functions run only on Flink, with --gateway). Syntax: "ADD JAR '<path_to_filename>.jar'"`},
+	{"REMOVE JAR", `Removes the specified jar file from the session. Syntax: "REMOVE JAR '<path_to_filename>.jar'"`},
+	{"SHOW JARS", "Shows the list of jars added with ADD JAR."},
 	{"SOURCE", `Runs the statements of a file in this session, stopping at the first failing one. Syntax: "SOURCE '<path>.sql';"`},
 }
 
+// BackslashHelp is one client command in the help: its use and what it does.
+type BackslashHelp struct{ Syntax, Text string }
+
 // Help returns the answer to HELP, laid out as Flink's client lays it out
 // (command padded to 19 characters, two tabs, description), ending in a
-// newline.
-func Help() string {
+// newline; the shell's backslash commands follow the statements.
+func Help(backslash ...BackslashHelp) string {
 	var b strings.Builder
 	b.WriteString("The following commands are available:\n\n")
 	for _, c := range helpCommands {
 		fmt.Fprintf(&b, "%-19s\t\t%s\n", c[0], c[1])
+	}
+	if len(backslash) > 0 {
+		b.WriteString("\nClient commands (one line each, answered by the shell, never sent to a gateway):\n\n")
+		for _, c := range backslash {
+			fmt.Fprintf(&b, "%-19s\t\t%s\n", c.Syntax, c.Text)
+		}
 	}
 	b.WriteString("\nHint: Make sure that a statement ends with \";\" for finalizing (multi-line) statements.\n")
 	b.WriteString("You can also type any Flink SQL statement, please visit " +
@@ -190,6 +205,23 @@ const (
 	MsgBadDefine     = "-D %q: want key=value"
 	MsgBadOutput     = "--output %q: want one of %s"
 )
+
+// TimingState answers \timing (psql's words).
+func TimingState(on bool) string { return "Timing is " + onOff(on) + "." }
+
+// ExpandedState answers \x (psql's words).
+func ExpandedState(on bool) string { return "Expanded display is " + onOff(on) + "." }
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
+// ClientError returns the error of a client command the shell could not
+// run.
+func ClientError(msg string) error { return clientError(msg) }
 
 // Version is the answer to --version.
 func Version(version string) string { return Name + " " + version }

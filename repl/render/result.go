@@ -73,8 +73,8 @@ func Warning(w io.Writer, msg string, opt Options) Tag {
 func Quit(w io.Writer, opt Options) Tag { return Info(w, msgQuit, opt) }
 
 // HelpAnswer writes the answer to HELP; it is not coloured.
-func HelpAnswer(w io.Writer) Tag {
-	io.WriteString(w, Help())
+func HelpAnswer(w io.Writer, backslash ...BackslashHelp) Tag {
+	io.WriteString(w, Help(backslash...))
 	return TagOK
 }
 
