@@ -1,6 +1,7 @@
 package connectors
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,8 +66,19 @@ func filesystemFactory(reg *Registry) *Factory {
 		},
 		Abilities: func(t *Table) Abilities {
 			mode := reg.formatChangelog(t.Options)
-			return Abilities{Bounded: t.Options["source.monitor-interval"] == "", Projection: true,
+			a := Abilities{Bounded: t.Options["source.monitor-interval"] == "", Projection: true,
 				ReadableMetadata: fileMetadata(), Produces: mode, Accepts: mode}
+			// Filters on partition keys choose the files read; a format
+			// with statistics skips parts of files by the others.
+			if len(t.PartitionKeys) > 0 {
+				a.Filters, a.Partitions = FilterCompare|FilterNullTest, true
+			}
+			if codec, err := reg.configureFormat(t.Options); err == nil {
+				if _, ok := codec.(FilterBulkCodec); ok {
+					a.Filters = FilterCompare | FilterNullTest
+				}
+			}
+			return a
 		},
 	}
 }
@@ -117,7 +130,13 @@ func newFileTable(reg *Registry, t *Table) (*fileTable, error) {
 			"Give an absolute path (ALTER TABLE ... SET ('path' = '...')).",
 			o["path"], t.Name)
 	}
-	return &fileTable{t: t, codec: codec, lay: newFileLayout(t, root, defaultPart)}, nil
+	lay := newFileLayout(t, root, defaultPart)
+	if _, ok := codec.(*parquetCodec); ok {
+		if err := parquetUnsupported(lay.dataColumns()); err != nil {
+			return nil, err
+		}
+	}
+	return &fileTable{t: t, codec: codec, lay: lay}, nil
 }
 
 type fileReader struct {
@@ -135,6 +154,12 @@ type fileReader struct {
 	// files already read when monitoring.
 	monitor time.Duration
 	seen    map[string]bool
+	// partFilters are the pushed filters on partition keys, which choose
+	// the files read; dataFilters the others, over the data columns,
+	// offered to a format with statistics (FilterBulkCodec).
+	partFilters, dataFilters []RowFilter
+	// opened counts the data files opened.
+	opened int
 }
 
 func openFileReader(ft *fileTable) (Reader, error) {
@@ -172,8 +197,94 @@ func openFileReader(ft *fileTable) (Reader, error) {
 
 var _ Pushdown = (*fileReader)(nil)
 
-// PushFilters implements Pushdown: the filesystem formats apply none.
-func (r *fileReader) PushFilters(fs []RowFilter) []bool { return make([]bool, len(fs)) }
+// PushFilters implements Pushdown: a filter on a partition key is applied
+// exactly, by reading only the files of the partitions it keeps
+// (partition pruning); the others are left to the caller, and a format
+// with statistics uses them to skip parts of files.
+func (r *fileReader) PushFilters(fs []RowFilter) []bool {
+	taken := make([]bool, len(fs))
+	lay := r.ft.lay
+	for i, f := range fs {
+		if j := slices.Index(lay.parts, f.Column); j >= 0 {
+			taken[i] = true
+			r.partFilters = append(r.partFilters, f)
+			continue
+		}
+		if j := slices.Index(lay.data, f.Column); j >= 0 {
+			df := f
+			df.Column = j
+			r.dataFilters = append(r.dataFilters, df)
+		}
+	}
+	return taken
+}
+
+// keepPartition reports whether a file's partition values pass the pushed
+// partition filters.
+func (r *fileReader) keepPartition(pv []any) bool {
+	for _, f := range r.partFilters {
+		j := slices.Index(r.ft.lay.parts, f.Column)
+		if !partitionFilterHolds(f, pv[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// partitionFilterHolds evaluates a pushed filter on a partition value as
+// the engine would: a comparison with NULL is not true.
+func partitionFilterHolds(f RowFilter, v any) bool {
+	switch f.Op {
+	case FilterIsNull:
+		return v == nil
+	case FilterIsNotNull:
+		return v != nil
+	}
+	if v == nil {
+		return false
+	}
+	var c int
+	switch x := f.Value.(type) {
+	case int64:
+		n, ok := types.AsInt64(v)
+		if !ok {
+			return true
+		}
+		c = cmp.Compare(n, x)
+	case float64:
+		d, ok := v.(float64)
+		if fl, isF := v.(float32); isF {
+			d, ok = float64(fl), true
+		}
+		if !ok {
+			return true
+		}
+		c = cmp.Compare(d, x)
+	case string:
+		s, ok := v.(string)
+		if !ok {
+			return true
+		}
+		c = strings.Compare(s, x)
+	default:
+		return true
+	}
+	switch f.Op {
+	case FilterEq:
+		return c == 0
+	case FilterNe:
+		return c != 0
+	case FilterLt:
+		return c < 0
+	case FilterLe:
+		return c <= 0
+	case FilterGt:
+		return c > 0
+	case FilterGe:
+		return c >= 0
+	}
+	return true
+}
 
 // PushColumns implements Pushdown: a bulk format converts only these
 // columns' fields.
@@ -284,6 +395,10 @@ func (r *fileReader) openNext(ctx context.Context, batched int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if !r.keepPartition(pv) {
+		return r.openNext(ctx, batched)
+	}
+	r.opened++
 	file, err := os.Open(name)
 	if err != nil {
 		return false, err
@@ -301,7 +416,11 @@ func (r *fileReader) openNext(ctx context.Context, batched int) (bool, error) {
 		return false, err
 	}
 	r.pvals, r.mvals, r.file = pv, mv, file
-	r.bulk = OpenBulk(r.ft.codec, file, name, lay.dataColumns(), needed)
+	if fc, ok := r.ft.codec.(FilterBulkCodec); ok {
+		r.bulk = fc.ReadBulkFiltered(file, name, lay.dataColumns(), needed, r.dataFilters)
+	} else {
+		r.bulk = OpenBulk(r.ft.codec, file, name, lay.dataColumns(), needed)
+	}
 	return true, nil
 }
 

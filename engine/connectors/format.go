@@ -211,3 +211,11 @@ func (r *Registry) unknownFormat(id string) error {
 	return validationError("Could not find any factory for identifier '%s' that implements 'org.apache.flink.table.factories.DeserializationFormatFactory' in the classpath.\n\nAvailable factory identifiers are:\n\n%s",
 		id, strings.Join(r.FormatIdentifiers(), "\n"))
 }
+
+// FilterBulkCodec is implemented by bulk codecs whose files carry
+// statistics (Parquet's row groups): filters over cols let the reader skip
+// the parts of a file where no row can pass them. The reader still
+// returns the other rows unfiltered; the caller applies the filters.
+type FilterBulkCodec interface {
+	ReadBulkFiltered(r io.Reader, name string, cols []Column, needed []bool, filters []RowFilter) BulkReader
+}

@@ -3,7 +3,7 @@ package connectors
 // eddyFormats are the formats NewRegistry registers, by identifier.
 func eddyFormats() []*Format {
 	return []*Format{
-		csvFormat(), jsonFormat(), rawFormat(), avroFormat(),
+		csvFormat(), jsonFormat(), rawFormat(), avroFormat(), parquetFormat(),
 		debeziumJSONFormat(), canalJSONFormat(), maxwellJSONFormat(),
 		schemaRegistryFormat("avro-confluent"), schemaRegistryFormat("debezium-avro-confluent"),
 	}

@@ -1,0 +1,875 @@
+package connectors
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// Reading Parquet: the table's columns are matched to the file's top-level
+// fields by name (a column the file lacks is NULL, as Flink's reader
+// gives it), only the needed columns' leaf columns are decoded, and each
+// column's values are assembled from their repetition and definition
+// levels (Dremel) into eddy's values: rows, arrays (three-level LISTs,
+// legacy two-level lists and bare repeated fields), maps. Row groups
+// whose statistics prove that a pushed filter holds for none of their
+// rows are skipped.
+
+// ReadBulk implements BulkCodec.
+func (c *parquetCodec) ReadBulk(r io.Reader, name string, cols []Column, needed []bool) BulkReader {
+	return c.ReadBulkFiltered(r, name, cols, needed, nil)
+}
+
+// ReadBulkFiltered implements FilterBulkCodec: filters (over cols) let the
+// reader skip row groups whose statistics exclude every row; it still
+// returns their other rows, the caller applies the filters.
+func (c *parquetCodec) ReadBulkFiltered(r io.Reader, name string, cols []Column, needed []bool, filters []RowFilter) BulkReader {
+	pr := &parquetReader{c: c, name: name, cols: cols, needed: needed, filters: filters}
+	pr.err = pr.open(r)
+	return pr
+}
+
+type parquetReader struct {
+	c       *parquetCodec
+	name    string
+	cols    []Column
+	needed  []bool
+	filters []RowFilter
+	err     error
+
+	file   *parquet.File
+	fields []*pqNode // per column, nil when not read or absent from the file
+	group  int       // next row group
+	left   int64     // rows left in the open row group
+	// groupsRead counts the row groups decoded (the others were skipped
+	// by their statistics).
+	groupsRead int
+}
+
+func (r *parquetReader) open(in io.Reader) error {
+	var ra io.ReaderAt
+	var size int64
+	if f, ok := in.(*os.File); ok {
+		st, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		ra, size = f, st.Size()
+	} else {
+		b, err := io.ReadAll(in)
+		if err != nil {
+			return err
+		}
+		ra, size = bytes.NewReader(b), int64(len(b))
+	}
+	f, err := parquet.OpenFile(ra, size, parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
+	if err != nil {
+		return &Error{Exception: "IOException", Msg: fmt.Sprintf("Failed to read the Parquet file '%s': %v", r.name, err)}
+	}
+	r.file = f
+	r.fields = make([]*pqNode, len(r.cols))
+	for i, col := range r.cols {
+		if r.needed != nil && !r.needed[i] {
+			continue
+		}
+		fc := findColumn(f.Root().Columns(), col.Name)
+		if fc == nil {
+			continue
+		}
+		n, err := buildNode(fc, col.Type, 0, 0, r.c)
+		if err != nil {
+			return &Error{Exception: "IOException", Msg: fmt.Sprintf(
+				"Failed to read column '%s' of type %s from the Parquet file '%s': %v", col.Name, col.Type, r.name, err)}
+		}
+		r.fields[i] = n
+	}
+	return nil
+}
+
+// findColumn returns the field of a name, matched exactly, else ignoring
+// case.
+func findColumn(cs []*parquet.Column, name string) *parquet.Column {
+	for _, c := range cs {
+		if c.Name() == name {
+			return c
+		}
+	}
+	for _, c := range cs {
+		if strings.EqualFold(c.Name(), name) {
+			return c
+		}
+	}
+	return nil
+}
+
+func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
+	if r.err != nil {
+		return 0, false, r.err
+	}
+	for r.left == 0 {
+		if r.group >= len(r.file.RowGroups()) {
+			return 0, true, nil
+		}
+		rg := r.file.RowGroups()[r.group]
+		r.group++
+		if r.skipGroup(rg) {
+			continue
+		}
+		r.groupsRead++
+		r.left = rg.NumRows()
+		for _, f := range r.fields {
+			if f != nil {
+				f.open(rg)
+			}
+		}
+	}
+	k := int64(n)
+	if k > r.left {
+		k = r.left
+	}
+	for i, f := range r.fields {
+		vec := cols[i]
+		if vec == nil {
+			if f != nil {
+				for range k {
+					if _, err := f.read(); err != nil {
+						return 0, false, r.fail(err)
+					}
+				}
+			}
+			continue
+		}
+		if f == nil {
+			for range k {
+				vec.AppendNull()
+			}
+			continue
+		}
+		if err := f.readInto(vec, int(k)); err != nil {
+			return 0, false, r.fail(err)
+		}
+	}
+	r.left -= k
+	return int(k), r.left == 0 && r.group >= len(r.file.RowGroups()), nil
+}
+
+func (r *parquetReader) fail(err error) error {
+	r.err = &Error{Exception: "IOException", Msg: fmt.Sprintf("Failed to read the Parquet file '%s': %v", r.name, err)}
+	return r.err
+}
+
+// skipGroup reports whether a pushed filter holds for no row of a row
+// group, by the min, max and null count of its column chunks.
+func (r *parquetReader) skipGroup(rg parquet.RowGroup) bool {
+	chunks := rg.ColumnChunks()
+	for _, f := range r.filters {
+		if f.Column < 0 || f.Column >= len(r.cols) {
+			continue
+		}
+		fc := findColumn(r.file.Root().Columns(), r.cols[f.Column].Name)
+		if fc == nil || !fc.Leaf() || fc.Repeated() {
+			continue
+		}
+		cc, ok := chunks[fc.Index()].(*parquet.FileColumnChunk)
+		if !ok {
+			continue
+		}
+		switch f.Op {
+		case FilterIsNull:
+			if cc.NullCount() == 0 {
+				return true
+			}
+			continue
+		case FilterIsNotNull:
+			if cc.NullCount() == cc.NumValues() {
+				return true
+			}
+			continue
+		}
+		lo, hi, ok := cc.Bounds()
+		if !ok || lo.IsNull() || hi.IsNull() {
+			continue
+		}
+		cmpLo, ok1 := compareStat(fc, f.Value, lo)
+		cmpHi, ok2 := compareStat(fc, f.Value, hi)
+		if !ok1 || !ok2 {
+			continue
+		}
+		// cmpLo is sign(value - min), cmpHi sign(value - max).
+		var none bool
+		switch f.Op {
+		case FilterEq:
+			none = cmpLo < 0 || cmpHi > 0
+		case FilterNe:
+			none = cmpLo == 0 && cmpHi == 0
+		case FilterLt:
+			none = cmpLo <= 0
+		case FilterLe:
+			none = cmpLo < 0
+		case FilterGt:
+			none = cmpHi >= 0
+		case FilterGe:
+			none = cmpHi > 0
+		}
+		if none {
+			return true
+		}
+	}
+	return false
+}
+
+// compareStat compares a filter constant (int64, float64 or string) with a
+// statistic of a plain integer, floating point or string column; ok is
+// false when the column's values are not compared that way (decimals,
+// dates, timestamps).
+func compareStat(c *parquet.Column, v any, s parquet.Value) (int, bool) {
+	lt := c.Type().LogicalType()
+	switch x := v.(type) {
+	case int64:
+		if lt != nil && lt.Value != nil {
+			if it, ok := lt.Value.(*format.IntType); !ok || !it.IsSigned {
+				return 0, false
+			}
+		}
+		var y int64
+		switch s.Kind() {
+		case parquet.Int32:
+			y = int64(s.Int32())
+		case parquet.Int64:
+			y = s.Int64()
+		default:
+			return 0, false
+		}
+		return cmp3(x, y), true
+	case float64:
+		var y float64
+		switch s.Kind() {
+		case parquet.Float:
+			y = float64(s.Float())
+		case parquet.Double:
+			y = s.Double()
+		default:
+			return 0, false
+		}
+		if y != y {
+			return 0, false
+		}
+		return cmp3(x, y), true
+	case string:
+		if s.Kind() != parquet.ByteArray {
+			return 0, false
+		}
+		if _, isStr := lt.Value.(*format.StringType); lt == nil || !isStr {
+			return 0, false
+		}
+		return strings.Compare(x, string(s.ByteArray())), true
+	}
+	return 0, false
+}
+
+func cmp3[T int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// The assembly of one column's values from its leaf columns.
+const (
+	pqLeaf = iota
+	pqGroup
+	pqList
+	pqMap
+	pqMultiset
+)
+
+type pqNode struct {
+	kind     int
+	t        *types.Type
+	optional bool
+	defAt    int // definition level when the node is present
+	// repDef and repLevel are the definition and repetition levels of a
+	// list's or map's repeated node.
+	repDef, repLevel int
+	children         []*pqNode // group: one per target field (nil: absent, NULL)
+	probe            *pqNode   // group without a matching field: read to learn its nulls
+	elem, key, val   *pqNode
+	cursor           *leafCursor
+	conv             func(parquet.Value) (any, error)
+	leaves           []*leafCursor // every leaf of the subtree
+}
+
+// buildNode matches a file column to a Flink type. def and rep are the
+// levels of the column's parent.
+func buildNode(c *parquet.Column, t *types.Type, def, rep int, codec *parquetCodec) (*pqNode, error) {
+	if c.Repeated() {
+		if t.Kind != types.Array && t.Kind != types.Multiset {
+			return nil, fmt.Errorf("the file's field '%s' is repeated", c.Name())
+		}
+		n := &pqNode{kind: pqList, t: t, defAt: def, repDef: def + 1, repLevel: rep + 1}
+		elem, err := buildRequired(c, t.Elem, def+1, rep+1, codec)
+		if err != nil {
+			return nil, err
+		}
+		n.elem = elem
+		n.collect()
+		return n, nil
+	}
+	if c.Optional() {
+		def++
+	}
+	return buildRequired(c, t, def, rep, codec)
+}
+
+// buildRequired builds the node of c, whose own repetition is already in
+// def and rep.
+func buildRequired(c *parquet.Column, t *types.Type, def, rep int, codec *parquetCodec) (*pqNode, error) {
+	n := &pqNode{t: t, optional: c.Optional(), defAt: def}
+	lt := c.Type().LogicalType()
+	ct := c.Type().ConvertedType()
+	isMap := lt != nil && func() bool { _, ok := lt.Value.(*format.MapType); return ok }() ||
+		ct != nil && (*ct == 1 || *ct == 2) // MAP, MAP_KEY_VALUE
+	switch {
+	case t.Kind == types.Multiset && isMap:
+		// Flink writes a MULTISET as a map of element to count.
+		if c.Leaf() || len(c.Columns()) != 1 || c.Columns()[0].Leaf() || len(c.Columns()[0].Columns()) != 2 {
+			return nil, fmt.Errorf("the file's field '%s' is not a map", c.Name())
+		}
+		kv := c.Columns()[0]
+		n.kind, n.repDef, n.repLevel = pqMultiset, def+1, rep+1
+		var err error
+		if n.key, err = buildNode(kv.Columns()[0], t.Elem, def+1, rep+1, codec); err != nil {
+			return nil, err
+		}
+		if n.val, err = buildNode(kv.Columns()[1], types.New(types.Int), def+1, rep+1, codec); err != nil {
+			return nil, err
+		}
+	case t.Kind == types.Array || t.Kind == types.Multiset:
+		if c.Leaf() || len(c.Columns()) != 1 || !c.Columns()[0].Repeated() {
+			return nil, fmt.Errorf("the file's field '%s' is not a list", c.Name())
+		}
+		rpt := c.Columns()[0]
+		n.kind, n.repDef, n.repLevel = pqList, def+1, rep+1
+		var err error
+		if !rpt.Leaf() && len(rpt.Columns()) == 1 && rpt.Name() != "array" && rpt.Name() != c.Name()+"_tuple" {
+			n.elem, err = buildNode(rpt.Columns()[0], t.Elem, def+1, rep+1, codec)
+		} else {
+			n.elem, err = buildRequired(rpt, t.Elem, def+1, rep+1, codec)
+		}
+		if err != nil {
+			return nil, err
+		}
+	case t.Kind == types.Map:
+		if c.Leaf() || len(c.Columns()) != 1 || c.Columns()[0].Leaf() || len(c.Columns()[0].Columns()) != 2 {
+			return nil, fmt.Errorf("the file's field '%s' is not a map", c.Name())
+		}
+		kv := c.Columns()[0]
+		n.kind, n.repDef, n.repLevel = pqMap, def+1, rep+1
+		var err error
+		if n.key, err = buildNode(kv.Columns()[0], t.Elem, def+1, rep+1, codec); err != nil {
+			return nil, err
+		}
+		if n.val, err = buildNode(kv.Columns()[1], t.Val, def+1, rep+1, codec); err != nil {
+			return nil, err
+		}
+	case t.Kind == types.Row:
+		if c.Leaf() {
+			return nil, fmt.Errorf("the file's field '%s' is not a group", c.Name())
+		}
+		n.kind = pqGroup
+		n.children = make([]*pqNode, len(t.Fields))
+		found := false
+		for i, f := range t.Fields {
+			fc := findColumn(c.Columns(), f.Name)
+			if fc == nil {
+				continue
+			}
+			ch, err := buildNode(fc, f.Type, def, rep, codec)
+			if err != nil {
+				return nil, err
+			}
+			n.children[i], found = ch, true
+		}
+		if !found {
+			p, err := probeNode(c.Columns()[0], def, rep)
+			if err != nil {
+				return nil, err
+			}
+			n.probe = p
+		}
+	default:
+		if !c.Leaf() {
+			return nil, fmt.Errorf("the file's field '%s' is a group", c.Name())
+		}
+		conv, err := leafConverter(c, t, codec)
+		if err != nil {
+			return nil, err
+		}
+		n.kind, n.conv, n.cursor = pqLeaf, conv, &leafCursor{col: c.Index()}
+	}
+	n.collect()
+	return n, nil
+}
+
+// probeNode reads a file field only for its levels.
+func probeNode(c *parquet.Column, def, rep int) (*pqNode, error) {
+	for !c.Leaf() {
+		if c.Optional() || c.Repeated() {
+			def++
+		}
+		if c.Repeated() {
+			rep++
+		}
+		c = c.Columns()[0]
+	}
+	n := &pqNode{kind: pqLeaf, t: types.NewString(), cursor: &leafCursor{col: c.Index()},
+		conv: func(parquet.Value) (any, error) { return nil, nil }}
+	n.collect()
+	return n, nil
+}
+
+func (n *pqNode) collect() {
+	n.leaves = nil
+	if n.cursor != nil {
+		n.leaves = append(n.leaves, n.cursor)
+	}
+	for _, ch := range append(append([]*pqNode{}, n.children...), n.probe, n.elem, n.key, n.val) {
+		if ch != nil {
+			n.leaves = append(n.leaves, ch.leaves...)
+		}
+	}
+}
+
+// open points the node's leaf cursors at a row group.
+func (n *pqNode) open(rg parquet.RowGroup) {
+	for _, l := range n.leaves {
+		l.open(rg)
+	}
+}
+
+// peek returns the levels of the node's next value.
+func (n *pqNode) peek() (parquet.Value, error) { return n.leaves[0].peek() }
+
+func (n *pqNode) skip() error {
+	for _, l := range n.leaves {
+		if _, err := l.next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// read assembles the node's next value.
+func (n *pqNode) read() (any, error) {
+	p, err := n.peek()
+	if err != nil {
+		return nil, err
+	}
+	if p.DefinitionLevel() < n.defAt {
+		return nil, n.skip()
+	}
+	switch n.kind {
+	case pqLeaf:
+		v, err := n.cursor.next()
+		if err != nil {
+			return nil, err
+		}
+		return n.conv(v)
+	case pqGroup:
+		vals := make([]any, len(n.children))
+		for i, ch := range n.children {
+			if ch != nil {
+				if vals[i], err = ch.read(); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if n.probe != nil {
+			if _, err := n.probe.read(); err != nil {
+				return nil, err
+			}
+		}
+		return vals, nil
+	}
+	if p.DefinitionLevel() < n.repDef {
+		if err := n.skip(); err != nil {
+			return nil, err
+		}
+		if n.kind == pqMap {
+			return map[any]any{}, nil
+		}
+		return []any{}, nil
+	}
+	var list []any
+	var m map[any]any
+	if n.kind == pqMap {
+		m = map[any]any{}
+	}
+	for {
+		switch n.kind {
+		case pqList:
+			e, err := n.elem.read()
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, e)
+		case pqMap, pqMultiset:
+			k, err := n.key.read()
+			if err != nil {
+				return nil, err
+			}
+			v, err := n.val.read()
+			if err != nil {
+				return nil, err
+			}
+			if n.kind == pqMap {
+				m[k] = v
+			} else if c, ok := types.AsInt64(v); ok {
+				for range c {
+					list = append(list, k)
+				}
+			}
+		}
+		p, err := n.peek()
+		if err != nil {
+			return nil, err
+		}
+		if p.RepetitionLevel() != n.repLevel {
+			break
+		}
+	}
+	if n.kind == pqMap {
+		return m, nil
+	}
+	return list, nil
+}
+
+// readInto appends the node's next k values to vec; a top-level leaf
+// takes a path without boxing for the common classes.
+func (n *pqNode) readInto(vec *vector.Vec, k int) error {
+	if n.kind != pqLeaf {
+		for range k {
+			v, err := n.read()
+			if err != nil {
+				return err
+			}
+			vec.Append(v)
+		}
+		return nil
+	}
+	c := n.cursor
+	fast := n.fast(vec)
+	for range k {
+		v, err := c.next()
+		if err != nil {
+			return err
+		}
+		if v.DefinitionLevel() < n.defAt || v.IsNull() {
+			vec.AppendNull()
+			continue
+		}
+		if fast != nil {
+			fast(v)
+			vec.Len++
+			continue
+		}
+		x, err := n.conv(v)
+		if err != nil {
+			return err
+		}
+		vec.Append(x)
+	}
+	return nil
+}
+
+// fast returns an append of a value's storage without conversion, for a
+// leaf whose physical type is the vector's class, or nil.
+func (n *pqNode) fast(vec *vector.Vec) func(parquet.Value) {
+	if n.cursor.kind == nil {
+		return nil
+	}
+	plain := n.cursor.plain
+	switch {
+	case vec.Class == vector.Int && plain && (*n.cursor.kind == parquet.Int32) &&
+		(n.t.Kind == types.Int || n.t.Kind == types.BigInt || n.t.Kind == types.SmallInt || n.t.Kind == types.TinyInt || n.t.Kind == types.Date):
+		return func(v parquet.Value) { vec.Ints = append(vec.Ints, int64(v.Int32())) }
+	case vec.Class == vector.Int && plain && *n.cursor.kind == parquet.Int64 && n.t.Kind == types.BigInt:
+		return func(v parquet.Value) { vec.Ints = append(vec.Ints, v.Int64()) }
+	case vec.Class == vector.Float && *n.cursor.kind == parquet.Double && n.t.Kind == types.Double:
+		return func(v parquet.Value) { vec.Floats = append(vec.Floats, v.Double()) }
+	case vec.Class == vector.String && n.cursor.str:
+		return func(v parquet.Value) { vec.Strs = append(vec.Strs, string(v.ByteArray())) }
+	case vec.Class == vector.Bool && *n.cursor.kind == parquet.Boolean:
+		return func(v parquet.Value) { vec.Bools = append(vec.Bools, v.Boolean()) }
+	}
+	return nil
+}
+
+// pqEnd is what a cursor peeks past its row group's last value.
+var pqEnd = parquet.NullValue()
+
+// leafCursor reads one leaf column of a row group value by value.
+type leafCursor struct {
+	col   int
+	pages parquet.Pages
+	vals  parquet.ValueReader
+	buf   []parquet.Value
+	pos   int
+	done  bool
+	// kind is the column's physical kind; plain marks an integer without
+	// a logical type that changes its meaning; str a UTF-8 string.
+	kind       *parquet.Kind
+	plain, str bool
+}
+
+func (l *leafCursor) open(rg parquet.RowGroup) {
+	if l.pages != nil {
+		l.pages.Close()
+	}
+	cc := rg.ColumnChunks()[l.col]
+	l.pages, l.vals, l.pos, l.done = cc.Pages(), nil, 0, false
+	l.buf = l.buf[:0]
+	k := cc.Type().Kind()
+	l.kind = &k
+	lt := cc.Type().LogicalType()
+	l.plain = lt == nil || lt.Value == nil
+	if lt != nil {
+		if it, ok := lt.Value.(*format.IntType); ok && it.IsSigned {
+			l.plain = true
+		}
+		if _, ok := lt.Value.(*format.DateType); ok {
+			l.plain = true
+		}
+		_, l.str = lt.Value.(*format.StringType)
+	}
+}
+
+func (l *leafCursor) fill() error {
+	for l.pos >= len(l.buf) {
+		if l.done {
+			return nil
+		}
+		if l.vals == nil {
+			page, err := l.pages.ReadPage()
+			if errors.Is(err, io.EOF) {
+				l.done = true
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			l.vals = page.Values()
+		}
+		if cap(l.buf) == 0 {
+			l.buf = make([]parquet.Value, 0, 1024)
+		}
+		n, err := l.vals.ReadValues(l.buf[:cap(l.buf)])
+		l.buf, l.pos = l.buf[:n], 0
+		if errors.Is(err, io.EOF) {
+			l.vals = nil
+		} else if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *leafCursor) peek() (parquet.Value, error) {
+	if err := l.fill(); err != nil {
+		return parquet.Value{}, err
+	}
+	if l.pos >= len(l.buf) {
+		return pqEnd, nil
+	}
+	return l.buf[l.pos], nil
+}
+
+func (l *leafCursor) next() (parquet.Value, error) {
+	if err := l.fill(); err != nil {
+		return parquet.Value{}, err
+	}
+	if l.pos >= len(l.buf) {
+		return parquet.Value{}, fmt.Errorf("column %d ended before its row group", l.col)
+	}
+	v := l.buf[l.pos]
+	l.pos++
+	return v, nil
+}
+
+// leafConverter returns the conversion of a leaf column's values to a
+// Flink type: the value the column's type stands for, cast to the
+// column's type when it is another.
+func leafConverter(c *parquet.Column, t *types.Type, codec *parquetCodec) (func(parquet.Value) (any, error), error) {
+	nat, natT, err := naturalConverter(c, codec)
+	if err != nil {
+		return nil, err
+	}
+	if natT.Kind == t.Kind && (t.Kind != types.Decimal || natT.Scale == t.Scale && natT.Prec <= t.Prec) {
+		return nat, nil
+	}
+	if natT.Kind == types.VarBinary && (t.Kind == types.VarChar || t.Kind == types.Char) {
+		return func(v parquet.Value) (any, error) { return string(v.ByteArray()), nil }, nil
+	}
+	return func(v parquet.Value) (any, error) {
+		x, err := nat(v)
+		if err != nil || x == nil {
+			return x, err
+		}
+		return types.CastValue(x, natT, t)
+	}, nil
+}
+
+// naturalConverter returns the conversion of a leaf's values to the Flink
+// type its Parquet type stands for, and that type.
+func naturalConverter(c *parquet.Column, codec *parquetCodec) (func(parquet.Value) (any, error), *types.Type, error) {
+	typ := c.Type()
+	lt := typ.LogicalType()
+	var ltv format.LogicalTypeValue
+	if lt != nil {
+		ltv = lt.Value
+	}
+	if d, ok := ltv.(*format.DecimalType); ok {
+		scale := int32(d.Scale)
+		return func(v parquet.Value) (any, error) {
+			switch v.Kind() {
+			case parquet.Int32:
+				return apd.New(int64(v.Int32()), -scale), nil
+			case parquet.Int64:
+				return apd.New(v.Int64(), -scale), nil
+			}
+			b := v.ByteArray()
+			u := new(big.Int).SetBytes(b)
+			if len(b) > 0 && b[0]&0x80 != 0 {
+				u.Sub(u, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+			}
+			return apd.NewWithBigInt(new(apd.BigInt).SetMathBigInt(u), -scale), nil
+		}, types.NewDecimal(int(d.Precision), int(d.Scale)), nil
+	}
+	switch typ.Kind() {
+	case parquet.Boolean:
+		return func(v parquet.Value) (any, error) { return v.Boolean(), nil }, types.New(types.Boolean), nil
+	case parquet.Int32:
+		switch x := ltv.(type) {
+		case *format.DateType:
+			return func(v parquet.Value) (any, error) { return v.Int32(), nil }, types.New(types.Date), nil
+		case *format.TimeType:
+			return func(v parquet.Value) (any, error) {
+				return time.Duration(v.Int32()) * time.Millisecond, nil
+			}, types.NewTime(3), nil
+		case *format.IntType:
+			switch {
+			case x.BitWidth == 8 && x.IsSigned:
+				return func(v parquet.Value) (any, error) { return int8(v.Int32()), nil }, types.New(types.TinyInt), nil
+			case x.BitWidth == 16 && x.IsSigned:
+				return func(v parquet.Value) (any, error) { return int16(v.Int32()), nil }, types.New(types.SmallInt), nil
+			case !x.IsSigned:
+				return func(v parquet.Value) (any, error) { return int64(uint32(v.Int32())), nil }, types.New(types.BigInt), nil
+			}
+		}
+		return func(v parquet.Value) (any, error) { return v.Int32(), nil }, types.New(types.Int), nil
+	case parquet.Int64:
+		switch x := ltv.(type) {
+		case *format.TimestampType:
+			unit := timeUnit(x.Unit)
+			mk := types.NewTimestamp(precisionOf(unit))
+			if x.IsAdjustedToUTC {
+				mk = types.NewTimestampLTZ(precisionOf(unit))
+			}
+			return func(v parquet.Value) (any, error) {
+				return time.Unix(0, 0).Add(time.Duration(v.Int64()) * unit).UTC(), nil
+			}, mk, nil
+		case *format.TimeType:
+			unit := timeUnit(x.Unit)
+			return func(v parquet.Value) (any, error) {
+				return time.Duration(v.Int64()) * unit, nil
+			}, types.NewTime(precisionOf(unit)), nil
+		}
+		return func(v parquet.Value) (any, error) { return v.Int64(), nil }, types.New(types.BigInt), nil
+	case parquet.Int96:
+		return func(v parquet.Value) (any, error) {
+			i := v.Int96()
+			nanos := int64(uint64(i[1])<<32 | uint64(i[0]))
+			day := int64(i[2]) - julianEpochDay
+			return codec.wall(time.Unix(day*86400, nanos)), nil
+		}, types.NewTimestamp(9), nil
+	case parquet.Float:
+		return func(v parquet.Value) (any, error) { return v.Float(), nil }, types.New(types.Float), nil
+	case parquet.Double:
+		return func(v parquet.Value) (any, error) { return v.Double(), nil }, types.New(types.Double), nil
+	case parquet.ByteArray, parquet.FixedLenByteArray:
+		switch ltv.(type) {
+		case *format.StringType, *format.EnumType, *format.JsonType:
+			return func(v parquet.Value) (any, error) { return string(v.ByteArray()), nil }, types.NewString(), nil
+		}
+		return func(v parquet.Value) (any, error) {
+			return bytes.Clone(v.ByteArray()), nil
+		}, types.NewVarBinary(types.MaxLength), nil
+	}
+	return nil, nil, fmt.Errorf("the Parquet type %s has no Flink type", typ)
+}
+
+func timeUnit(u format.TimeUnit) time.Duration {
+	switch u.Value.(type) {
+	case *format.MilliSeconds:
+		return time.Millisecond
+	case *format.NanoSeconds:
+		return time.Nanosecond
+	}
+	return time.Microsecond
+}
+
+func precisionOf(unit time.Duration) int {
+	switch unit {
+	case time.Millisecond:
+		return 3
+	case time.Nanosecond:
+		return 9
+	}
+	return 6
+}
+
+// bulkRowDecoder reads a bulk reader's records one by one.
+type bulkRowDecoder struct {
+	bulk BulkReader
+	cols []Column
+	vecs []*vector.Vec
+	i, n int
+	eof  bool
+}
+
+func (d *bulkRowDecoder) Next(row []any) (types.RowKind, bool, error) {
+	for d.i >= d.n {
+		if d.eof {
+			return types.Insert, false, nil
+		}
+		d.vecs = make([]*vector.Vec, len(d.cols))
+		for j, c := range d.cols {
+			d.vecs[j] = vector.New(c.Type, vector.BatchSize)
+		}
+		n, eof, err := d.bulk.Read(d.vecs, vector.BatchSize)
+		if err != nil {
+			return types.Insert, false, err
+		}
+		d.i, d.n, d.eof = 0, n, eof
+	}
+	for j, v := range d.vecs {
+		row[j] = v.Get(d.i)
+	}
+	d.i++
+	return types.Insert, true, nil
+}
