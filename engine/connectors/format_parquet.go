@@ -268,7 +268,7 @@ type parquetField struct {
 	name string
 }
 
-func (f parquetField) Name() string                            { return f.name }
+func (f parquetField) Name() string                           { return f.name }
 func (f parquetField) Value(base reflect.Value) reflect.Value { return base }
 
 func (g *parquetGroup) ID() int { return 0 }
