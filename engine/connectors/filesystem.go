@@ -7,12 +7,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"eddy/conf"
 	"eddy/engine/types"
 	"eddy/engine/vector"
 )
@@ -509,24 +511,101 @@ func (r *fileReader) Close() error { return r.closeFile() }
 
 // partFile is one in-progress part file of a writer.
 type partFile struct {
-	tmp   *os.File
-	enc   RowEncoder
-	dir   string // partition directory relative to the root, "" for none
-	final string
+	tmp    *os.File
+	enc    RowEncoder
+	count  *countingWriter
+	opened time.Time
+	dir    string // partition directory relative to the root, "" for none
+	final  string
+}
+
+// countingWriter counts the bytes written to a part file (the rolling
+// policy's file size).
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
+}
+
+// sinkPolicy is the filesystem sink's rolling and partition commit
+// options (Flink's FileSystemConnectorOptions).
+type sinkPolicy struct {
+	fileSize    int64         // sink.rolling-policy.file-size
+	rollover    time.Duration // sink.rolling-policy.rollover-interval
+	successFile string        // the success file's name; "" when the policy has none
+	delay       time.Duration // sink.partition-commit.delay
+}
+
+func newSinkPolicy(o map[string]string) (sinkPolicy, error) {
+	p := sinkPolicy{fileSize: 128 << 20, rollover: 30 * time.Minute}
+	if v, ok := o["sink.rolling-policy.file-size"]; ok {
+		n, err := conf.ParseMemorySize(v)
+		if err != nil || n <= 0 {
+			return p, validationError("Invalid value for option 'sink.rolling-policy.file-size': '%s'.", v)
+		}
+		p.fileSize = n
+	}
+	for key, dst := range map[string]*time.Duration{"sink.rolling-policy.rollover-interval": &p.rollover,
+		"sink.rolling-policy.check-interval": new(time.Duration), "sink.partition-commit.delay": &p.delay} {
+		if v, ok := o[key]; ok {
+			d, err := parseDuration(key, v)
+			if err != nil {
+				return p, err
+			}
+			*dst = d
+		}
+	}
+	if v, ok := o["sink.partition-commit.trigger"]; ok && v != "process-time" && v != "partition-time" {
+		return p, validationError("Invalid value for option 'sink.partition-commit.trigger': '%s'. Supported values are [process-time, partition-time].", v)
+	}
+	if kinds, ok := o["sink.partition-commit.policy.kind"]; ok {
+		for _, k := range strings.Split(kinds, ",") {
+			switch strings.TrimSpace(k) {
+			case "success-file":
+				p.successFile = "_SUCCESS"
+				if n, ok := o["sink.partition-commit.success-file.name"]; ok {
+					p.successFile = n
+				}
+			case "metastore":
+				return p, validationError("Can not configure a 'metastore' partition commit policy for a file system table. You can only configure 'metastore' partition commit policy for a hive table.")
+			case "custom":
+				return p, validationError("The 'custom' partition commit policy names a Java class ('sink.partition-commit.policy.class'), which eddy cannot load.")
+			default:
+				return p, validationError("Unsupported partition commit policy '%s'. Supported policies are [metastore, success-file, custom].", strings.TrimSpace(k))
+			}
+		}
+	}
+	return p, nil
 }
 
 type fileWriter struct {
 	ft        *fileTable
+	policy    sinkPolicy
 	overwrite bool
+	streaming bool
 	static    map[string]string
 	id        string
-	files     map[string]*partFile
+	files     map[string]*partFile // the open part file of each partition directory
 	order     []string
+	rolled    []*partFile // part files complete before Commit
+	seq       int         // the next part file's number
+	// pending are the partition directories written and not yet
+	// committed (success file), with the time of their first row.
+	pending map[string]time.Time
 }
 
 func openFileWriter(ft *fileTable, spec WriteSpec) (Writer, error) {
 	if spec.Overwrite && spec.Streaming {
 		return nil, &Error{Exception: "IllegalStateException", Msg: "Streaming mode not support overwrite."}
+	}
+	policy, err := newSinkPolicy(ft.t.Options)
+	if err != nil {
+		return nil, err
 	}
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -534,27 +613,42 @@ func openFileWriter(ft *fileTable, spec WriteSpec) (Writer, error) {
 	}
 	id := hex.EncodeToString(b[:])
 	id = id[:8] + "-" + id[8:12] + "-" + id[12:16] + "-" + id[16:20] + "-" + id[20:]
-	return &fileWriter{ft: ft, overwrite: spec.Overwrite, static: spec.StaticPartition,
-		id: id, files: map[string]*partFile{}}, nil
+	return &fileWriter{ft: ft, policy: policy, overwrite: spec.Overwrite, streaming: spec.Streaming,
+		static: spec.StaticPartition, id: id, files: map[string]*partFile{}, pending: map[string]time.Time{}}, nil
 }
 
 func (w *fileWriter) file(dir string) (*partFile, error) {
 	if pf, ok := w.files[dir]; ok {
-		return pf, nil
+		if pf.count.n < w.policy.fileSize && time.Since(pf.opened) < w.policy.rollover {
+			return pf, nil
+		}
+		// The rolling policy: the file is complete, the partition's next
+		// rows go to a new one.
+		if err := pf.enc.Flush(); err != nil {
+			return nil, err
+		}
+		w.rolled = append(w.rolled, pf)
+		delete(w.files, dir)
+		w.order = slices.DeleteFunc(w.order, func(d string) bool { return d == dir })
 	}
 	root := w.ft.lay.root
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
 	}
-	name := fmt.Sprintf("part-%s-0-%d", w.id, len(w.order))
+	name := fmt.Sprintf("part-%s-0-%d", w.id, w.seq)
+	w.seq++
 	tmp, err := os.CreateTemp(root, "."+name+".*.inprogress")
 	if err != nil {
 		return nil, err
 	}
-	pf := &partFile{tmp: tmp, dir: dir, final: filepath.Join(root, dir, name),
-		enc: w.ft.codec.Encoder(tmp, w.ft.lay.dataColumns())}
+	count := &countingWriter{w: tmp}
+	pf := &partFile{tmp: tmp, dir: dir, final: filepath.Join(root, dir, name), count: count, opened: time.Now(),
+		enc: w.ft.codec.Encoder(count, w.ft.lay.dataColumns())}
 	w.files[dir] = pf
 	w.order = append(w.order, dir)
+	if _, ok := w.pending[dir]; !ok {
+		w.pending[dir] = time.Now()
+	}
 	return pf, nil
 }
 
@@ -593,7 +687,13 @@ func (w *fileWriter) Commit(ctx context.Context) error {
 	}
 	for _, dir := range w.order {
 		pf := w.files[dir]
-		if err := errors.Join(pf.enc.Flush(), pf.tmp.Sync()); err != nil {
+		if err := pf.enc.Flush(); err != nil {
+			return w.abortWith(err)
+		}
+		w.rolled = append(w.rolled, pf)
+	}
+	for _, pf := range w.rolled {
+		if err := pf.tmp.Sync(); err != nil {
 			return w.abortWith(err)
 		}
 	}
@@ -601,8 +701,8 @@ func (w *fileWriter) Commit(ctx context.Context) error {
 	var old []string
 	if w.overwrite {
 		dirs := map[string]bool{}
-		for _, dir := range w.order {
-			dirs[dir] = true
+		for _, pf := range w.rolled {
+			dirs[pf.dir] = true
 		}
 		if len(lay.parts) == 0 {
 			dirs[""] = true
@@ -621,8 +721,7 @@ func (w *fileWriter) Commit(ctx context.Context) error {
 			old = append(old, files...)
 		}
 	}
-	for _, dir := range w.order {
-		pf := w.files[dir]
+	for i, pf := range w.rolled {
 		if err := pf.tmp.Close(); err != nil {
 			return w.abortWith(err)
 		}
@@ -632,11 +731,36 @@ func (w *fileWriter) Commit(ctx context.Context) error {
 		if err := os.Rename(pf.tmp.Name(), pf.final); err != nil {
 			return w.abortWith(err)
 		}
-		delete(w.files, dir)
+		w.rolled[i] = nil
+		delete(w.files, pf.dir)
 	}
-	w.order = nil
+	w.rolled, w.order = nil, nil
 	for _, f := range old {
 		if err := os.Remove(f); err != nil {
+			return err
+		}
+	}
+	return w.commitPartitions()
+}
+
+// commitPartitions writes the success file of the partitions the policy
+// lets commit: in batch mode every partition written (the job ends), in
+// streaming mode those whose first row is older than
+// 'sink.partition-commit.delay' (the process-time trigger; the
+// partition-time trigger is read the same way, as eddy's sink has no
+// watermark).
+func (w *fileWriter) commitPartitions() error {
+	now := time.Now()
+	for dir, first := range w.pending {
+		if w.streaming && now.Sub(first) < w.policy.delay {
+			continue
+		}
+		delete(w.pending, dir)
+		if w.policy.successFile == "" {
+			continue
+		}
+		f := filepath.Join(w.ft.lay.root, dir, w.policy.successFile)
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
 			return err
 		}
 	}
@@ -649,11 +773,18 @@ func (w *fileWriter) Abort() error {
 	var err error
 	for _, dir := range w.order {
 		if pf, ok := w.files[dir]; ok {
-			pf.tmp.Close()
-			err = errors.Join(err, os.Remove(pf.tmp.Name()))
+			w.rolled = append(w.rolled, pf)
 		}
 	}
-	w.files, w.order = map[string]*partFile{}, nil
+	for _, pf := range w.rolled {
+		if pf != nil {
+			pf.tmp.Close()
+			if rmErr := os.Remove(pf.tmp.Name()); rmErr != nil && !os.IsNotExist(rmErr) {
+				err = errors.Join(err, rmErr)
+			}
+		}
+	}
+	w.files, w.order, w.rolled = map[string]*partFile{}, nil, nil
 	return err
 }
 

@@ -3,7 +3,7 @@ package connectors
 // eddyFormats are the formats NewRegistry registers, by identifier.
 func eddyFormats() []*Format {
 	return []*Format{
-		csvFormat(), jsonFormat(), rawFormat(), avroFormat(), parquetFormat(),
+		csvFormat(), jsonFormat(), rawFormat(), avroFormat(), parquetFormat(), orcFormat(),
 		debeziumJSONFormat(), canalJSONFormat(), maxwellJSONFormat(),
 		schemaRegistryFormat("avro-confluent"), schemaRegistryFormat("debezium-avro-confluent"),
 	}
@@ -25,6 +25,20 @@ func schemaRegistryFormat(id string) *Format {
 		Options:    opts,
 		Configure: func(map[string]string) (Codec, error) {
 			return nil, validationError("The '%s' format is not supported: it reads and writes schemas in a Confluent Schema Registry, which eddy does not connect to. Use the 'avro' format (or 'debezium-json') for records without a registry.", id)
+		},
+	}
+}
+
+// orcFormat is Flink's orc format. No maintained Go library reads and
+// writes ORC files well enough (nested types, every compression, the
+// statistics Flink's reader uses), so the format is known and refused,
+// naming what to use instead.
+func orcFormat() *Format {
+	return &Format{
+		Identifier: "orc",
+		Options:    []string{"orc.compress", "orc.stripe.size", "orc.row.index.stride", "orc.bloom.filter.columns", "orc.write.buffer.size"},
+		Configure: func(map[string]string) (Codec, error) {
+			return nil, validationError("The 'orc' format is not supported: eddy reads and writes no ORC files. Use the 'parquet' format for columnar files (or 'avro', 'csv', 'json').")
 		},
 	}
 }

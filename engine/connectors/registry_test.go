@@ -30,7 +30,7 @@ func TestBuiltinIdentifiers(t *testing.T) {
 		t.Errorf("connectors %v, want %v", got, want)
 	}
 	if got, want := reg.FormatIdentifiers(), []string{"avro", "avro-confluent", "canal-json", "csv",
-		"debezium-avro-confluent", "debezium-json", "json", "maxwell-json", "raw"}; !reflect.DeepEqual(got, want) {
+		"debezium-avro-confluent", "debezium-json", "json", "maxwell-json", "orc", "parquet", "raw"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("formats %v, want %v", got, want)
 	}
 }
