@@ -564,3 +564,59 @@ func (s *AnalyzeTable) Format(p *Printer) {
 		formatIdents(p, s.ForColumns)
 	}
 }
+
+// AddPartitions is ADD [IF NOT EXISTS] PARTITION (...) [WITH (...)] ...,
+// one or more partitions.
+type AddPartitions struct {
+	Pos         Pos
+	IfNotExists bool
+	Partitions  [][]*PartitionValue
+	Options     [][]*Property // per partition; nil when it has no WITH
+}
+
+// DropPartitions is DROP [IF EXISTS] PARTITION (...) [, PARTITION (...)].
+type DropPartitions struct {
+	Pos        Pos
+	IfExists   bool
+	Partitions [][]*PartitionValue
+}
+
+var (
+	_ AlterTableAction = (*AddPartitions)(nil)
+	_ AlterTableAction = (*DropPartitions)(nil)
+)
+
+func (a *AddPartitions) Position() Pos  { return a.Pos }
+func (a *DropPartitions) Position() Pos { return a.Pos }
+func (*AddPartitions) alterTableAction()  {}
+func (*DropPartitions) alterTableAction() {}
+
+func (a *AddPartitions) Format(p *Printer) {
+	p.Keyword("ADD ")
+	if a.IfNotExists {
+		p.Keyword("IF NOT EXISTS ")
+	}
+	for i, spec := range a.Partitions {
+		if i > 0 {
+			p.Write(" ")
+		}
+		formatPartitionSpec(p, spec)
+		if i < len(a.Options) && a.Options[i] != nil {
+			p.Keyword(" WITH ")
+			formatProperties(p, a.Options[i])
+		}
+	}
+}
+
+func (a *DropPartitions) Format(p *Printer) {
+	p.Keyword("DROP ")
+	if a.IfExists {
+		p.Keyword("IF EXISTS ")
+	}
+	for i, spec := range a.Partitions {
+		if i > 0 {
+			p.Write(", ")
+		}
+		formatPartitionSpec(p, spec)
+	}
+}

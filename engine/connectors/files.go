@@ -181,3 +181,126 @@ func unescapePartition(s string) string {
 	}
 	return b.String()
 }
+
+// partitionLayout returns the root and default partition name of a
+// filesystem table's options, or ok false for another connector.
+func partitionLayout(options map[string]string) (root, defaultPart string, ok bool) {
+	if options["connector"] != "filesystem" || options["path"] == "" {
+		return "", "", false
+	}
+	defaultPart = defaultPartitionName
+	if d, set := options["partition.default-name"]; set {
+		defaultPart = d
+	}
+	return localPath(options["path"]), defaultPart, true
+}
+
+// ListPartitions returns the partitions of a partitioned filesystem table,
+// as SHOW PARTITIONS prints them ("k1=v1/k2=v2", values escaped as in the
+// directory names), in name order: the k=v/ directories under its path,
+// with the keys in order, whether or not they hold files yet (ALTER TABLE
+// ADD PARTITION makes an empty one). filter keeps the partitions with
+// these values. ok is false for a table of another connector.
+func ListPartitions(options map[string]string, keys []string, filter map[string]string) (parts []string, ok bool, err error) {
+	root, _, ok := partitionLayout(options)
+	if !ok || len(keys) == 0 {
+		return nil, ok, nil
+	}
+	var walk func(dir string, depth int, prefix []string) error
+	walk = func(dir string, depth int, prefix []string) error {
+		if depth == len(keys) {
+			parts = append(parts, strings.Join(prefix, "/"))
+			return nil
+		}
+		entries, err := os.ReadDir(dir)
+		if os.IsNotExist(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			k, v, found := strings.Cut(e.Name(), "=")
+			if !e.IsDir() || !found || unescapePartition(k) != keys[depth] {
+				continue
+			}
+			if want, set := filter[keys[depth]]; set && unescapePartition(v) != want {
+				continue
+			}
+			if err := walk(filepath.Join(dir, e.Name()), depth+1, append(prefix, e.Name())); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err = walk(root, 0, nil)
+	sort.Strings(parts)
+	return parts, true, err
+}
+
+// PartitionDir returns the directory of a full partition spec of a
+// filesystem table (spec gives a value for every key).
+func PartitionDir(options map[string]string, keys []string, spec map[string]string) (string, bool) {
+	root, defaultPart, ok := partitionLayout(options)
+	if !ok {
+		return "", false
+	}
+	segs := []string{root}
+	for _, k := range keys {
+		v := spec[k]
+		if v == "" {
+			v = defaultPart
+		}
+		segs = append(segs, escapePartition(k)+"="+escapePartition(v))
+	}
+	return filepath.Join(segs...), true
+}
+
+// AddPartition makes the directory of a partition of a filesystem table
+// (ALTER TABLE ... ADD PARTITION); exists reports one already there.
+func AddPartition(options map[string]string, keys []string, spec map[string]string) (exists bool, err error) {
+	dir, ok := PartitionDir(options, keys, spec)
+	if !ok {
+		return false, nil
+	}
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return true, nil
+	}
+	return false, os.MkdirAll(dir, 0o755)
+}
+
+// DropPartition removes a partition of a filesystem table (ALTER TABLE
+// ... DROP PARTITION): its part files and success file, then its
+// directory and the parents it leaves empty. A file eddy did not write
+// stays, and so does its directory. exists is false when the partition
+// has no directory.
+func DropPartition(options map[string]string, keys []string, spec map[string]string) (exists bool, err error) {
+	dir, ok := PartitionDir(options, keys, spec)
+	if !ok {
+		return false, nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return false, nil
+	}
+	files, err := ownedFiles(dir)
+	if err != nil {
+		return true, err
+	}
+	success := "_SUCCESS"
+	if n, set := options["sink.partition-commit.success-file.name"]; set {
+		success = n
+	}
+	files = append(files, filepath.Join(dir, success))
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			return true, err
+		}
+	}
+	root, _, _ := partitionLayout(options)
+	for d := dir; d != root && strings.HasPrefix(d, root); d = filepath.Dir(d) {
+		if os.Remove(d) != nil { // not empty: another partition's or a stranger's
+			break
+		}
+	}
+	return true, nil
+}

@@ -322,3 +322,52 @@ func TestParquetRowGroupsSkippedByStatistics(t *testing.T) {
 		t.Fatalf("s = 'v' read %d rows", n)
 	}
 }
+
+// TestPartitionPruningOpensOnlyMatchingFiles counts the files a scan
+// opens when a filter on the partition key is pushed to it.
+func TestPartitionPruningOpensOnlyMatchingFiles(t *testing.T) {
+	dir := t.TempDir()
+	cols := []Column{{Name: "id", Type: types.New(types.BigInt)}, {Name: "p", Type: types.New(types.Int)}}
+	tbl := parquetTable(t, dir, cols)
+	tbl.PartitionKeys = []string{"p"}
+	c := New()
+	var rows [][]any
+	for i := range 40 {
+		rows = append(rows, []any{int64(i), int32(i % 4)})
+	}
+	writeRows(t, c, tbl, rows)
+	writeRows(t, c, tbl, rows[:8]) // a second file in each partition
+	scan := func(fs ...RowFilter) (n int, opened int, taken []bool) {
+		ft, err := newFileTable(c.Registry, tbl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := openFileReader(ft)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		fr := r.(*prefetchReader).in.(*fileReader)
+		taken = r.(Pushdown).PushFilters(fs)
+		for {
+			b, err := r.Next(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b == nil {
+				return n, fr.opened, taken
+			}
+			n += b.N
+		}
+	}
+	if n, opened, _ := scan(); n != 48 || opened != 8 {
+		t.Fatalf("full scan: %d rows from %d files, want 48 from 8", n, opened)
+	}
+	n, opened, taken := scan(RowFilter{Column: 1, Op: FilterEq, Value: int64(2)}, RowFilter{Column: 0, Op: FilterGt, Value: int64(0)})
+	if n != 12 || opened != 2 || !taken[0] || taken[1] {
+		t.Fatalf("p = 2: %d rows from %d files (taken %v), want 12 rows from 2 files, the partition filter taken", n, opened, taken)
+	}
+	if n, opened, _ := scan(RowFilter{Column: 1, Op: FilterGe, Value: int64(3)}, RowFilter{Column: 1, Op: FilterIsNotNull}); n != 12 || opened != 2 {
+		t.Fatalf("p >= 3: %d rows from %d files", n, opened)
+	}
+}

@@ -83,6 +83,8 @@ func (ex *Executor) execShow(ctx context.Context, st *ast.Show) (*result.Result,
 		return ex.modules.list(st.Kind == ast.ShowFullModules), nil
 	case ast.ShowJars:
 		return nameList("jars", ex.jars), nil
+	case ast.ShowPartitions:
+		return ex.showPartitions(ctx, st)
 	}
 	return nil, unsupported(st)
 }

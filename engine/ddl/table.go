@@ -409,6 +409,10 @@ func (ex *Executor) execAlterTable(ctx context.Context, st *ast.AlterTable) (*re
 		}
 		return success(ex.cat.RenameTable(ctx, id, to, st.IfExists))
 	}
+	switch st.Action.(type) {
+	case *ast.AddPartitions, *ast.DropPartitions:
+		return ex.alterPartitions(ctx, st)
+	}
 	e, err := ex.cat.GetTable(ctx, id)
 	if err != nil || e.Temporary {
 		if st.IfExists && (err == nil || errors.Is(err, catalogs.ErrTableNotExist)) {

@@ -296,10 +296,18 @@ func (p *Parser) parseAlterTable(start ast.Pos) ast.Statement {
 	case p.acceptKeyword("RESET"):
 		s.Action = &ast.ResetTableOptions{Pos: t.Pos, Keys: p.parseKeyList()}
 	case p.acceptKeyword("ADD"):
+		if p.tok().Is("PARTITION") || p.tok().Is("IF") && p.peek(1).Is("NOT") && p.peek(2).Is("EXISTS") && p.peek(3).Is("PARTITION") {
+			s.Action = p.parseAddPartitions(t.Pos)
+			break
+		}
 		s.Action = p.parseAlterSchema(t.Pos, false)
 	case p.acceptKeyword("MODIFY"):
 		s.Action = p.parseAlterSchema(t.Pos, true)
 	case p.acceptKeyword("DROP"):
+		if p.tok().Is("PARTITION") || p.tok().Is("IF") && p.peek(1).Is("EXISTS") && p.peek(2).Is("PARTITION") {
+			s.Action = p.parseDropPartitions(t.Pos)
+			break
+		}
 		s.Action = p.parseDropSchema(t.Pos)
 	case p.acceptKeyword("COMPACT"):
 		s.Action = &ast.CompactTable{Pos: t.Pos}
@@ -311,6 +319,37 @@ func (p *Parser) parseAlterTable(start ast.Pos) ast.Statement {
 		p.fail()
 	}
 	return s
+}
+
+// parseAddPartitions reads ADD [IF NOT EXISTS] PARTITION (...) [WITH
+// (...)], one or more times.
+func (p *Parser) parseAddPartitions(pos ast.Pos) *ast.AddPartitions {
+	a := &ast.AddPartitions{Pos: pos, IfNotExists: p.ifNotExists()}
+	for p.acceptKeyword("PARTITION") {
+		a.Partitions = append(a.Partitions, p.parsePartitionSpec())
+		var opts []*ast.Property
+		if p.acceptKeyword("WITH") {
+			opts = p.parseProperties()
+		}
+		a.Options = append(a.Options, opts)
+	}
+	if len(a.Partitions) == 0 {
+		p.fail()
+	}
+	return a
+}
+
+// parseDropPartitions reads DROP [IF EXISTS] PARTITION (...) [, PARTITION
+// (...)].
+func (p *Parser) parseDropPartitions(pos ast.Pos) *ast.DropPartitions {
+	d := &ast.DropPartitions{Pos: pos, IfExists: p.ifExists()}
+	for {
+		p.expectKeyword("PARTITION")
+		d.Partitions = append(d.Partitions, p.parsePartitionSpec())
+		if !p.acceptOp(",") {
+			return d
+		}
+	}
 }
 
 // parseAlterSchema reads what follows ADD or MODIFY: one item or a
