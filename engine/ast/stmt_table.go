@@ -586,8 +586,8 @@ var (
 	_ AlterTableAction = (*DropPartitions)(nil)
 )
 
-func (a *AddPartitions) Position() Pos  { return a.Pos }
-func (a *DropPartitions) Position() Pos { return a.Pos }
+func (a *AddPartitions) Position() Pos    { return a.Pos }
+func (a *DropPartitions) Position() Pos   { return a.Pos }
 func (*AddPartitions) alterTableAction()  {}
 func (*DropPartitions) alterTableAction() {}
 
