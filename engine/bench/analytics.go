@@ -156,6 +156,65 @@ func csvCases(e *env) ([]caseDef, error) {
 	return cases, nil
 }
 
+// parquetCases: the same queries over the same data as Parquet files,
+// which DuckDB writes from the CSV files (an independent writer): eddy's
+// filesystem tables with 'format' = 'parquet' against DuckDB's
+// read_parquet of the same files. sqlite3 reads no Parquet.
+func parquetCases(e *env) ([]caseDef, error) {
+	facts, err := e.genFacts()
+	if err != nil {
+		return nil, err
+	}
+	dims, err := e.genDims()
+	if err != nil {
+		return nil, err
+	}
+	db, err := e.duckDB()
+	if err != nil {
+		return nil, err
+	}
+	pf, pd := e.path("facts.parquet"), e.path("dims.parquet")
+	for _, stmt := range []string{
+		fmt.Sprintf("COPY (SELECT * FROM %s) TO '%s' (FORMAT parquet)", duckCSV(facts, duckFacts), pf),
+		fmt.Sprintf("COPY (SELECT * FROM %s) TO '%s' (FORMAT parquet)", duckCSV(dims, duckDims), pd),
+	} {
+		if _, err := db.Exec(stmt); err != nil {
+			return nil, fmt.Errorf("DuckDB writing Parquet: %w", err)
+		}
+	}
+	store := e.fresh("parquet.db")
+	defs, err := e.writeFile("parquet-tables.sql", fmt.Sprintf(
+		"CREATE TABLE t %s WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet');\n"+
+			"CREATE TABLE d %s WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet');\n", eddyFacts, pf, eddyDims, pd))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.eddyScript(store, defs); err != nil {
+		return nil, err
+	}
+	var cases []caseDef
+	for _, q := range queries(e.sc) {
+		c := caseDef{name: q.name + " (Parquet)", target: duckTarget(2)}
+		text := fill(q.sql, "t", "d")
+		c.runs[eddyEngine] = func(int) (sample, error) { return proc("", e.eddy, e.eddyArgs(store, "-e", text)...) }
+		c.runs[duckEngine] = duckQuery(e, fill(q.sql, "read_parquet('"+pf+"')", "read_parquet('"+pd+"')"))
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+// duckTarget: within k× of DuckDB.
+func duckTarget(k float64) func(s *stats) (string, verdict) {
+	return func(s *stats) (string, verdict) {
+		rd := s.ratio(duckEngine)
+		text := fmt.Sprintf("≤ %g× duckdb: %.2f×", k, rd)
+		if rd == 0 {
+			return text, unknown
+		}
+		return text, judge(rd <= k)
+	}
+}
+
 // memoryCases: eddy's peak resident memory on the managed tables of the
 // analytics group.
 func memoryCases(e *env) ([]caseDef, error) {

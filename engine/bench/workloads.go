@@ -21,6 +21,7 @@ func groups() []group {
 		{"script", scriptCases},
 		{"analytics", analyticsCases},
 		{"csv", csvCases},
+		{"parquet", parquetCases},
 		{"memory", memoryCases},
 		{"streaming", streamingCases},
 	}

@@ -27,6 +27,8 @@ type csvDecoder struct {
 	f    *csvOptions
 	ts   []*types.Type
 	r    *csv.Reader
+	// header is a first record still to skip ('csv.ignore-first-line').
+	header bool
 }
 
 func newCSVDecoder(in io.Reader, name string, f *csvOptions, ts []*types.Type) *csvDecoder {
@@ -62,6 +64,10 @@ func (d *csvDecoder) Next(row []any) (types.RowKind, bool, error) {
 				err = pe.Err
 			}
 			return types.Insert, false, d.parseError(line, err)
+		}
+		if d.header {
+			d.header = false
+			continue
 		}
 		line, _ := d.r.FieldPos(0)
 		if len(rec) != len(d.ts) && !d.f.ignoreErrors {

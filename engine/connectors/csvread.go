@@ -33,6 +33,8 @@ type csvBatchDecoder struct {
 	sc    *csvScanner
 	ts    []*types.Type
 	convs []csvConv
+	// header is a first record still to skip ('csv.ignore-first-line').
+	header bool
 }
 
 // newCSVBatchDecoder reads file (named name in errors) whose fields have
@@ -70,6 +72,10 @@ func (d *csvBatchDecoder) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	added := 0
 	for added < n {
 		ok, err := sc.next()
+		if d.header && ok && err == nil {
+			d.header = false
+			continue
+		}
 		if err != nil {
 			var se *csvSyntaxError
 			if errors.As(err, &se) {

@@ -16,7 +16,7 @@ func csvFormat() *Format {
 		Options: []string{
 			"csv.field-delimiter", "csv.disable-quote-character", "csv.quote-character", "csv.allow-comments",
 			"csv.ignore-parse-errors", "csv.array-element-delimiter", "csv.escape-character", "csv.null-literal",
-			"csv.write-bigdecimal-in-scientific-notation",
+			"csv.write-bigdecimal-in-scientific-notation", "csv.ignore-first-line",
 		},
 		Configure: func(o map[string]string) (Codec, error) { return newCSVOptions(o) },
 	}
@@ -32,6 +32,10 @@ type csvOptions struct {
 	ignoreErrors  bool
 	nullLiteral   *string
 	arrayDelim    string // 'csv.array-element-delimiter'
+	// ignoreFirstLine skips the first record of each file, a header of
+	// column names ('csv.ignore-first-line', an eddy extension: Flink's
+	// csv format has no such option and its gateway refuses the key).
+	ignoreFirstLine bool
 }
 
 func newCSVOptions(o map[string]string) (*csvOptions, error) {
@@ -74,6 +78,9 @@ func newCSVOptions(o map[string]string) (*csvOptions, error) {
 	if err := boolOption(o, "csv.allow-comments", &f.allowComments); err != nil {
 		return nil, err
 	}
+	if err := boolOption(o, "csv.ignore-first-line", &f.ignoreFirstLine); err != nil {
+		return nil, err
+	}
 	if n, ok := o["csv.null-literal"]; ok {
 		f.nullLiteral = &n
 	}
@@ -83,7 +90,9 @@ func newCSVOptions(o map[string]string) (*csvOptions, error) {
 // Decoder implements Codec with encoding/csv, which takes any delimiter.
 // A UTF-8 byte-order mark at the start is not data.
 func (f *csvOptions) Decoder(r io.Reader, name string, cols []Column) RowDecoder {
-	return newCSVDecoder(skipBOM(r), name, f, columnTypes(cols))
+	d := newCSVDecoder(skipBOM(r), name, f, columnTypes(cols))
+	d.header = f.ignoreFirstLine
+	return d
 }
 
 // Encoder implements Codec.
@@ -97,7 +106,9 @@ func (f *csvOptions) ReadBulk(r io.Reader, name string, cols []Column, needed []
 	if !f.byteOptions() {
 		return NewBulkReader(f.Decoder(r, name, cols), len(cols))
 	}
-	return newCSVBatchDecoder(skipBOM(r), name, f, columnTypes(cols), needed)
+	d := newCSVBatchDecoder(skipBOM(r), name, f, columnTypes(cols), needed)
+	d.header = f.ignoreFirstLine
+	return d
 }
 
 // DecodeMessage implements MessageDecoder: a message is read by the same
