@@ -33,24 +33,25 @@ import (
 const inferSample = 1000
 
 // InferColumns returns the columns of a filesystem table's data, for a
-// CREATE TABLE without columns; ok is false for a table of another
+// CREATE TABLE without columns, and the partition keys of its
+// directories (the last columns); ok is false for a table of another
 // connector. options' path must be absolute (ResolvePath).
-func InferColumns(options map[string]string) (cols []Column, ok bool, err error) {
+func InferColumns(options map[string]string) (cols []Column, partitionKeys []string, ok bool, err error) {
 	if options["connector"] != "filesystem" {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	root := localPath(options["path"])
 	files, err := dataFiles(root)
 	if err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
 	if len(files) == 0 {
-		return nil, true, validationError("Cannot take the columns of the filesystem table from its data: there is no data file under '%s'. Give the columns in CREATE TABLE.", options["path"])
+		return nil, nil, true, validationError("Cannot take the columns of the filesystem table from its data: there is no data file under '%s'. Give the columns in CREATE TABLE.", options["path"])
 	}
 	file := files[0]
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
 	defer f.Close()
 	switch id := options["format"]; id {
@@ -60,7 +61,7 @@ func InferColumns(options map[string]string) (cols []Column, ok bool, err error)
 		cols, err = inferAvro(f)
 	case "csv":
 		if options["csv.ignore-first-line"] != "true" {
-			return nil, true, validationError("Cannot take the columns of a csv table from its data without a header: set 'csv.ignore-first-line' = 'true' when the first line of each file names the columns, or give the columns in CREATE TABLE.")
+			return nil, nil, true, validationError("Cannot take the columns of a csv table from its data without a header: set 'csv.ignore-first-line' = 'true' when the first line of each file names the columns, or give the columns in CREATE TABLE.")
 		}
 		var c *csvOptions
 		if c, err = newCSVOptions(options); err == nil {
@@ -69,10 +70,10 @@ func InferColumns(options map[string]string) (cols []Column, ok bool, err error)
 	case "json":
 		cols, err = inferJSON(f)
 	default:
-		return nil, true, validationError("Cannot take the columns of a '%s' table from its data; give the columns in CREATE TABLE.", id)
+		return nil, nil, true, validationError("Cannot take the columns of a '%s' table from its data; give the columns in CREATE TABLE.", id)
 	}
 	if err != nil {
-		return nil, true, &Error{Exception: "ValidationException", Msg: fmt.Sprintf(
+		return nil, nil, true, &Error{Exception: "ValidationException", Msg: fmt.Sprintf(
 			"Cannot take the columns of the filesystem table from '%s': %v", file, err)}
 	}
 	// The partition keys of the file's directories.
@@ -82,11 +83,12 @@ func InferColumns(options map[string]string) (cols []Column, ok bool, err error)
 				k = unescapePartition(k)
 				if !slices.ContainsFunc(cols, func(c Column) bool { return c.Name == k }) {
 					cols = append(cols, Column{Name: k, Type: types.NewString()})
+					partitionKeys = append(partitionKeys, k)
 				}
 			}
 		}
 	}
-	return cols, true, nil
+	return cols, partitionKeys, true, nil
 }
 
 func inferParquet(f *os.File) ([]Column, error) {

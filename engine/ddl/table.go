@@ -74,6 +74,25 @@ func (ex *Executor) tableFromDDL(ctx context.Context, st *ast.CreateTable, sql s
 		}
 		b.cols = append(b.cols, c)
 	}
+	if len(st.Columns) == 0 && st.Like == nil && st.Query == nil {
+		// A filesystem table without columns takes them from its data
+		// (an eddy extension; see connectors.InferColumns).
+		if err := connectors.ResolvePath(t.Options); err != nil {
+			return nil, err
+		}
+		inferred, keys, ok, err := connectors.InferColumns(t.Options)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			for _, c := range inferred {
+				b.cols = append(b.cols, catalogs.Column{Name: c.Name, Kind: catalogs.Physical, Type: c.Type})
+			}
+			if st.PartitionBy == nil {
+				t.PartitionKeys = keys
+			}
+		}
+	}
 	var pkDefs []*ast.TableConstraint
 	for _, def := range st.Columns {
 		if def.PrimaryKey != nil {
