@@ -326,7 +326,7 @@ func avroFlinkType(s avro.Schema) (*types.Type, error) {
 // sampleType narrows the type of a column of text values as a sample is
 // read: BIGINT, then DOUBLE, BOOLEAN, DATE, TIMESTAMP(3), else STRING.
 type sampleType struct {
-	seen                                        bool
+	seen                                       bool
 	notInt, notDouble, notBool, notDate, notTS bool
 }
 
