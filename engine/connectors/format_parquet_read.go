@@ -88,6 +88,10 @@ func (r *parquetReader) open(in io.Reader) error {
 		if fc == nil {
 			continue
 		}
+		if flat := newFlatCursor(fc, col.Type); flat != nil {
+			r.fields[i] = &pqNode{kind: pqLeaf, t: col.Type, flat: flat}
+			continue
+		}
 		n, err := buildNode(fc, col.Type, 0, 0, r.c)
 		if err != nil {
 			return &Error{Exception: "IOException", Msg: fmt.Sprintf(
@@ -142,7 +146,11 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	for i, f := range r.fields {
 		vec := cols[i]
 		if vec == nil {
-			if f != nil {
+			if f != nil && f.flat != nil {
+				if err := f.flat.readInto(vector.New(f.t, int(k)), int(k)); err != nil {
+					return 0, false, r.fail(err)
+				}
+			} else if f != nil {
 				for range k {
 					if _, err := f.read(); err != nil {
 						return 0, false, r.fail(err)
@@ -310,6 +318,7 @@ type pqNode struct {
 	probe            *pqNode   // group without a matching field: read to learn its nulls
 	elem, key, val   *pqNode
 	cursor           *leafCursor
+	flat             *flatCursor // a top-level leaf read without assembly, or nil
 	conv             func(parquet.Value) (any, error)
 	leaves           []*leafCursor // every leaf of the subtree
 }
@@ -457,6 +466,9 @@ func (n *pqNode) collect() {
 
 // open points the node's leaf cursors at a row group.
 func (n *pqNode) open(rg parquet.RowGroup) {
+	if n.flat != nil {
+		n.flat.open(rg)
+	}
 	for _, l := range n.leaves {
 		l.open(rg)
 	}
@@ -562,6 +574,9 @@ func (n *pqNode) read() (any, error) {
 // readInto appends the node's next k values to vec; a top-level leaf
 // takes a path without boxing for the common classes.
 func (n *pqNode) readInto(vec *vector.Vec, k int) error {
+	if n.flat != nil {
+		return n.flat.readInto(vec, k)
+	}
 	if n.kind != pqLeaf {
 		for range k {
 			v, err := n.read()
