@@ -58,7 +58,7 @@ func InferColumns(options map[string]string) (cols []Column, partitionKeys []str
 	case "parquet":
 		cols, err = inferParquet(f)
 	case "avro":
-		cols, err = inferAvro(f)
+		cols, err = inferAvro(f, options["avro.timestamp_mapping.legacy"] != "false")
 	case "csv":
 		if options["csv.ignore-first-line"] != "true" {
 			return nil, nil, true, validationError("Cannot take the columns of a csv table from its data without a header: set 'csv.ignore-first-line' = 'true' when the first line of each file names the columns, or give the columns in CREATE TABLE.")
@@ -187,7 +187,10 @@ func isLogical[T format.LogicalTypeValue](v format.LogicalTypeValue) bool {
 	return ok
 }
 
-func inferAvro(f *os.File) ([]Column, error) {
+// inferAvro reads the schema of an Avro container. legacy is
+// 'avro.timestamp_mapping.legacy': the format then reads timestamps as
+// TIMESTAMP(3) only.
+func inferAvro(f *os.File, legacy bool) ([]Column, error) {
 	r := avro.NewReader(bufio.NewReader(f), 4096)
 	var magic [4]byte
 	r.Read(magic[:])
@@ -218,7 +221,7 @@ func inferAvro(f *os.File) ([]Column, error) {
 	}
 	var cols []Column
 	for _, fl := range rec.Fields() {
-		t, err := avroFlinkType(fl.Type())
+		t, err := avroFlinkType(fl.Type(), legacy)
 		if err != nil {
 			return nil, fmt.Errorf("field '%s': %w", fl.Name(), err)
 		}
@@ -229,7 +232,7 @@ func inferAvro(f *os.File) ([]Column, error) {
 
 // avroFlinkType is the Flink type an Avro type reads as (Flink's
 // AvroSchemaConverter.convertToDataType).
-func avroFlinkType(s avro.Schema) (*types.Type, error) {
+func avroFlinkType(s avro.Schema, legacy bool) (*types.Type, error) {
 	if u, ok := s.(*avro.UnionSchema); ok {
 		var other []avro.Schema
 		for _, m := range u.Types() {
@@ -240,7 +243,7 @@ func avroFlinkType(s avro.Schema) (*types.Type, error) {
 		if len(other) != 1 {
 			return nil, fmt.Errorf("a union of %d types other than null has no Flink type", len(other))
 		}
-		t, err := avroFlinkType(other[0])
+		t, err := avroFlinkType(other[0], legacy)
 		if err != nil {
 			return nil, err
 		}
@@ -268,18 +271,20 @@ func avroFlinkType(s avro.Schema) (*types.Type, error) {
 		}
 	case avro.Long:
 		switch logical {
-		case avro.TimestampMillis:
-			t = types.NewTimestamp(3)
-		case avro.TimestampMicros:
-			t = types.NewTimestamp(6)
-		case avroTimestampNanos:
-			t = types.NewTimestamp(9)
-		case avro.LocalTimestampMillis:
-			t = types.NewTimestamp(3)
-		case avro.LocalTimestampMicros:
-			t = types.NewTimestamp(6)
-		case avroLocalTimestampNanos:
-			t = types.NewTimestamp(9)
+		case avro.TimestampMillis, avro.TimestampMicros, avroTimestampNanos,
+			avro.LocalTimestampMillis, avro.LocalTimestampMicros, avroLocalTimestampNanos:
+			p := map[avro.LogicalType]int{avro.TimestampMillis: 3, avro.TimestampMicros: 6, avroTimestampNanos: 9,
+				avro.LocalTimestampMillis: 3, avro.LocalTimestampMicros: 6, avroLocalTimestampNanos: 9}[logical]
+			local := logical == avro.LocalTimestampMillis || logical == avro.LocalTimestampMicros || logical == avroLocalTimestampNanos
+			switch {
+			case legacy:
+				// The legacy mapping takes TIMESTAMP(3) only.
+				t = types.NewTimestamp(3)
+			case local:
+				t = types.NewTimestamp(p)
+			default:
+				t = types.NewTimestampLTZ(p)
+			}
 		case avro.TimeMicros:
 			t = types.NewTime(6)
 		default:
@@ -296,13 +301,13 @@ func avroFlinkType(s avro.Schema) (*types.Type, error) {
 	case avro.Fixed:
 		t = types.NewVarBinary(types.MaxLength)
 	case avro.Array:
-		e, err := avroFlinkType(s.(*avro.ArraySchema).Items())
+		e, err := avroFlinkType(s.(*avro.ArraySchema).Items(), legacy)
 		if err != nil {
 			return nil, err
 		}
 		t = types.NewArray(e)
 	case avro.Map:
-		v, err := avroFlinkType(s.(*avro.MapSchema).Values())
+		v, err := avroFlinkType(s.(*avro.MapSchema).Values(), legacy)
 		if err != nil {
 			return nil, err
 		}
@@ -310,7 +315,7 @@ func avroFlinkType(s avro.Schema) (*types.Type, error) {
 	case avro.Record:
 		var fields []types.Field
 		for _, fl := range s.(*avro.RecordSchema).Fields() {
-			ft, err := avroFlinkType(fl.Type())
+			ft, err := avroFlinkType(fl.Type(), legacy)
 			if err != nil {
 				return nil, err
 			}
