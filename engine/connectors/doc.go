@@ -23,9 +23,10 @@
 // file.* metadata keys), print (to the writers in Env.Stdout/Stderr) and
 // blackhole.
 //
-// Formats (the 'format' option: csv, json, raw, avro, debezium-json,
-// canal-json, maxwell-json; avro-confluent and debezium-avro-confluent
-// are known and refused, as eddy reaches no schema registry) are Format
+// Formats (the 'format' option: csv, json, raw, avro, parquet,
+// debezium-json, canal-json, maxwell-json; avro-confluent and
+// debezium-avro-confluent are known and refused, as eddy reaches no schema
+// registry, and so is orc, for want of a Go library) are Format
 // values in the same registry (format_*.go): a Codec decodes and encodes
 // rows with their row kind, and a BulkCodec reads a whole file into
 // column vectors (the csv format does, from the bytes of its read
@@ -37,8 +38,12 @@
 // is a binary record, a file an object container). DecodeBytes and
 // EncodeBytes code one message, for connectors of message queues. The
 // filesystem connector reads every file through a BulkReader (OpenBulk;
-// a ChangelogBulkReader carries row kinds) and shares its multi-file
-// handling (listing, partition directories) in files.go.
+// a ChangelogBulkReader carries row kinds; a FilterBulkCodec, parquet,
+// also takes the pushed filters to skip row groups by their statistics)
+// and shares its multi-file handling (listing, partition directories,
+// SHOW PARTITIONS and ALTER TABLE ADD/DROP PARTITION) in files.go. A
+// pushed filter on a partition key chooses the directories read. A table
+// created without columns takes them from its files (InferColumns).
 //
 // A managed table of a catalog that scans its rows column by column
 // (catalogs.RowScanner) is read with one cursor for the whole scan, and its
