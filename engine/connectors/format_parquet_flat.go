@@ -93,6 +93,12 @@ func (f *flatCursor) open(rg parquet.RowGroup) {
 	f.li, f.n = 0, 0
 }
 
+// seek moves to a row of the open row group.
+func (f *flatCursor) seek(row int64) error {
+	f.li, f.n, f.done = 0, 0, false
+	return f.pages.SeekToRow(row)
+}
+
 // nextPage loads the next page; false at the end of the row group.
 func (f *flatCursor) nextPage() (bool, error) {
 	p, err := f.pages.ReadPage()

@@ -52,10 +52,16 @@ type parquetReader struct {
 	file   *parquet.File
 	fields []*pqNode // per column, nil when not read or absent from the file
 	group  int       // next row group
-	left   int64     // rows left in the open row group
+	left   int64     // rows left in the current range of the open row group
+	// ranges are the row ranges of the open row group still to read
+	// ([first, end) rows), after the one being read; pages whose
+	// statistics exclude a pushed filter are left out of them.
+	ranges [][2]int64
 	// groupsRead counts the row groups decoded (the others were skipped
-	// by their statistics).
-	groupsRead int
+	// by their statistics), rowsSkipped the rows of pages skipped by
+	// theirs.
+	groupsRead  int
+	rowsSkipped int64
 }
 
 func (r *parquetReader) open(in io.Reader) error {
@@ -123,6 +129,20 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		return 0, false, r.err
 	}
 	for r.left == 0 {
+		if len(r.ranges) > 0 {
+			// The next range of the row group: every column seeks to it.
+			rg := r.ranges[0]
+			r.ranges = r.ranges[1:]
+			for _, f := range r.fields {
+				if f != nil {
+					if err := f.seek(rg[0]); err != nil {
+						return 0, false, r.fail(err)
+					}
+				}
+			}
+			r.left = rg[1] - rg[0]
+			continue
+		}
 		if r.group >= len(r.file.RowGroups()) {
 			return 0, true, nil
 		}
@@ -131,12 +151,21 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		if r.skipGroup(rg) {
 			continue
 		}
+		ranges := r.pageRanges(rg)
+		if len(ranges) == 0 {
+			continue
+		}
 		r.groupsRead++
-		r.left = rg.NumRows()
 		for _, f := range r.fields {
 			if f != nil {
 				f.open(rg)
 			}
+		}
+		if ranges[0][0] == 0 {
+			r.left = ranges[0][1]
+			r.ranges = ranges[1:]
+		} else {
+			r.ranges = ranges
 		}
 	}
 	k := int64(n)
@@ -170,7 +199,137 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		}
 	}
 	r.left -= k
-	return int(k), r.left == 0 && r.group >= len(r.file.RowGroups()), nil
+	return int(k), r.left == 0 && len(r.ranges) == 0 && r.group >= len(r.file.RowGroups()), nil
+}
+
+// pageRanges returns the row ranges of a row group that may hold rows
+// passing the pushed filters: all of it, less the pages (of a flat
+// column the file indexes) whose min, max and null count exclude a
+// filter. Their columns' offset indexes are loaded, so that seeking a
+// column to a row jumps to its page.
+func (r *parquetReader) pageRanges(rg parquet.RowGroup) [][2]int64 {
+	n := rg.NumRows()
+	keep := [][2]int64{{0, n}}
+	if len(r.filters) == 0 {
+		return keep
+	}
+	chunks := rg.ColumnChunks()
+	for _, f := range r.filters {
+		if f.Column < 0 || f.Column >= len(r.cols) {
+			continue
+		}
+		fc := findColumn(r.file.Root().Columns(), r.cols[f.Column].Name)
+		if fc == nil || !fc.Leaf() || fc.MaxRepetitionLevel() != 0 {
+			continue
+		}
+		cc, ok := chunks[fc.Index()].(*parquet.FileColumnChunk)
+		if !ok {
+			continue
+		}
+		ci, err1 := cc.ColumnIndex()
+		oi, err2 := cc.OffsetIndex()
+		if err1 != nil || err2 != nil || ci.NumPages() != oi.NumPages() || ci.NumPages() < 2 {
+			continue
+		}
+		var pass [][2]int64
+		for p := range ci.NumPages() {
+			end := n
+			if p+1 < oi.NumPages() {
+				end = oi.FirstRowIndex(p + 1)
+			}
+			if !pageExcludes(fc, f, ci, p) {
+				pass = appendRange(pass, oi.FirstRowIndex(p), end)
+			}
+		}
+		keep = intersectRanges(keep, pass)
+	}
+	var kept int64
+	for _, k := range keep {
+		kept += k[1] - k[0]
+	}
+	r.rowsSkipped += n - kept
+	if kept < n {
+		// Seeking needs every read column's offset index.
+		for _, cc := range chunks {
+			if fcc, ok := cc.(*parquet.FileColumnChunk); ok {
+				if _, err := fcc.OffsetIndex(); err != nil {
+					return [][2]int64{{0, n}}
+				}
+			}
+		}
+	}
+	return keep
+}
+
+// pageExcludes reports whether a page's statistics show that filter f
+// holds for none of its rows.
+func pageExcludes(c *parquet.Column, f RowFilter, ci parquet.ColumnIndex, p int) bool {
+	switch f.Op {
+	case FilterIsNull:
+		return ci.NullCount(p) == 0
+	case FilterIsNotNull:
+		return ci.NullPage(p)
+	}
+	if ci.NullPage(p) {
+		return true // only NULLs: no comparison holds
+	}
+	lo, hi := ci.MinValue(p), ci.MaxValue(p)
+	if lo.IsNull() || hi.IsNull() {
+		return false
+	}
+	cmpLo, ok1 := compareStat(c, f.Value, lo)
+	cmpHi, ok2 := compareStat(c, f.Value, hi)
+	if !ok1 || !ok2 {
+		return false
+	}
+	return excludes(f.Op, cmpLo, cmpHi)
+}
+
+// excludes reports whether no value between min and max passes op with
+// the constant, given cmpLo = sign(constant - min), cmpHi = sign(constant
+// - max).
+func excludes(op FilterOp, cmpLo, cmpHi int) bool {
+	switch op {
+	case FilterEq:
+		return cmpLo < 0 || cmpHi > 0
+	case FilterNe:
+		return cmpLo == 0 && cmpHi == 0
+	case FilterLt:
+		return cmpLo <= 0
+	case FilterLe:
+		return cmpLo < 0
+	case FilterGt:
+		return cmpHi >= 0
+	case FilterGe:
+		return cmpHi > 0
+	}
+	return false
+}
+
+func appendRange(rs [][2]int64, lo, hi int64) [][2]int64 {
+	if len(rs) > 0 && rs[len(rs)-1][1] == lo {
+		rs[len(rs)-1][1] = hi
+		return rs
+	}
+	return append(rs, [2]int64{lo, hi})
+}
+
+// intersectRanges returns the rows in both sorted range lists.
+func intersectRanges(a, b [][2]int64) [][2]int64 {
+	var out [][2]int64
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		lo, hi := max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+		if lo < hi {
+			out = appendRange(out, lo, hi)
+		}
+		if a[i][1] < b[j][1] {
+			i++
+		} else {
+			j++
+		}
+	}
+	return out
 }
 
 func (r *parquetReader) fail(err error) error {
@@ -216,22 +375,7 @@ func (r *parquetReader) skipGroup(rg parquet.RowGroup) bool {
 			continue
 		}
 		// cmpLo is sign(value - min), cmpHi sign(value - max).
-		var none bool
-		switch f.Op {
-		case FilterEq:
-			none = cmpLo < 0 || cmpHi > 0
-		case FilterNe:
-			none = cmpLo == 0 && cmpHi == 0
-		case FilterLt:
-			none = cmpLo <= 0
-		case FilterLe:
-			none = cmpLo < 0
-		case FilterGt:
-			none = cmpHi >= 0
-		case FilterGe:
-			none = cmpHi > 0
-		}
-		if none {
+		if excludes(f.Op, cmpLo, cmpHi) {
 			return true
 		}
 	}
@@ -474,6 +618,19 @@ func (n *pqNode) open(rg parquet.RowGroup) {
 	}
 }
 
+// seek moves the node's cursors to a row of the open row group.
+func (n *pqNode) seek(row int64) error {
+	if n.flat != nil {
+		return n.flat.seek(row)
+	}
+	for _, l := range n.leaves {
+		if err := l.seek(row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // peek returns the levels of the node's next value.
 func (n *pqNode) peek() (parquet.Value, error) { return n.leaves[0].peek() }
 
@@ -672,6 +829,12 @@ func (l *leafCursor) open(rg parquet.RowGroup) {
 		}
 		_, l.str = lt.Value.(*format.StringType)
 	}
+}
+
+func (l *leafCursor) seek(row int64) error {
+	l.vals, l.pos, l.done = nil, 0, false
+	l.buf = l.buf[:0]
+	return l.pages.SeekToRow(row)
 }
 
 func (l *leafCursor) fill() error {
