@@ -472,3 +472,36 @@ pq.write_table(t, sys.argv[1], row_group_size=n, data_page_size=2048, write_page
 		t.Fatalf("id = 4242 in eddy's file: %d rows read, %d skipped", len(got), br.rowsSkipped)
 	}
 }
+
+// TestRollingPolicyFileSize: once a part file has passed
+// 'sink.rolling-policy.file-size' a partition's next rows go to a new
+// one (a file may exceed the size by what its encoder buffers), and every
+// row is still read.
+func TestRollingPolicyFileSize(t *testing.T) {
+	dir := t.TempDir()
+	cols := []Column{{Name: "id", Type: types.New(types.BigInt)}, {Name: "s", Type: types.NewString()}}
+	tbl := parquetTable(t, dir, cols, "sink.rolling-policy.file-size", "100kb")
+	tbl.Options["format"] = "csv"
+	c := New()
+	var rows [][]any
+	for i := range 30000 {
+		rows = append(rows, []any{int64(i), "some text to fill the file"})
+	}
+	writeRows(t, c, tbl, rows)
+	files, err := dataFiles(dir)
+	if err != nil || len(files) < 4 {
+		t.Fatalf("%d part files of ~1mb rolled at 100kb, %v", len(files), err)
+	}
+	for _, f := range files {
+		if st, _ := os.Stat(f); st.Size() > 100<<10+streamBufferSize {
+			t.Errorf("%s has %d bytes, past the rolling size and a buffer", f, st.Size())
+		}
+	}
+	if got := readRows(t, c, tbl); len(got) != 30000 {
+		t.Fatalf("%d rows read back", len(got))
+	}
+	tbl.Options["sink.rolling-policy.file-size"] = "0"
+	if err := write(t, c, tbl, WriteSpec{}, vector.NewBatch(tbl.Types(), 0), false); err == nil {
+		t.Fatal("a file size of 0 was accepted")
+	}
+}
