@@ -653,3 +653,20 @@ func (e *parquetEncoder) Flush() error {
 	e.closed = true
 	return e.w.Close()
 }
+
+// errParquetMessage is the parquet format refusing to code a message: it
+// is a bulk format of files (Flink's BulkReaderFormatFactory), which
+// Flink's message connectors (kafka) do not find.
+func errParquetMessage() error {
+	return validationError("The 'parquet' format is a bulk format of files for the filesystem connector; a message connector cannot read or write it. Use 'avro', 'json' or 'csv'.")
+}
+
+// DecodeMessage implements MessageDecoder by refusing.
+func (c *parquetCodec) DecodeMessage([]byte, []Column) ([][]any, []types.RowKind, error) {
+	return nil, nil, errParquetMessage()
+}
+
+// EncodeMessage implements MessageEncoder by refusing.
+func (c *parquetCodec) EncodeMessage(types.RowKind, []any, []Column) ([]byte, error) {
+	return nil, errParquetMessage()
+}

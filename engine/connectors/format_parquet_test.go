@@ -505,3 +505,29 @@ func TestRollingPolicyFileSize(t *testing.T) {
 		t.Fatal("a file size of 0 was accepted")
 	}
 }
+
+func TestParquetIsNoMessageFormat(t *testing.T) {
+	f, _ := New().Registry.Format("parquet")
+	c, err := f.Configure(map[string]string{"format": "parquet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := DecodeBytes(c, []byte("PAR1"), nil); err == nil || !strings.Contains(err.Error(), "bulk format of files") {
+		t.Errorf("decoding a message: %v", err)
+	}
+	if _, err := EncodeBytes(c, types.Insert, []any{int64(1)}, []Column{{Name: "a", Type: types.New(types.BigInt)}}); err == nil {
+		t.Error("encoding a message succeeded")
+	}
+	o, _ := New().Registry.Format("orc")
+	if _, err := o.Configure(map[string]string{"format": "orc"}); err == nil || !strings.Contains(err.Error(), "'orc' format is not supported") {
+		t.Errorf("orc: %v", err)
+	}
+	for _, opts := range []map[string]string{
+		{"parquet.compression": "LZO"}, {"parquet.timestamp.time.unit": "hours"}, {"parquet.utc-timezone": "yes"}, {"parquet.block.size": "-1"},
+	} {
+		opts["format"] = "parquet"
+		if _, err := f.Configure(opts); err == nil {
+			t.Errorf("%v was accepted", opts)
+		}
+	}
+}

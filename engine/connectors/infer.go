@@ -58,9 +58,9 @@ func InferColumns(options map[string]string) (cols []Column, partitionKeys []str
 	case "parquet":
 		cols, err = inferParquet(f)
 	case "avro":
-		cols, err = inferAvro(f, options["avro.timestamp_mapping.legacy"] != "false")
+		cols, err = inferAvro(f, !strings.EqualFold(options["avro.timestamp_mapping.legacy"], "false"))
 	case "csv":
-		if options["csv.ignore-first-line"] != "true" {
+		if !strings.EqualFold(options["csv.ignore-first-line"], "true") {
 			return nil, nil, true, validationError("Cannot take the columns of a csv table from its data without a header: set 'csv.ignore-first-line' = 'true' when the first line of each file names the columns, or give the columns in CREATE TABLE.")
 		}
 		var c *csvOptions
