@@ -49,7 +49,8 @@ func parquetFormat() *Format {
 		Identifier: "parquet",
 		Options:    parquetOptions(),
 		Configure: func(o map[string]string) (Codec, error) {
-			c := &parquetCodec{compression: &parquet.Snappy, unit: time.Microsecond}
+			// parquet-java's defaults: SNAPPY, row groups of 128 MiB.
+			c := &parquetCodec{compression: &parquet.Snappy, unit: time.Microsecond, blockSize: 128 << 20}
 			if err := boolOption(o, "parquet.utc-timezone", &c.utc); err != nil {
 				return nil, err
 			}
@@ -110,7 +111,7 @@ type parquetCodec struct {
 	int64TS     bool          // parquet.write.int64.timestamp
 	unit        time.Duration // parquet.timestamp.time.unit
 	compression compress.Codec
-	blockSize   int64
+	blockSize   int64 // bytes of a row group (estimated as rows are shredded)
 	pageSize    int
 }
 
