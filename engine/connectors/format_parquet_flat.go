@@ -201,8 +201,14 @@ func (f *flatCursor) appendRun(vec *vector.Vec, m int) {
 		}
 		present = m - len(nulls)
 	}
-	// The present values, in order; NULL slots get a zero after them.
 	lo, hi := f.vi, f.vi+present
+	if len(nulls) == 0 {
+		f.appendPresent(vec, lo, hi)
+		vec.Len += m
+		f.vi, f.li = hi, f.li+m
+		return
+	}
+	// The present values, in order; NULL slots get a zero among them.
 	switch {
 	case f.idx != nil && f.dInts != nil && (f.kind == parquet.Int32 || f.kind == parquet.Int64):
 		vals := make([]int64, 0, m)
@@ -250,6 +256,41 @@ func (f *flatCursor) appendRun(vec *vector.Vec, m int) {
 		vec.SetNull(i)
 	}
 	f.vi, f.li = hi, f.li+m
+}
+
+// appendPresent appends the page's values lo to hi, a run without NULLs,
+// to vec's storage (the caller counts them in vec.Len).
+func (f *flatCursor) appendPresent(vec *vector.Vec, lo, hi int) {
+	switch {
+	case f.idx != nil && (f.kind == parquet.Int32 || f.kind == parquet.Int64):
+		for _, d := range f.idx[lo:hi] {
+			vec.Ints = append(vec.Ints, f.dInts[d])
+		}
+	case f.idx != nil && (f.kind == parquet.Float || f.kind == parquet.Double):
+		for _, d := range f.idx[lo:hi] {
+			vec.Floats = append(vec.Floats, f.dFlts[d])
+		}
+	case f.idx != nil:
+		for _, d := range f.idx[lo:hi] {
+			vec.Strs = append(vec.Strs, f.dStrs[d])
+		}
+	case f.kind == parquet.Int32:
+		for _, x := range f.i32[lo:hi] {
+			vec.Ints = append(vec.Ints, int64(x))
+		}
+	case f.kind == parquet.Int64:
+		vec.Ints = append(vec.Ints, f.ints[lo:hi]...)
+	case f.kind == parquet.Float:
+		for _, x := range f.f32[lo:hi] {
+			vec.Floats = append(vec.Floats, float64(x))
+		}
+	case f.kind == parquet.Double:
+		vec.Floats = append(vec.Floats, f.flts[lo:hi]...)
+	default:
+		for i := lo; i < hi; i++ {
+			vec.Strs = append(vec.Strs, string(f.bytes[f.offs[i]:f.offs[i+1]]))
+		}
+	}
 }
 
 // spread returns the m slots of a run: vals in order, with a zero at each

@@ -531,3 +531,30 @@ func TestParquetIsNoMessageFormat(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParquetScan reads 200,000 rows of (BIGINT, BIGINT, DOUBLE,
+// STRING) from a Parquet file eddy wrote, every column.
+func BenchmarkParquetScan(b *testing.B) {
+	dir := b.TempDir()
+	cols := []Column{{Name: "id", Type: types.New(types.BigInt)}, {Name: "k", Type: types.New(types.BigInt)},
+		{Name: "v", Type: types.New(types.Double)}, {Name: "s", Type: types.NewString()}}
+	tbl := &Table{Name: catalogs.NewIdentifier("c", "d", "t"), Columns: cols,
+		Options: map[string]string{"connector": "filesystem", "path": dir, "format": "parquet"}}
+	c := New()
+	const n = 200_000
+	bt := vector.NewBatch(tbl.Types(), n)
+	for i := range n {
+		bt.AppendRow(types.Insert, []any{int64(i), int64(i % 1000), float64(i) / 3, fmt.Sprint("name-", i%5000)})
+	}
+	w, err := c.OpenWriter(context.Background(), tbl, WriteSpec{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Write(context.Background(), bt); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Commit(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	benchReads(b, c, tbl, n, nil)
+}
