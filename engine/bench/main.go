@@ -35,7 +35,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	scaleName := fs.String("scale", "small", "data sizes: small (fits 2 cores and a few minutes) or full (the sizes of the targets)")
 	fs.IntVar(&c.runs, "runs", 5, "alternating runs per workload; the median is reported")
 	fs.StringVar(&c.eddy, "eddy", "", "use this eddy binary instead of building one from the repository root")
-	fs.StringVar(&c.only, "only", "", "run only the workload groups whose name contains this text (startup, catalog, script, analytics, csv, streaming)")
+	fs.StringVar(&c.only, "only", "", "run only the workload groups whose name contains this text (startup, catalog, script, analytics, csv, parquet, memory, streaming)")
 	fs.StringVar(&c.workdir, "workdir", "", "directory for generated data and stores (default: a temporary directory, removed at the end)")
 	fs.StringVar(&c.baseline, "baseline", "", "an earlier eddy binary to measure in the same rounds as eddy (adds baseline and eddy/baseline columns)")
 	fs.BoolVar(&c.peers, "peers", true, "also run the sqlite3 CLI and DuckDB (false: only eddy and the baseline)")
