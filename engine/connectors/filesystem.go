@@ -216,6 +216,9 @@ func (r *fileReader) PushFilters(fs []RowFilter) []bool {
 			df := f
 			df.Column = j
 			r.dataFilters = append(r.dataFilters, df)
+			if fc, ok := r.ft.codec.(FilterBulkCodec); ok {
+				taken[i] = fc.TakesFilter(r.ft.t.Columns[f.Column], f)
+			}
 		}
 	}
 	return taken

@@ -213,9 +213,14 @@ func (r *Registry) unknownFormat(id string) error {
 }
 
 // FilterBulkCodec is implemented by bulk codecs whose files carry
-// statistics (Parquet's row groups): filters over cols let the reader skip
-// the parts of a file where no row can pass them. The reader still
-// returns the other rows unfiltered; the caller applies the filters.
+// statistics (Parquet's row groups and pages): filters over cols let the
+// reader skip the parts of a file where no row can pass them. The reader
+// applies the filters TakesFilter accepts to the rows it returns, and
+// reads their columns whether needed or not; the caller applies the
+// others.
 type FilterBulkCodec interface {
 	ReadBulkFiltered(r io.Reader, name string, cols []Column, needed []bool, filters []RowFilter) BulkReader
+	// TakesFilter reports whether the reader applies f, a filter on col,
+	// exactly.
+	TakesFilter(col Column, f RowFilter) bool
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,6 +63,9 @@ type parquetReader struct {
 	// theirs.
 	groupsRead  int
 	rowsSkipped int64
+	// exact are the filters the reader applies to the rows it returns.
+	exact []RowFilter
+	keep  []bool
 }
 
 func (r *parquetReader) open(in io.Reader) error {
@@ -86,8 +90,13 @@ func (r *parquetReader) open(in io.Reader) error {
 	}
 	r.file = f
 	r.fields = make([]*pqNode, len(r.cols))
+	for _, f := range r.filters {
+		if f.Column >= 0 && f.Column < len(r.cols) && r.c.TakesFilter(r.cols[f.Column], f) {
+			r.exact = append(r.exact, f)
+		}
+	}
 	for i, col := range r.cols {
-		if r.needed != nil && !r.needed[i] {
+		if r.needed != nil && !r.needed[i] && !slices.ContainsFunc(r.exact, func(f RowFilter) bool { return f.Column == i }) {
 			continue
 		}
 		fc := findColumn(f.Root().Columns(), col.Name)
@@ -172,8 +181,28 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	if k > r.left {
 		k = r.left
 	}
+	// Where each vector's new rows start; a filter column the caller does
+	// not read is decoded into a vector of its own.
+	bases := make([]int, len(cols))
+	var filterVecs map[int]*vector.Vec
+	for _, f := range r.exact {
+		if cols[f.Column] == nil {
+			if filterVecs == nil {
+				filterVecs = map[int]*vector.Vec{}
+			}
+			if filterVecs[f.Column] == nil {
+				filterVecs[f.Column] = vector.New(r.cols[f.Column].Type, int(k))
+			}
+		}
+	}
 	for i, f := range r.fields {
 		vec := cols[i]
+		if vec == nil {
+			vec = filterVecs[i]
+		}
+		if vec != nil {
+			bases[i] = vec.Len
+		}
 		if vec == nil {
 			if f != nil && f.flat != nil {
 				if err := f.flat.readInto(vector.New(f.t, int(k)), int(k)); err != nil {
@@ -199,7 +228,35 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		}
 	}
 	r.left -= k
-	return int(k), r.left == 0 && len(r.ranges) == 0 && r.group >= len(r.file.RowGroups()), nil
+	end := r.left == 0 && len(r.ranges) == 0 && r.group >= len(r.file.RowGroups())
+	if len(r.exact) == 0 {
+		return int(k), end, nil
+	}
+	r.keep = r.keep[:0]
+	for range k {
+		r.keep = append(r.keep, true)
+	}
+	for _, f := range r.exact {
+		vec := cols[f.Column]
+		if vec == nil {
+			vec = filterVecs[f.Column]
+		}
+		filterMask(f, vec, bases[f.Column], r.keep)
+	}
+	kept := 0
+	for _, b := range r.keep {
+		if b {
+			kept++
+		}
+	}
+	if kept < int(k) {
+		for i, vec := range cols {
+			if vec != nil {
+				compactVec(vec, bases[i], r.keep)
+			}
+		}
+	}
+	return kept, end, nil
 }
 
 // pageRanges returns the row ranges of a row group that may hold rows
