@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -192,6 +193,9 @@ func parquetCases(e *env) ([]caseDef, error) {
 	if _, err := e.eddyScript(store, defs); err != nil {
 		return nil, err
 	}
+	if err := checkEddyParquet(e, db, store, facts); err != nil {
+		return nil, err
+	}
 	var cases []caseDef
 	for _, q := range queries(e.sc) {
 		c := caseDef{name: q.name + " (Parquet)", target: duckTarget(2)}
@@ -201,6 +205,42 @@ func parquetCases(e *env) ([]caseDef, error) {
 		cases = append(cases, c)
 	}
 	return cases, nil
+}
+
+// checkEddyParquet has eddy write the fact table as Parquet and DuckDB
+// read eddy's files: the same rows as DuckDB reads from the CSV file, or
+// the run stops.
+func checkEddyParquet(e *env, db *sql.DB, store, facts string) error {
+	dir := e.path("eddy-facts")
+	script, err := e.writeFile("parquet-write.sql", fmt.Sprintf(
+		"CREATE TEMPORARY TABLE ct %s WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv');\n"+
+			"CREATE TEMPORARY TABLE pt %s WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'parquet');\n"+
+			"INSERT OVERWRITE pt SELECT * FROM ct;\n", eddyFacts, facts, eddyFacts, dir))
+	if err != nil {
+		return err
+	}
+	if _, err := e.eddyScript(store, script); err != nil {
+		return fmt.Errorf("eddy writing Parquet: %w", err)
+	}
+	// The doubles are summed as integers of millionths, whatever order
+	// DuckDB's threads add them in.
+	const sum = "SELECT CONCAT_WS('|', COUNT(*), SUM(id), SUM(k1), SUM(k2), SUM(CAST(ROUND(v * 1000000) AS HUGEINT)), " +
+		"MIN(s), MAX(s), COUNT(DISTINCT s), COUNT(v), COUNT(s)) FROM "
+	var want, got string
+	for _, q := range []struct {
+		from string
+		out  *string
+	}{{duckCSV(facts, duckFacts), &want}, {"read_parquet('" + dir + "/part-*')", &got}} {
+		row := db.QueryRow(sum + q.from)
+		if err := row.Scan(q.out); err != nil {
+			return fmt.Errorf("DuckDB reading %s: %w", q.from, err)
+		}
+	}
+	if got != want {
+		return fmt.Errorf("DuckDB reads eddy's Parquet files as %s, the CSV data as %s", got, want)
+	}
+	fmt.Fprintf(e.log, "  DuckDB reads eddy's Parquet files as the CSV data: %s\n", got)
+	return nil
 }
 
 // duckTarget: within k× of DuckDB.
