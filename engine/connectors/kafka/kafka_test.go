@@ -631,3 +631,36 @@ func TestStartupAndBoundedModes(t *testing.T) {
 		}
 	}
 }
+
+// TestSASLScram: SCRAM-SHA-256 logins on the broker's SASL listener: a
+// sink writes and a source reads with the right password, Kafka's console
+// consumer checks the record, and a wrong password is the broker's
+// authentication error without the password.
+func TestSASLScram(t *testing.T) {
+	broker(t)
+	addr := strings.TrimSpace(tool(t, "", "sasl-url"))
+	topic := newTopic(t, broker(t), 1)
+	s := session(t, "batch")
+	table := func(name, password string) {
+		exec1(t, s, fmt.Sprintf(`CREATE TABLE %s (n INT, s STRING) WITH ('connector' = 'kafka', 'topic' = '%s',
+			'properties.bootstrap.servers' = '%s', 'properties.security.protocol' = 'SASL_PLAINTEXT',
+			'properties.sasl.mechanism' = 'SCRAM-SHA-256', 'properties.request.timeout.ms' = '10000',
+			'properties.sasl.jaas.config' = 'org.apache.kafka.common.security.scram.ScramLoginModule required username="eddy" password="%s";',
+			'format' = 'json', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`,
+			name, topic, addr, password))
+	}
+	table("good", "eddy-secret")
+	exec1(t, s, "INSERT INTO good VALUES (7, 'scram')")
+	wantRows(t, mustQuery(t, s, "SELECT n, s FROM good", -1), "+I 7 scram")
+	if out := tool(t, "", "consume", topic, "--max-messages", "1", "--timeout-ms", "20000"); !strings.Contains(out, `"s":"scram"`) {
+		t.Errorf("Kafka's consumer read %q", out)
+	}
+	table("wrong", "not-the-password")
+	_, err := query(t, s, "SELECT n FROM wrong", -1)
+	if err == nil || !strings.Contains(err.Error(), "SaslAuthenticationException") {
+		t.Fatalf("wrong password: got %v", err)
+	}
+	if strings.Contains(err.Error(), "not-the-password") {
+		t.Errorf("the error prints the password: %v", err)
+	}
+}

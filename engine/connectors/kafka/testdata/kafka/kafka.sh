@@ -14,7 +14,8 @@
 #   kafka.sh stop       stop the broker started by `start`
 #   kafka.sh reset      stop the broker and delete its data
 #   kafka.sh url        print the PLAINTEXT address (exit 1 if not running)
-#   kafka.sh sasl-url   print the SASL_PLAINTEXT address (SASL/PLAIN, user
+#   kafka.sh sasl-url   print the SASL_PLAINTEXT address (SASL/PLAIN and
+#                       SCRAM-SHA-256, user
 #                       eddy, password eddy-secret)
 #   kafka.sh sasl-config
 #                       print the path of a client properties file for the

@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Arguments: state-dir [name=value ...]. The node keeps its data in
  * state-dir/data, formatted with a random cluster id when it holds none
  * yet. Each start listens on three free ports: PLAINTEXT, SASL_PLAINTEXT
- * with SASL/PLAIN (user {@value #USER}, password {@value #PASSWORD}) and the
+ * with SASL/PLAIN and SCRAM-SHA-256 (user {@value #USER}, password {@value #PASSWORD}) and the
  * controller listener. The name=value arguments override broker
  * properties. Once both client listeners answer, the launcher writes
  *
@@ -98,6 +98,7 @@ public final class BrokerLauncher {
         node.start();
 
         awaitReady(clientProperties(plain, false));
+        addScramUser(clientProperties(plain, false));
         awaitReady(clientProperties(sasl, true));
 
         Properties saslClient = new Properties();
@@ -158,7 +159,10 @@ public final class BrokerLauncher {
                 "listener.security.protocol.map",
                 "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
         p.put("inter.broker.listener.name", "PLAINTEXT");
-        p.put("sasl.enabled.mechanisms", "PLAIN");
+        p.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256");
+        p.put(
+                "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;");
         p.put(
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required"
@@ -187,6 +191,27 @@ public final class BrokerLauncher {
         p.put("log.cleaner.threads", "1");
         p.put("log.cleaner.dedupe.buffer.size", Integer.toString(4 << 20));
         return p;
+    }
+
+    /**
+     * Gives the user a SCRAM-SHA-256 credential with the same password, so
+     * that the SASL listener takes SCRAM as well as PLAIN logins (KRaft
+     * keeps SCRAM credentials in the metadata log; upserting is idempotent).
+     */
+    private static void addScramUser(Properties props) throws Exception {
+        try (Admin admin = Admin.create(props)) {
+            admin.alterUserScramCredentials(
+                            java.util.List.of(
+                                    new org.apache.kafka.clients.admin.UserScramCredentialUpsertion(
+                                            USER,
+                                            new org.apache.kafka.clients.admin.ScramCredentialInfo(
+                                                    org.apache.kafka.clients.admin.ScramMechanism
+                                                            .SCRAM_SHA_256,
+                                                    4096),
+                                            PASSWORD)))
+                    .all()
+                    .get();
+        }
     }
 
     /** Formats the node's storage with a fresh random cluster id. */
