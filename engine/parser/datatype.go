@@ -48,7 +48,7 @@ func (p *Parser) parseDataType() *types.Type {
 		p.next()
 	}
 	if msg := checkType(typ); msg != "" {
-		p.errorf(t.Pos, "%s", msg)
+		panic(bailout{&Error{Pos: t.Pos, Msg: msg, Validation: true}})
 	}
 	return typ
 }
@@ -73,6 +73,7 @@ func isTypeWord(w string) bool {
 }
 
 // checkType returns Flink's message for a parameter out of range, or "".
+// A DECIMAL precision above 38 becomes 38, as Flink's type factory caps it.
 func checkType(t *types.Type) string {
 	if t == nil {
 		return ""
@@ -94,6 +95,7 @@ func checkType(t *types.Type) string {
 	case types.VarBinary:
 		msg = between("Variable binary string length", t.Length, 1, types.MaxLength)
 	case types.Decimal:
+		t.Prec = min(t.Prec, types.MaxDecimalPrecision)
 		msg = between("Decimal precision", t.Prec, 1, types.MaxDecimalPrecision)
 		if msg == "" && (t.Scale < 0 || t.Scale > t.Prec) {
 			msg = fmt.Sprintf("Decimal scale must be between 0 and the precision %d (both inclusive).", t.Prec)

@@ -17,6 +17,9 @@ type Error struct {
 	// Incomplete marks a lexical error caused by the end of input inside
 	// a literal, quoted identifier or comment: more input may complete it.
 	Incomplete bool
+	// Validation marks a well-formed type whose parameters Flink's type
+	// classes reject (its ValidationException).
+	Validation bool
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -26,6 +29,9 @@ func (e *Error) Error() string { return e.Msg }
 func (e *Error) Class() string {
 	if e.Lexical {
 		return "TokenMgrError"
+	}
+	if e.Validation {
+		return "ValidationException"
 	}
 	return "ParseException"
 }

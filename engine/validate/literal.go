@@ -64,11 +64,15 @@ func literalType(l *ast.Literal, negative bool) (*types.Type, error) {
 			return nn(t)
 		}
 		prec, scale := len(s)-1, len(s)-dot-1
-		if prec > types.MaxDecimalPrecision {
-			return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", s)
+		if !unscaledFitsLong(s[:dot]+s[dot+1:], negative) {
+			return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(s, negative))
 		}
 		return nn(types.NewDecimal(prec, scale))
 	case ast.LitFloat:
+		if f, err := strconv.ParseFloat(l.Value, 64); err != nil && math.IsInf(f, 0) {
+			text := strings.Replace(strings.ToUpper(l.Value), "E+", "E", 1)
+			return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(text, negative))
+		}
 		return nn(types.New(types.Double))
 	case ast.LitString:
 		return nn(types.NewChar(utf8.RuneCountInString(l.Value)))
@@ -121,9 +125,31 @@ var (
 	maxInt64 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 63), big.NewInt(1))
 )
 
+// unscaledFitsLong reports whether digits (negated when negative) fit a
+// 64-bit integer: Calcite's validator takes an exact literal only when its
+// unscaled value does, whatever its scale.
+func unscaledFitsLong(digits string, negative bool) bool {
+	n, ok := new(big.Int).SetString(digits, 10)
+	if !ok {
+		return false
+	}
+	if negative {
+		n.Neg(n)
+	}
+	return n.Cmp(minInt64) >= 0 && n.Cmp(maxInt64) <= 0
+}
+
+// signed is a literal's text as Flink quotes it, its sign folded in.
+func signed(s string, negative bool) string {
+	if negative {
+		return "-" + s
+	}
+	return s
+}
+
 // integerLiteralType types an integer literal (negated when it stands
-// under a unary minus): INT when it fits 32 bits, BIGINT when it fits 64,
-// DECIMAL(n, 0) up to 38 digits.
+// under a unary minus): INT when it fits 32 bits, BIGINT when it fits 64;
+// a larger one is out of range, as in Calcite's validator.
 func integerLiteralType(l *ast.Literal, digits string, negative bool) (*types.Type, error) {
 	if len(digits) <= 18 {
 		// Fits an int64 whatever the sign: no big number needed.
@@ -139,7 +165,7 @@ func integerLiteralType(l *ast.Literal, digits string, negative bool) (*types.Ty
 	}
 	n, ok := new(big.Int).SetString(digits, 10)
 	if !ok {
-		return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", digits)
+		return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(digits, negative))
 	}
 	if negative {
 		n.Neg(n)
@@ -150,11 +176,7 @@ func integerLiteralType(l *ast.Literal, digits string, negative bool) (*types.Ty
 	case n.Cmp(minInt64) >= 0 && n.Cmp(maxInt64) <= 0:
 		return types.New(types.BigInt), nil
 	}
-	d := len(strings.TrimLeft(digits, "0"))
-	if d > types.MaxDecimalPrecision {
-		return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", digits)
-	}
-	return types.NewDecimal(d, 0), nil
+	return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(digits, negative))
 }
 
 // intValue returns the value of an integer literal expression (possibly
