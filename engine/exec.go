@@ -36,8 +36,12 @@ func (s *Session) execute(ctx context.Context, stmt ast.Statement) (*Result, err
 		*ast.CreateView, *ast.DropView, *ast.AlterViewRename, *ast.AlterViewAs,
 		*ast.CreateFunction, *ast.DropFunction, *ast.AlterFunction,
 		*ast.ShowCurrent, *ast.ShowCreate, *ast.Describe,
-		*ast.LoadModule, *ast.UnloadModule, *ast.UseModules, *ast.AddJar, *ast.RemoveJar:
+		*ast.LoadModule, *ast.UnloadModule, *ast.UseModules, *ast.AddJar, *ast.RemoveJar,
+		*ast.Call:
 		return s.ddl.Execute(ctx, stmt, s.sql)
+
+	case *ast.AnalyzeTable:
+		return s.execAnalyze(ctx, st)
 
 	case *ast.BeginStatementSet:
 		s.stmtSet = &statementSet{}

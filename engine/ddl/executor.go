@@ -121,6 +121,10 @@ func (ex *Executor) Execute(ctx context.Context, stmt ast.Statement, sql string)
 		return ex.execAddJar(st)
 	case *ast.RemoveJar:
 		return ex.execRemoveJar(st)
+	case *ast.Call:
+		return ex.execCall(ctx, st)
+	case *ast.AnalyzeTable:
+		return ex.execAnalyze(ctx, st)
 	}
 	return nil, unsupported(stmt)
 }

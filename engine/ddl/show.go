@@ -67,16 +67,7 @@ func (ex *Executor) execShow(ctx context.Context, st *ast.Show) (*result.Result,
 		}
 		return nameList("function name", names), nil
 	case ast.ShowProcedures:
-		catalog, database, err := ex.showNamespace(st)
-		if err != nil {
-			return nil, err
-		}
-		if ok, err := ex.cat.DatabaseExists(ctx, catalog, database); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, sqlerr.Errorf(sqlerr.ValidationException, "Fail to show procedures because the Database `%s` to show from/in does not exist in Catalog `%s`.", database, catalog)
-		}
-		return nameList("procedure name", nil), nil
+		return ex.showProcedures(ctx, st)
 	case ast.ShowColumns:
 		return ex.describeTable(ctx, st.From, like)
 	case ast.ShowModules, ast.ShowFullModules:

@@ -42,6 +42,9 @@ const (
 	FlinkJobNotFoundException = "FlinkJobNotFoundException"
 	// RestHandlerException is an error answer of Flink's REST endpoint.
 	RestHandlerException = "RestHandlerException"
+	// UnsupportedOperationException is an operation a catalog does not
+	// implement (Java's exception, as Flink's Catalog interface throws it).
+	UnsupportedOperationException = "UnsupportedOperationException"
 	// InternalError is a bug of eddy: a panic turned into an error.
 	InternalError = "InternalError"
 )
