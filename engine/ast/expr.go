@@ -9,6 +9,7 @@ import (
 // Operator precedences, as Calcite's operator table defines them: a larger
 // number binds tighter. Format adds parentheses from them.
 const (
+	PrecOver    = 20 // a window function call: Calcite's OVER is an operator
 	PrecOr      = 22
 	PrecAnd     = 24
 	PrecNot     = 26
@@ -37,6 +38,10 @@ func Precedence(e Expr) int {
 		return PrecCompare
 	case *LikeExpr, *BetweenExpr, *InExpr:
 		return PrecLike
+	case *FuncCall:
+		if e.Over != nil || e.OverName != nil {
+			return PrecOver
+		}
 	}
 	return PrecPrimary
 }
@@ -260,6 +265,8 @@ func (e *UnaryExpr) Format(p *Printer) {
 	p.Write(e.Op)
 	if u, ok := e.X.(*UnaryExpr); ok && u.Op != "NOT" {
 		p.Write(" ") // "- -1", never the comment "--1"
+	} else if Precedence(e.X) == PrecOver {
+		p.Write(" ") // Calcite's "- (SUM(x) OVER w)"
 	}
 	operand(p, e.X, PrecUnary)
 }

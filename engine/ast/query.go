@@ -110,6 +110,7 @@ type Select struct {
 	GroupBy    []Expr    // items, GroupingSets and empty RowCtors
 	Having     Expr      // or nil
 	Windows    []*NamedWindow
+	Qualify    Expr // or nil: QUALIFY, a filter over window functions
 }
 
 var _ Query = (*Select)(nil)
@@ -161,6 +162,11 @@ func (s *Select) Format(p *Printer) {
 			}
 			w.Format(p)
 		}
+	}
+	if s.Qualify != nil {
+		p.Newline()
+		p.Keyword("QUALIFY ")
+		s.Qualify.Format(p)
 	}
 }
 

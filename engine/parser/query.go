@@ -243,6 +243,9 @@ func (p *Parser) parseSelect() ast.Query {
 			}
 		}
 	}
+	if p.acceptKeyword("QUALIFY") {
+		s.Qualify = p.parseExpr()
+	}
 	return s
 }
 

@@ -169,6 +169,13 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 		out.Having = h.Expr
 		having = s.selectPlan(env, true, ab)
 	}
+	q, err := s.qualify(sel, qs, aggregated, g, ab)
+	if err != nil {
+		return nil, nil, err
+	}
+	if q != nil {
+		out.Qualify = q.typed
+	}
 	var items []*ast.OrderItem
 	var keys []plan.SortKey
 	extra := 0
@@ -211,7 +218,22 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 			names[i] = "$order" + itoa(i-len(cols))
 		}
 	}
-	node = &plan.Project{Input: node, Exprs: pexprs, Names: names}
+	if q != nil {
+		// The condition is a hidden last column: filter on it, drop it.
+		pexprs = append(pexprs, q.plan)
+		names = append(names, "$qualify")
+		node = &plan.Project{Input: node, Exprs: pexprs, Names: names}
+		sch := node.Schema()
+		node = &plan.Filter{Input: node, Cond: sch.Ref(len(sch) - 1)}
+		keep := make([]plan.Expr, len(sch)-1)
+		for i := range keep {
+			keep[i] = sch.Ref(i)
+		}
+		pexprs, names = pexprs[:len(pexprs)-1], names[:len(names)-1]
+		node = &plan.Project{Input: node, Exprs: keep, Names: names}
+	} else {
+		node = &plan.Project{Input: node, Exprs: pexprs, Names: names}
+	}
 	if strings.EqualFold(sel.Quantifier, "DISTINCT") {
 		sch := node.Schema()
 		group := make([]plan.Expr, len(sch))
@@ -903,4 +925,67 @@ func numericConstant(e ast.Expr) (float64, bool) {
 		return numericConstant(e.X)
 	}
 	return 0, false
+}
+
+// qualified is a typed QUALIFY condition: its expanded form and its plan.
+type qualified struct {
+	typed ast.Expr
+	plan  plan.Expr
+}
+
+// qualify types the QUALIFY clause of sel, or returns nil without one. As
+// in Calcite, the condition may name the select list's aliases and must
+// contain a window function.
+func (s *state) qualify(sel *ast.Select, qs *qscope, aggregated bool, g *grouping, ab *aggBuilder) (*qualified, error) {
+	if sel.Qualify == nil {
+		return nil, nil
+	}
+	aliases := map[string]ast.Expr{}
+	for _, it := range sel.Items {
+		if it.Alias != nil {
+			aliases[it.Alias.Name] = it.Expr
+		}
+	}
+	cond, err := mapExpr(sel.Qualify, func(e ast.Expr) (ast.Expr, bool, error) {
+		if id, ok := e.(*ast.Identifier); ok && len(id.Parts) == 1 {
+			if x, ok := aliases[id.Parts[0].Name]; ok {
+				return x, true, nil
+			}
+		}
+		return e, false, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkUntypedNull(cond, true); err != nil {
+		return nil, err
+	}
+	t, env, err := s.typeExprEnv(qs, cond, clauseSelect)
+	if err != nil {
+		return nil, err
+	}
+	if !containsOver(t.Expr) {
+		return nil, errorf(sel.Qualify.Position(), ErrQuery, "QUALIFY expression '%s' must contain a window function", ast.String(t.Expr))
+	}
+	if !isBool(t.Type) {
+		return nil, errorf(sel.Qualify.Position(), ErrExpectedBoolean, "QUALIFY clause must be a condition")
+	}
+	if aggregated {
+		if err := s.checkGrouped(t.Expr, g.exprs, env); err != nil {
+			return nil, err
+		}
+	}
+	return &qualified{typed: t.Expr, plan: s.selectPlan(env, aggregated, ab)}, nil
+}
+
+// containsOver reports a window function call (OVER) in e.
+func containsOver(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if fc, ok := n.(*ast.FuncCall); ok && (fc.Over != nil || fc.OverName != nil) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -453,6 +453,23 @@ CALL `system`.foo(1);
 CALL nosuch.db.p();
 CALL a.b.c.d();
 
+-- @category qualify
+SELECT id FROM nums QUALIFY ROW_NUMBER() OVER (ORDER BY id DESC) = 1;
+SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS rn FROM nums QUALIFY rn > 2;
+SELECT id FROM nums WHERE id > 1 QUALIFY id < 3;
+SELECT dept, name FROM emp QUALIFY ROW_NUMBER() OVER (PARTITION BY dept ORDER BY salary DESC NULLS LAST) = 1;
+SELECT * FROM emp QUALIFY RANK() OVER (ORDER BY hired) <= 2;
+SELECT name FROM emp QUALIFY ROW_NUMBER() OVER (ORDER BY id) > 3 ORDER BY name;
+SELECT name FROM emp QUALIFY SUM(id) OVER (ORDER BY id);
+SELECT name, ROW_NUMBER() OVER w AS rn FROM emp WINDOW w AS (ORDER BY id) QUALIFY rn = 2;
+SELECT name FROM emp QUALIFY COUNT(*) OVER (PARTITION BY dept) > 1 AND id > 1;
+CREATE TEMPORARY VIEW qv AS SELECT name FROM emp QUALIFY ROW_NUMBER() OVER (ORDER BY id) = 1;
+SELECT * FROM qv;
+SHOW CREATE VIEW qv;
+CREATE TEMPORARY VIEW qv2 AS SELECT ROW_NUMBER() OVER (ORDER BY id) + 1 AS r, -SUM(id) OVER (ORDER BY id) AS s FROM emp;
+SHOW CREATE VIEW qv2;
+SELECT * FROM qv2;
+
 -- @category local time zone (last: it changes the session's zone)
 SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
