@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 
+	"eddy/catalogs"
 	"eddy/engine/ast"
+	"eddy/engine/sqlerr"
 )
 
 // execCreateTableQuery runs CREATE TABLE ... AS: a query fills the new
@@ -11,7 +14,7 @@ import (
 // which runs every other CREATE TABLE.
 func (s *Session) execCreateTableQuery(ctx context.Context, st *ast.CreateTable) (*Result, error) {
 	if st.Replace {
-		return nil, unsupported(st)
+		return s.execReplaceTableAs(ctx, st)
 	}
 	id, err := s.cat.Qualify(st.Name.Names()...)
 	if err != nil {
@@ -27,4 +30,52 @@ func (s *Session) execCreateTableQuery(ctx context.Context, st *ast.CreateTable)
 		}
 	}
 	return s.execCreateTableAs(ctx, st)
+}
+
+// execReplaceTableAs runs [CREATE OR] REPLACE TABLE ... AS with Flink's
+// rules: permanent tables only, no IF NOT EXISTS, REPLACE alone needs the
+// table to exist. The query is validated before anything changes; then the
+// old table is dropped and the new one created and filled, as Flink does
+// on catalogs without staged tables. When creating or filling the new
+// table fails, the old definition is put back.
+func (s *Session) execReplaceTableAs(ctx context.Context, st *ast.CreateTable) (*Result, error) {
+	syntax := "REPLACE TABLE AS SELECT"
+	if st.OrReplace {
+		syntax = "CREATE OR REPLACE TABLE AS SELECT"
+	}
+	if st.Temporary {
+		return nil, Errorf(sqlerr.SqlValidateException, "%s syntax does not support temporary table yet.", syntax)
+	}
+	if st.IfNotExists {
+		return nil, Errorf(sqlerr.SqlValidateException, "%s syntax does not support IF NOT EXISTS statements yet.", syntax)
+	}
+	id, err := s.cat.Qualify(st.Name.Names()...)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.planQuery(ctx, st.Query); err != nil {
+		return nil, err
+	}
+	old, err := s.cat.GetTable(ctx, id)
+	exists := err == nil && !old.Temporary
+	switch {
+	case err != nil && !errors.Is(err, catalogs.ErrTableNotExist):
+		return nil, err
+	case exists && old.Table.TableKind() != catalogs.KindTable:
+		return nil, Errorf(sqlerr.ValidationException, "Table with identifier '%s' does not exist.", id.SummaryString())
+	case !exists && !st.OrReplace:
+		return nil, Errorf(sqlerr.TableException, "The table %s to be replaced doesn't exist. You can try to use CREATE TABLE AS statement or CREATE OR REPLACE TABLE AS statement.", id)
+	}
+	if exists {
+		if err := s.cat.DropTable(ctx, id, false); err != nil {
+			return nil, err
+		}
+	}
+	res, err := s.execCreateTableAs(ctx, st)
+	if err != nil && exists {
+		if rerr := s.cat.CreateTable(ctx, id, old.Table, true); rerr != nil {
+			return nil, errors.Join(err, rerr)
+		}
+	}
+	return res, err
 }

@@ -470,6 +470,23 @@ CREATE TEMPORARY VIEW qv2 AS SELECT ROW_NUMBER() OVER (ORDER BY id) + 1 AS r, -S
 SHOW CREATE VIEW qv2;
 SELECT * FROM qv2;
 
+-- @category replace table as
+REPLACE TABLE rtas_none WITH ('connector'='blackhole') AS SELECT 1 AS a;
+CREATE OR REPLACE TEMPORARY TABLE rtas_t WITH ('connector'='blackhole') AS SELECT 1 AS a;
+CREATE OR REPLACE TABLE IF NOT EXISTS rtas_t WITH ('connector'='blackhole') AS SELECT 1 AS a;
+CREATE OR REPLACE TABLE rtas1 WITH ('connector'='blackhole') AS SELECT 1 AS a;
+SHOW CREATE TABLE rtas1;
+CREATE OR REPLACE TABLE rtas1 COMMENT 'c' WITH ('connector'='blackhole') AS SELECT 'x' AS b, 2 AS c;
+SHOW CREATE TABLE rtas1;
+REPLACE TABLE rtas1 WITH ('connector'='blackhole') AS SELECT 1.5 AS d;
+SHOW CREATE TABLE rtas1;
+CREATE VIEW rtas_v AS SELECT 1 AS x;
+REPLACE TABLE rtas_v WITH ('connector'='blackhole') AS SELECT 1 AS a;
+CREATE OR REPLACE TABLE rtas2 (x INT) WITH ('connector'='blackhole') AS SELECT 1 AS a;
+REPLACE TABLE rtas1 WITH ('connector'='blackhole') AS SELECT nosuch FROM (VALUES (1)) t(a);
+SHOW CREATE TABLE rtas1;
+CREATE OR REPLACE TABLE rtas3 WITH ('connector'='datagen') AS SELECT 1 AS a;
+
 -- @category local time zone (last: it changes the session's zone)
 SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
