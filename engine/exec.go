@@ -59,6 +59,10 @@ func (s *Session) execute(ctx context.Context, stmt ast.Statement) (*Result, err
 		return s.execExecute(ctx, st)
 	case *ast.Truncate:
 		return s.execTruncate(ctx, st)
+	case *ast.Delete:
+		return s.execDelete(ctx, st)
+	case *ast.Update:
+		return s.execUpdate(ctx, st)
 	case *ast.Explain:
 		return s.execExplain(ctx, st)
 	case *ast.CompilePlan:

@@ -487,6 +487,28 @@ REPLACE TABLE rtas1 WITH ('connector'='blackhole') AS SELECT nosuch FROM (VALUES
 SHOW CREATE TABLE rtas1;
 CREATE OR REPLACE TABLE rtas3 WITH ('connector'='datagen') AS SELECT 1 AS a;
 
+-- @category delete and update
+CREATE TABLE ud_bh (a INT, b STRING) WITH ('connector'='blackhole');
+CREATE TABLE ud_dg (a INT, b STRING) WITH ('connector'='datagen');
+CREATE TABLE ud_fs (a INT, b STRING) WITH ('connector'='filesystem','path'='file:///tmp/eddy-diff-ud-fs','format'='csv');
+DELETE FROM ud_bh WHERE a = 1;
+UPDATE ud_bh SET a = 1;
+DELETE FROM ud_dg;
+UPDATE ud_dg SET b = 'x' WHERE a > 1;
+DELETE FROM ud_fs WHERE a = 1;
+UPDATE ud_fs SET a = 1;
+DELETE FROM ud_fs;
+DELETE FROM ud_nosuch;
+UPDATE ud_fs SET z = 1;
+DELETE FROM ud_fs WHERE z = 1;
+CREATE VIEW ud_v AS SELECT 1 AS a;
+DELETE FROM ud_v;
+SET 'execution.runtime-mode' = 'streaming';
+DELETE FROM ud_fs WHERE a = 1;
+UPDATE ud_fs SET a = 1;
+DELETE FROM ud_bh;
+SET 'execution.runtime-mode' = 'batch';
+
 -- @category local time zone (last: it changes the session's zone)
 SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
