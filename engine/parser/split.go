@@ -14,6 +14,10 @@ type Piece struct {
 // text after the last ';' (an unfinished statement, or only blanks and
 // comments). Statements holding nothing but blanks and comments are dropped.
 //
+// EXECUTE STATEMENT SET BEGIN ... END and EXPLAIN ... STATEMENT SET BEGIN
+// ... END are one statement each: the ';' ending their INSERTs does not
+// cut them; the ';' after END does.
+//
 // The REPL calls Split on the buffered input after every line; at the end of
 // input a rest that is not blank (see IsBlank) is run as a last statement.
 func Split(src string) (stmts []Piece, rest string) {
@@ -27,9 +31,19 @@ func Split(src string) (stmts []Piece, rest string) {
 	startLine := 1
 	lineAt := start // offset up to which newlines are counted into line
 	line := 1
+	inSet, last := false, 0 // inside a statement set block; offset after its last ';'
 	for semi := range semicolons(src, start) {
 		line += strings.Count(src[lineAt:semi], "\n")
 		lineAt = semi
+		switch {
+		case inSet && !isEnd(src[last:semi]):
+			last = semi + 1
+			continue
+		case !inSet && opensStatementSet(src[start:semi]):
+			inSet, last = true, semi+1
+			continue
+		}
+		inSet = false
 		if p, ok := makePiece(src[start:semi], startLine); ok {
 			stmts = append(stmts, p)
 		}
@@ -39,6 +53,45 @@ func Split(src string) (stmts []Piece, rest string) {
 		stmts = nil
 	}
 	return stmts, src[start:]
+}
+
+// opensStatementSet reports whether text, a statement cut at its first
+// ';', begins EXECUTE STATEMENT SET BEGIN or EXPLAIN [details] STATEMENT
+// SET BEGIN: its INSERTs end with ';' inside the statement.
+func opensStatementSet(text string) bool {
+	trimmed := strings.TrimLeft(text, " \t\r\n\f")
+	if trimmed == "" || trimmed[0] != 'E' && trimmed[0] != 'e' {
+		return false
+	}
+	l := NewLexer(trimmed)
+	var words [3]string // the last three words
+	for n := 0; n < 16; n++ {
+		tok, err := l.Next()
+		if err != nil || tok.Kind == EOF {
+			return false
+		}
+		w := strings.ToUpper(tok.Text)
+		if n == 0 && w != "EXECUTE" && w != "EXPLAIN" {
+			return false
+		}
+		words = [3]string{words[1], words[2], w}
+		if words == [3]string{"STATEMENT", "SET", "BEGIN"} {
+			return true
+		}
+	}
+	return false
+}
+
+// isEnd reports whether text, the part of a statement set block between
+// two ';', is its closing END.
+func isEnd(text string) bool {
+	l := NewLexer(text)
+	tok, err := l.Next()
+	if err != nil || !strings.EqualFold(tok.Text, "END") {
+		return false
+	}
+	tok, err = l.Next()
+	return err == nil && tok.Kind == EOF
 }
 
 // semicolons yields the offsets of the ';' tokens of src from offset from

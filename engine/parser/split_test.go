@@ -26,6 +26,14 @@ func TestSplit(t *testing.T) {
 		{"bom", "\uFEFFSELECT 1;", []string{"SELECT 1"}, ""},
 		{"empty statements", ";;  ; -- c\n;", nil, ""},
 		{"multi-line quote", "SELECT ';\n';", []string{"SELECT ';\n'"}, ""},
+		{"statement set", "EXECUTE STATEMENT SET\nBEGIN\nINSERT INTO t VALUES (1);\nINSERT INTO u VALUES (2);\nEND;\nSELECT 1;",
+			[]string{"EXECUTE STATEMENT SET\nBEGIN\nINSERT INTO t VALUES (1);\nINSERT INTO u VALUES (2);\nEND", "SELECT 1"}, ""},
+		{"explain statement set", "EXPLAIN CHANGELOG_MODE STATEMENT SET BEGIN INSERT INTO t VALUES (1); end ;",
+			[]string{"EXPLAIN CHANGELOG_MODE STATEMENT SET BEGIN INSERT INTO t VALUES (1); end"}, ""},
+		{"open statement set", "EXECUTE STATEMENT SET BEGIN INSERT INTO t VALUES (1);\n",
+			nil, "EXECUTE STATEMENT SET BEGIN INSERT INTO t VALUES (1);\n"},
+		{"begin statement set", "BEGIN STATEMENT SET; INSERT INTO t VALUES (1); END;",
+			[]string{"BEGIN STATEMENT SET", "INSERT INTO t VALUES (1)", "END"}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,6 +78,7 @@ func splitByLexer(src string) (stmts []Piece, rest string) {
 	l.KeepComments = true
 	start := l.off
 	startLine := 1
+	inSet, last := false, 0
 	for {
 		tok, err := l.Next()
 		if err != nil {
@@ -82,6 +91,15 @@ func splitByLexer(src string) (stmts []Piece, rest string) {
 			break
 		}
 		if tok.IsOp(";") {
+			switch {
+			case inSet && !isEnd(src[last:tok.Pos.Offset]):
+				last = tok.End
+				continue
+			case !inSet && opensStatementSet(src[start:tok.Pos.Offset]):
+				inSet, last = true, tok.End
+				continue
+			}
+			inSet = false
 			if p, ok := makePiece(src[start:tok.Pos.Offset], startLine); ok {
 				stmts = append(stmts, p)
 			}
@@ -96,6 +114,8 @@ var splitSeeds = []string{
 	"'it''s;';", "'a'';", "`a``;`;`", "U&'\\0041;';", "X'0G;'; N'a;'", "\"a;b\";", "é;ü'x;'", "\uFEFF;a;",
 	"--;", "-- x\n", "a /* ; */ b; /* open ;", "x'", "''''; '''", "\r\n;\r\n a;\n\n", "-;-;--", "/;/*",
 	"SELECT ';\n'; SELECT `\n;`;\nx", "a\x80;\xff'b;'",
+	"EXECUTE STATEMENT SET\nBEGIN\nINSERT INTO t VALUES (1);\nINSERT INTO t VALUES (';');\nEND;\nSELECT 1;",
+	"explain statement set begin insert into t values (1); end ;", "EXECUTE STATEMENT SET BEGIN x; -- END;\n",
 }
 
 func TestSplitMatchesLexer(t *testing.T) {
