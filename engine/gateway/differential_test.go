@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -56,10 +57,12 @@ func readCorpus(path string) (*corpus, error) {
 	return c, sc.Err()
 }
 
-// normalize makes two rendered answers comparable: without an ORDER BY of
-// the query itself (not one inside OVER or a sub-query) the order of rows
-// is not defined, so the rows of a table are sorted.
+// normalize makes two rendered answers comparable: a submitted job's id
+// differs from run to run, so it is masked; without an ORDER BY of the
+// query itself (not one inside OVER or a sub-query) the order of rows is
+// not defined, so the rows of a table are sorted.
 func normalize(sql, answer string) string {
+	answer = jobID.ReplaceAllString(answer, "Job ID: <id>")
 	if hasTopLevelOrderBy(sql) {
 		return answer
 	}
@@ -76,6 +79,9 @@ func normalize(sql, answer string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// jobID matches the id line of a submitted statement's answer.
+var jobID = regexp.MustCompile(`Job ID: [0-9a-f]+`)
 
 // hasTopLevelOrderBy reports an ORDER BY outside parentheses and quotes.
 func hasTopLevelOrderBy(sql string) bool {

@@ -219,6 +219,16 @@ func (tg *target) bind(ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
 			"Column types of query result and sink for '%s' do not match.\nCause: Different number of columns.\n\nQuery schema: [%s]\nSink schema:  [%s]",
 			id.SummaryString(), strings.Join(q, ", "), strings.Join(k, ", "))
 	}
+	// A query's columns must cast implicitly into the sink's, as Flink
+	// checks. INSERT ... VALUES keeps eddy's casts of literal rows (into
+	// any type a CAST reaches), which Flink refuses too.
+	if _, values := ins.Source.(*ast.Values); !values {
+		for j, t := range targets {
+			if !implicitCast(srcSchema[j].Type, phys[t].Type) {
+				return nil, incompatibleSink(id, phys, srcSchema, targets, t)
+			}
+		}
+	}
 	exprs := make([]plan.Expr, len(phys))
 	for j, t := range targets {
 		exprs[t] = castIfNeeded(srcSchema.Ref(j), phys[t].Type)
@@ -243,6 +253,31 @@ func (tg *target) bind(ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
 		tg.src, tg.exprs = srcSchema, exprs
 	}
 	return tg.sink(ins, src, exprs, static), nil
+}
+
+// incompatibleSink is Flink's error for a query column that does not cast
+// implicitly into its sink column bad. The query schema is shown as wide as
+// the sink, as Flink's validator rewrites it: the columns the query fills
+// in the sink's order, NULLs of the sink's types (named EXPR$ and their
+// position) for the rest.
+func incompatibleSink(id catalogs.Identifier, phys plan.Schema, src plan.Schema, targets []int, bad int) error {
+	q := make([]string, len(phys))
+	k := make([]string, len(phys))
+	for i, c := range phys {
+		q[i] = "EXPR$" + itoa(i) + ": " + c.Type.WithNullable(true).String()
+		k[i] = c.Name + ": " + c.Type.String()
+	}
+	for j, t := range targets {
+		name := src[j].Name
+		if strings.HasPrefix(name, "EXPR$") {
+			// A generated name follows the column's new position.
+			name = "EXPR$" + itoa(t)
+		}
+		q[t] = name + ": " + src[j].Type.String()
+	}
+	return errorf(ast.Pos{}, ErrInsertColumns,
+		"Column types of query result and sink for '%s' do not match.\nCause: Incompatible types for sink column '%s' at position %d.\n\nQuery schema: [%s]\nSink schema:  [%s]",
+		id.SummaryString(), phys[bad].Name, bad, strings.Join(q, ", "), strings.Join(k, ", "))
 }
 
 // sink returns the Sink of src into the target through the projection

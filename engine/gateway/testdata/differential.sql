@@ -509,6 +509,37 @@ UPDATE ud_fs SET a = 1;
 DELETE FROM ud_bh;
 SET 'execution.runtime-mode' = 'batch';
 
+-- @category insert types
+CREATE TEMPORARY TABLE ins_ty (i INT, s SMALLINT, d DECIMAL(5,2), v VARCHAR(3), ts TIMESTAMP(3), dt DATE, f FLOAT, b BOOLEAN) WITH ('connector'='blackhole');
+INSERT INTO ins_ty (s) SELECT 1;
+INSERT INTO ins_ty (d) SELECT 123.456;
+INSERT INTO ins_ty (d) SELECT CAST(1 AS DOUBLE);
+INSERT INTO ins_ty (f) SELECT CAST(1 AS DOUBLE);
+INSERT INTO ins_ty (f) SELECT 1.5;
+INSERT INTO ins_ty (ts) SELECT DATE '2020-01-01';
+INSERT INTO ins_ty (ts) SELECT TO_TIMESTAMP_LTZ(0, 3);
+INSERT INTO ins_ty (dt) SELECT TIMESTAMP '2020-01-01 00:00:00';
+INSERT INTO ins_ty (v) SELECT 1;
+INSERT INTO ins_ty (i) SELECT 'a';
+INSERT INTO ins_ty (b) SELECT 1;
+INSERT INTO ins_ty (i) SELECT CAST(1 AS TINYINT);
+INSERT INTO ins_ty (i) SELECT 1.0;
+INSERT INTO ins_ty (i) SELECT id FROM (VALUES (CAST(1 AS BIGINT))) t(id);
+INSERT INTO ins_ty (s) SELECT 1;
+INSERT INTO ins_ty (ts) SELECT TIMESTAMP '2020-01-01 00:00:00.123456';
+INSERT INTO ins_ty (i) SELECT * FROM (VALUES (1)) t(x);
+CREATE TEMPORARY TABLE ins_nn (a INT NOT NULL) WITH ('connector' = 'blackhole');
+CREATE TEMPORARY TABLE ins_n (a INT) WITH ('connector' = 'blackhole');
+INSERT INTO ins_n SELECT CAST(1 AS BIGINT);
+INSERT INTO ins_n SELECT COUNT(*) FROM nums;
+INSERT INTO ins_n SELECT id FROM nums;
+INSERT INTO ins_nn SELECT id FROM nums;
+INSERT INTO ins_nn SELECT CAST(id AS SMALLINT) FROM nums;
+CREATE TEMPORARY TABLE ins_c (m MAP<STRING, BIGINT>, r ROW<x BIGINT, y STRING>, a ARRAY<DOUBLE>) WITH ('connector' = 'blackhole');
+INSERT INTO ins_c SELECT MAP['a', 1], ROW(1, 'b'), ARRAY[1, 2];
+INSERT INTO ins_c SELECT MAP['a', 1.5E0], ROW(1, 'b'), ARRAY[1];
+INSERT INTO ins_c SELECT MAP['a', 1], ROW('a', 'b'), ARRAY[1];
+
 -- @category local time zone (last: it changes the session's zone)
 SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
