@@ -15,6 +15,9 @@ import (
 // bounds align to the epoch plus the offset.
 func (b *Builder) windowTVF(n *plan.WindowTVF) (Operator, error) {
 	if n.Kind == plan.Session {
+		if !b.opts.Streaming {
+			return nil, &plannerError{msg: "Unaligned windows like session are not supported in batch mode yet."}
+		}
 		return nil, &UnsupportedError{What: "SESSION windows"}
 	}
 	if n.Size <= 0 || (n.Kind != plan.Tumble && n.Slide <= 0) {
@@ -129,3 +132,11 @@ func fromWall(w time.Time, loc *time.Location) time.Time {
 }
 
 func (o *windowOp) Close() error { return o.in.Close() }
+
+// plannerError is a query Flink's planner refuses, with its message.
+type plannerError struct{ msg string }
+
+func (e *plannerError) Error() string { return e.msg }
+
+// Class returns Flink's exception class.
+func (e *plannerError) Class() string { return "TableException" }

@@ -15,6 +15,7 @@ import (
 // expanded *ast.Select, its Plan sorted by the ORDER BY) and the expanded
 // ORDER BY items.
 func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.OrderItem) (*Analyzed, []*ast.OrderItem, error) {
+	sel = groupWindow(sel)
 	qs := &qscope{parent: outer}
 	out := &ast.Select{Pos: sel.Pos, Hints: sel.Hints, Quantifier: sel.Quantifier, Windows: sel.Windows}
 	// A SELECT without FROM reads one empty row.
