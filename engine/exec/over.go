@@ -15,6 +15,9 @@ import (
 // per row over its frame. Output rows come partition by partition in
 // window order (as Flink's sort-based OverAggregate emits them).
 func (b *Builder) over(n *plan.Over) (Operator, error) {
+	if b.opts.Streaming && !sameWindow(n.Calls) {
+		return nil, &plannerError{msg: "Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the same window. please re-check the over window statement."}
+	}
 	in, err := b.Build(n.Input)
 	if err != nil {
 		return nil, err
@@ -54,6 +57,21 @@ func (b *Builder) over(n *plan.Over) (Operator, error) {
 		o.specs = append(o.specs, s)
 	}
 	return o, nil
+}
+
+// sameWindow reports whether every call has the same PARTITION BY, ORDER
+// BY and frame: Flink's streaming OverAggregate computes one window.
+func sameWindow(calls []plan.WindowCall) bool {
+	window := func(c plan.WindowCall) string {
+		c.Name, c.Args, c.Alias, c.Distinct = "", nil, "", false
+		return c.String()
+	}
+	for _, c := range calls[min(1, len(calls)):] {
+		if window(c) != window(calls[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 func isAggregateName(name string) bool {

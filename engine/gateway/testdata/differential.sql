@@ -551,6 +551,16 @@ SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) AS s, MAX(id) FROM events GROUP BY 
 SELECT window_start, window_end, COUNT(*) FROM TABLE(SESSION(TABLE events PARTITION BY k, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end;
 SELECT window_start, COUNT(*) FROM TABLE(SESSION(TABLE events, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end;
 
+-- @category streaming refusals
+CREATE TEMPORARY TABLE sev (id INT, k STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+SET 'execution.runtime-mode' = 'streaming';
+SELECT id, SUM(id) OVER (PARTITION BY k ORDER BY ts), COUNT(id) OVER (ORDER BY ts) FROM sev;
+SELECT id, SUM(id) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), COUNT(id) OVER (ORDER BY ts) FROM sev;
+ANALYZE TABLE an_dg COMPUTE STATISTICS;
+DELETE FROM sev WHERE id = 1;
+UPDATE sev SET id = 1;
+SET 'execution.runtime-mode' = 'batch';
+
 -- @category local time zone (last: it changes the session's zone)
 SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
