@@ -457,6 +457,10 @@ type Cast struct {
 	Try  bool
 	X    Expr
 	Type *types.Type
+	// Spelled is STRING or BYTES when the type was written so: Flink
+	// prints the type as written, and these two differ from their
+	// serializable form (VARCHAR(2147483647), VARBINARY(2147483647)).
+	Spelled string
 }
 
 var _ Expr = (*Cast)(nil)
@@ -471,7 +475,11 @@ func (e *Cast) Format(p *Printer) {
 	}
 	e.X.Format(p)
 	p.Keyword(" AS ")
-	p.Write(e.Type.SerializableString())
+	if e.Spelled != "" {
+		p.Keyword(e.Spelled)
+	} else {
+		p.Write(e.Type.SerializableString())
+	}
 	p.Write(")")
 }
 

@@ -381,9 +381,14 @@ func (p *Parser) parseKeywordPrimary(t Token) ast.Expr {
 		p.next()
 		x := p.parseExpr()
 		p.expectKeyword("AS")
+		first, at := p.tok(), p.i
 		typ := p.parseDataType()
+		c := &ast.Cast{Pos: t.Pos, Try: t.Upper == "TRY_CAST", X: x, Type: typ}
+		if p.i == at+1 && (first.Upper == "STRING" || first.Upper == "BYTES") {
+			c.Spelled = first.Upper
+		}
 		p.expectOp(")")
-		return &ast.Cast{Pos: t.Pos, Try: t.Upper == "TRY_CAST", X: x, Type: typ}
+		return c
 	case "CASE":
 		return p.parseCase()
 	case "JSON_EXISTS", "JSON_VALUE", "JSON_QUERY", "JSON_OBJECT", "JSON_OBJECTAGG", "JSON_ARRAY", "JSON_ARRAYAGG":

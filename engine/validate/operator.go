@@ -405,7 +405,7 @@ func (v *Validator) cast(scope *Scope, e *ast.Cast) (*Typed, error) {
 			from, functions.CalciteTypeString(e.Type))
 	}
 	t := e.Type.WithNullable(e.Try || x.Type.Nullable())
-	return &Typed{Expr: &ast.Cast{Pos: e.Pos, Try: e.Try, X: x.Expr, Type: e.Type}, Type: t}, nil
+	return &Typed{Expr: &ast.Cast{Pos: e.Pos, Try: e.Try, X: x.Expr, Type: e.Type, Spelled: e.Spelled}, Type: t}, nil
 }
 
 // caseExpr types CASE: every WHEN of a searched CASE is BOOLEAN; in a

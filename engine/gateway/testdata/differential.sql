@@ -561,6 +561,20 @@ DELETE FROM sev WHERE id = 1;
 UPDATE sev SET id = 1;
 SET 'execution.runtime-mode' = 'batch';
 
+-- @category shown text of casts and time attributes
+CREATE TEMPORARY TABLE stx (a STRING, b VARCHAR(2147483647), c CHAR(3), d ARRAY<STRING>, e MAP<STRING, VARCHAR(5)>, f ROW<x STRING>, g BYTES, h VARBINARY(2147483647)) WITH ('connector'='datagen','number-of-rows'='1');
+SHOW CREATE TABLE stx;
+CREATE TEMPORARY VIEW svx AS SELECT CAST(a AS STRING) AS a1, CAST(c AS VARCHAR(10)) AS c1, CAST(g AS BYTES) AS g1, TRY_CAST(a AS STRING) AS a2 FROM stx;
+SHOW CREATE VIEW svx;
+DESCRIBE svx;
+CREATE TEMPORARY TABLE ptx (a INT, ts TIMESTAMP_LTZ(3), p AS PROCTIME(), r AS CAST(ts AS TIMESTAMP(3)), WATERMARK FOR ts AS ts) WITH ('connector'='datagen','number-of-rows'='1');
+DESCRIBE ptx;
+CREATE TEMPORARY VIEW pvx AS SELECT * FROM ptx;
+DESCRIBE pvx;
+CREATE TEMPORARY VIEW pvx2 AS SELECT a, p, ts FROM ptx;
+DESCRIBE pvx2;
+SHOW CREATE TABLE ptx;
+
 -- @category local time zone (last: it changes the session's zone)
 SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
