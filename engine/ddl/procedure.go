@@ -3,6 +3,8 @@ package ddl
 import (
 	"context"
 
+	"eddy/catalogs"
+
 	"eddy/engine/ast"
 	"eddy/engine/result"
 	"eddy/engine/sqlerr"
@@ -57,6 +59,16 @@ func (ex *Executor) catalogClass(ctx context.Context, name string) (string, erro
 		return "", err
 	}
 	typ := info.Descriptor.Type()
+	if typ == "" {
+		// A built-in catalog registered without options knows its type.
+		cat, err := ex.cat.Catalog(ctx, name)
+		if err != nil {
+			return "", err
+		}
+		if t, ok := cat.(catalogs.Typed); ok {
+			typ = t.Type()
+		}
+	}
 	if typ == "generic_in_memory" {
 		return "org.apache.flink.table.catalog.GenericInMemoryCatalog", nil
 	}
