@@ -75,19 +75,35 @@ func (s *Session) execRowLevel(ctx context.Context, r rowLevel) (*Result, error)
 	if err := s.checkQuery(ctx, check); err != nil {
 		return nil, err
 	}
+	var target *connectors.Table
+	if tbl != nil {
+		var cat catalogs.Catalog
+		if !entry.Temporary {
+			if cat, err = s.cat.Catalog(ctx, id.Catalog); err != nil {
+				return nil, err
+			}
+		}
+		target = &connectors.Table{Catalog: cat, Name: id, Temporary: entry.Temporary, Options: tbl.Options}
+		// Flink's DELETE first tries to push the deletion into the sink,
+		// which needs a connector that can be one, whatever the mode.
+		if r.op == "delete" {
+			if err := s.conns.Validate(target, true); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if s.streaming() {
 		return nil, Errorf(sqlerr.TableException, "%s statement is not supported for streaming mode now.", strings.ToUpper(r.op))
 	}
 	if tbl == nil {
 		return nil, Errorf(sqlerr.TableException, "Sink '%s' does not exists", id.SummaryString())
 	}
-	var cat catalogs.Catalog
-	if !entry.Temporary {
-		if cat, err = s.cat.Catalog(ctx, id.Catalog); err != nil {
+	if r.op == "update" {
+		if err := s.conns.Validate(target, true); err != nil {
 			return nil, err
 		}
 	}
-	if !s.conns.Registry.Managed(&connectors.Table{Catalog: cat, Name: id, Temporary: entry.Temporary, Options: tbl.Options}) {
+	if !s.conns.Registry.Managed(target) {
 		ability := "SupportsRowLevelDelete"
 		if r.op == "update" {
 			ability = "SupportsRowLevelUpdate"

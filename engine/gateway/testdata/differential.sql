@@ -587,6 +587,16 @@ CREATE TEMPORARY VIEW pvx2 AS SELECT a, p, ts FROM ptx;
 DESCRIBE pvx2;
 SHOW CREATE TABLE ptx;
 
+-- @category delete and update, sink checks
+CREATE TEMPORARY TABLE ud_sev (id INT, k STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+DELETE FROM ud_sev WHERE id = 1;
+UPDATE ud_sev SET id = 1;
+SET 'execution.runtime-mode' = 'streaming';
+DELETE FROM ud_sev WHERE id = 1;
+UPDATE ud_sev SET id = 1;
+DELETE FROM ud_fs;
+SET 'execution.runtime-mode' = 'batch';
+
 -- @category local time zone (last: it changes the session's zone)
 SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
