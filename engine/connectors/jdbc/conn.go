@@ -50,14 +50,14 @@ func connectURL(ctx context.Context, u *dbURL, user, pass string, limit time.Dur
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, connectError(u, cfg.User, cfg.Password, err)
+		return nil, connectError(u, cfg.User, err)
 	}
 	return conn, nil
 }
 
 // connectError is a failed connection: Flink reports an SQLException from
 // the driver; its text here names where eddy tried to connect.
-func connectError(u *dbURL, user, pass string, err error) error {
+func connectError(u *dbURL, user string, err error) error {
 	cause := err.Error()
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -67,15 +67,7 @@ func connectError(u *dbURL, user, pass string, err error) error {
 	}
 	msg := fmt.Sprintf("Failed to connect to the %s database '%s' at %s as user '%s': %s",
 		u.dialect.name(), u.database, u.address(), user, cause)
-	return &connectors.Error{Exception: "SQLException", Msg: redact(msg, pass)}
-}
-
-// redact removes a password from a message, should a driver ever echo it.
-func redact(msg, pass string) string {
-	if pass == "" {
-		return msg
-	}
-	return strings.ReplaceAll(msg, pass, "****")
+	return &connectors.Error{Exception: "SQLException", Msg: msg}
 }
 
 // dbError wraps an error of a statement as the database's own error.
@@ -98,8 +90,8 @@ func (s *spec) dbError(what string, err error) error {
 			msg += "\n  Detail: " + pe.Detail
 		}
 	}
-	return &connectors.Error{Exception: "SQLException", Msg: redact(fmt.Sprintf("%s %s of %s database '%s' at %s: %s",
-		what, s.table, s.url.dialect.name(), s.url.database, s.url.address(), msg), s.pass)}
+	return &connectors.Error{Exception: "SQLException", Msg: fmt.Sprintf("%s %s of %s database '%s' at %s: %s",
+		what, s.table, s.url.dialect.name(), s.url.database, s.url.address(), msg)}
 }
 
 // transient reports whether err is a lost connection or a server going

@@ -85,9 +85,11 @@ func dialects() []dialect { return []dialect{postgres{}} }
 // upsert is INSERT ... ON CONFLICT (key) DO UPDATE SET.
 type postgres struct{}
 
-func (postgres) name() string        { return "PostgreSQL" }
-func (postgres) factoryName() string { return "org.apache.flink.connector.jdbc.postgres.database.PostgresFactory" }
-func (postgres) prefix() string      { return "jdbc:postgresql:" }
+func (postgres) name() string { return "PostgreSQL" }
+func (postgres) factoryName() string {
+	return "org.apache.flink.connector.jdbc.postgres.database.PostgresFactory"
+}
+func (postgres) prefix() string { return "jdbc:postgresql:" }
 func (postgres) canHandle(u string) bool {
 	return strings.HasPrefix(u, "jdbc:postgresql:")
 }

@@ -30,11 +30,11 @@ type writer struct {
 
 	mu      sync.Mutex
 	conn    *pgx.Conn
-	rows    []pending          // append mode, or the order keys were first seen
-	byKey   map[string]int     // upsert mode: key -> index in rows
-	err     error              // a failed background flush
-	stop    chan struct{}      // ends the interval flusher
-	stopped chan struct{}      // closed when it has ended
+	rows    []pending      // append mode, or the order keys were first seen
+	byKey   map[string]int // upsert mode: key -> index in rows
+	err     error          // a failed background flush
+	stop    chan struct{}  // ends the interval flusher
+	stopped chan struct{}  // closed when it has ended
 	closed  bool
 }
 
@@ -66,19 +66,19 @@ func openWriter(ctx context.Context, s *spec) (*writer, error) {
 	w.conn = conn
 	if s.flushEvery > 0 && s.flushRows != 1 {
 		w.stop, w.stopped = make(chan struct{}), make(chan struct{})
-		go w.flushEvery(s.flushEvery)
+		go w.flushEvery(s.flushEvery, w.stop)
 	}
 	return w, nil
 }
 
 // flushEvery writes the buffer at every interval until the writer ends.
-func (w *writer) flushEvery(d time.Duration) {
+func (w *writer) flushEvery(d time.Duration, stop <-chan struct{}) {
 	defer close(w.stopped)
 	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
-		case <-w.stop:
+		case <-stop:
 			return
 		case <-t.C:
 			w.mu.Lock()

@@ -113,8 +113,15 @@ do_start() {
   if as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
     as_owner "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null 2>&1 || true
   fi
-  local port
-  port=$(free_port)
+  # A restart keeps the port of the last start when it is still free, so
+  # that the URL handed out before stays valid.
+  local port=
+  if [[ -f $state/last-port ]]; then
+    port=$(cat "$state/last-port")
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then port=; fi
+  fi
+  [[ -n $port ]] || port=$(free_port)
+  echo "$port" >"$state/last-port"
   rm -f "$state/port"
   as_owner "$bin/pg_ctl" -D "$data" -l "$state/postgres.log" -w -t "$timeout" \
     -o "-h 127.0.0.1 -p $port -k $state -c max_connections=200 -c fsync=off" start >&2 9>&- ||
