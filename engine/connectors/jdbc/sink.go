@@ -27,6 +27,7 @@ type writer struct {
 	insert string // INSERT or upsert statement
 	del    string // DELETE by key, upsert mode only
 	upsert bool
+	multi  map[int]string // multi-row statements by row count
 
 	mu      sync.Mutex
 	conn    *pgx.Conn
@@ -152,7 +153,11 @@ func (w *writer) flush(ctx context.Context) error {
 		}
 		if err == nil {
 			var bad int
-			bad, err = w.writeBatch(ctx)
+			bad, err = w.writeBatch(ctx, true)
+			if err != nil && !transient(err) {
+				// Again row by row, to name the row the database refused.
+				bad, err = w.writeBatch(ctx, false)
+			}
 			if err == nil {
 				w.rows = w.rows[:0]
 				if w.byKey != nil {
@@ -181,9 +186,14 @@ func (w *writer) flush(ctx context.Context) error {
 	return &connectors.Error{Exception: "IOException", Msg: fmt.Sprintf("Writing records to JDBC failed after %d retries: %v", w.s.sinkRetries, w.s.dbError("Failed to write", err))}
 }
 
-// writeBatch writes the buffer in one transaction. On a statement the
-// database refused it returns the row's index; -1 otherwise.
-func (w *writer) writeBatch(ctx context.Context) (int, error) {
+// maxParams is PostgreSQL's limit of parameters in one statement.
+const maxParams = 65535
+
+// writeBatch writes the buffer in one transaction: with multi, the rows
+// to insert or upsert go in multi-row statements; without, one
+// statement a row, and a statement the database refuses returns its
+// row's index (-1 otherwise).
+func (w *writer) writeBatch(ctx context.Context, multi bool) (int, error) {
 	tx, err := w.conn.Begin(ctx)
 	if err != nil {
 		return -1, err
@@ -191,6 +201,14 @@ func (w *writer) writeBatch(ctx context.Context) (int, error) {
 	defer tx.Rollback(context.Background()) //nolint:errcheck // a committed transaction ignores it
 	batch := &pgx.Batch{}
 	types := w.s.t.Types()
+	if multi {
+		w.queueMulti(batch, types)
+		br := tx.SendBatch(ctx, batch)
+		if err := br.Close(); err != nil {
+			return -1, err
+		}
+		return -1, tx.Commit(ctx)
+	}
 	for _, p := range w.rows {
 		if p.del {
 			args := make([]any, len(w.s.primaryKey))
@@ -220,6 +238,59 @@ func (w *writer) writeBatch(ctx context.Context) (int, error) {
 		return -1, err
 	}
 	return -1, tx.Commit(ctx)
+}
+
+// queueMulti queues the buffer as multi-row INSERT (or upsert)
+// statements and one DELETE a deleted key.
+func (w *writer) queueMulti(batch *pgx.Batch, types []*types.Type) {
+	ncols := len(types)
+	per := max(1, min(1000, maxParams/max(ncols, 1)))
+	var args []any
+	n := 0
+	emit := func() {
+		if n == 0 {
+			return
+		}
+		batch.Queue(w.multiStatement(n), args...)
+		args, n = nil, 0
+	}
+	for _, p := range w.rows {
+		if p.del {
+			keyArgs := make([]any, len(w.s.primaryKey))
+			for i, k := range w.s.primaryKey {
+				keyArgs[i] = toParam(p.row[k], types[k])
+			}
+			batch.Queue(w.del, keyArgs...)
+			continue
+		}
+		for i, v := range p.row {
+			args = append(args, toParam(v, types[i]))
+		}
+		n++
+		if n == per {
+			emit()
+		}
+	}
+	emit()
+}
+
+// multiStatement is the INSERT (or upsert) of n rows.
+func (w *writer) multiStatement(n int) string {
+	if w.multi == nil {
+		w.multi = map[int]string{}
+	}
+	if q, ok := w.multi[n]; ok {
+		return q
+	}
+	ncols := len(w.s.columnsNames)
+	rows := make([]string, n)
+	for i := range rows {
+		rows[i] = "(" + placeholders(i*ncols+1, ncols) + ")"
+	}
+	one := insertStatement(w.s.dialect, w.s.table, w.s.columnsNames)
+	q := strings.Replace(w.insert, one, one[:strings.LastIndex(one, " VALUES ")]+" VALUES "+strings.Join(rows, ", "), 1)
+	w.multi[n] = q
+	return q
 }
 
 // rowError is a row the database refused: its error and the row.
