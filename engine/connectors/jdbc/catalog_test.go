@@ -54,9 +54,9 @@ func TestCatalogFromYAML(t *testing.T) {
 	c := pg(t)
 	base := url[:strings.LastIndex(url, "/")]
 	pgExec(t, c, "CREATE SCHEMA IF NOT EXISTS shop")
-	tbl := table(t, c, `CREATE TABLE shop.%s (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL, price NUMERIC(8,2), tags TEXT[], doc JSONB, at TIMESTAMPTZ(3), n NUMERIC)`)
+	tbl := table(t, c, `CREATE TABLE shop.%s (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL, price NUMERIC(8,2), tags TEXT[], doc JSONB, n NUMERIC)`)
 	t.Cleanup(func() { c.Exec(context.Background(), "DROP TABLE IF EXISTS shop."+tbl) })
-	pgExec(t, c, "INSERT INTO shop."+tbl+` VALUES (1, 'pen', 1.50, '{a,b}', '{"k": true}', '2024-05-01 10:00:00.5+00', 3.25), (2, 'ink', 12.00, NULL, NULL, NULL, NULL)`)
+	pgExec(t, c, "INSERT INTO shop."+tbl+` VALUES (1, 'pen', 1.50, '{a,b}', '{"k": true}', 3.25), (2, 'ink', 12.00, NULL, NULL, NULL)`)
 	plain := table(t, c, `CREATE TABLE %s (k BIGINT, v DOUBLE PRECISION)`)
 	pgExec(t, c, "INSERT INTO "+plain+" VALUES (7, 0.5)")
 	s := catalogSession(t, fmt.Sprintf(`catalogs:
@@ -81,7 +81,6 @@ func TestCatalogFromYAML(t *testing.T) {
 		"+I price DECIMAL(8, 2) TRUE   ",
 		"+I tags ARRAY<STRING> TRUE   ",
 		"+I doc STRING TRUE   ",
-		"+I at TIMESTAMP_LTZ(3) TRUE   ",
 		"+I n DECIMAL(38, 18) TRUE   ")
 	show := strings.Join(mustQuery(t, s, "SHOW CREATE TABLE `shop."+tbl+"`"), "\n")
 	for _, part := range []string{"'connector' = 'jdbc'", "'table-name' = 'shop." + tbl + "'", "'password' = '****'", "PRIMARY KEY"} {
@@ -91,6 +90,13 @@ func TestCatalogFromYAML(t *testing.T) {
 	}
 	wantRows(t, mustQuery(t, s, "SELECT id, name, price, tags, doc, n FROM `shop."+tbl+"` WHERE price > 1 ORDER BY id"),
 		`+I 1 pen 1.50 [a b] {"k": true} 3.250000000000000000`, "+I 2 ink 12.00 <nil> <nil> <nil>")
+	// timestamptz maps to TIMESTAMP_LTZ, which Flink's row converter
+	// cannot read.
+	tz := table(t, c, `CREATE TABLE %s (id INT, at TIMESTAMPTZ(3))`)
+	wantRows(t, mustQuery(t, s, "DESCRIBE `"+tz+"`"), "+I id INT TRUE   ", "+I at TIMESTAMP_LTZ(3) TRUE   ")
+	if _, err := query(s, "SELECT id FROM `"+tz+"`", -1); err == nil || !strings.Contains(err.Error(), "Unsupported type:TIMESTAMP_LTZ(3)") {
+		t.Errorf("timestamptz: %v", err)
+	}
 	// A table without a schema is in public.
 	wantRows(t, mustQuery(t, s, "SELECT k, v FROM `"+plain+"`"), "+I 7 0.5")
 	// Writes go to the database: checked with pgx.

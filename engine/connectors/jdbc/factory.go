@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"eddy/engine/connectors"
+	"eddy/engine/types"
 )
 
 // Register adds the 'jdbc' connector to reg.
@@ -18,21 +19,21 @@ func Factory() *connectors.Factory {
 			return err
 		},
 		Source: func(_ context.Context, _ *connectors.Env, t *connectors.Table) (connectors.Reader, error) {
-			s, err := newSpec(t)
+			s, err := newRuntimeSpec(t)
 			if err != nil {
 				return nil, err
 			}
 			return openReader(s), nil
 		},
 		Sink: func(ctx context.Context, _ *connectors.Env, t *connectors.Table, _ connectors.WriteSpec) (connectors.Writer, error) {
-			s, err := newSpec(t)
+			s, err := newRuntimeSpec(t)
 			if err != nil {
 				return nil, err
 			}
 			return openWriter(ctx, s)
 		},
 		Lookup: func(_ context.Context, _ *connectors.Env, t *connectors.Table, keys []int) (connectors.Lookuper, error) {
-			s, err := newSpec(t)
+			s, err := newRuntimeSpec(t)
 			if err != nil {
 				return nil, err
 			}
@@ -49,4 +50,21 @@ func Factory() *connectors.Factory {
 			return a
 		},
 	}
+}
+
+// newRuntimeSpec is newSpec for a source, sink or lookup being opened:
+// Flink's PostgreSQL row converter has no conversion for
+// TIMESTAMP_LTZ, so a table with such a column passes validation but
+// fails when it runs, with the converter's error.
+func newRuntimeSpec(t *connectors.Table) (*spec, error) {
+	s, err := newSpec(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range t.Columns {
+		if c.Type.Kind == types.TimestampLTZ {
+			return nil, &connectors.Error{Exception: "UnsupportedOperationException", Msg: "Unsupported type:" + c.Type.String()}
+		}
+	}
+	return s, nil
 }

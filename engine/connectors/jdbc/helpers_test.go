@@ -13,6 +13,7 @@ import (
 	"eddy/catalogs"
 	"eddy/catalogs/memory"
 	"eddy/engine"
+	"eddy/engine/result"
 )
 
 // These tests run against a real PostgreSQL server:
@@ -117,8 +118,14 @@ func exec1(t testing.TB, s *engine.Session, sql string) {
 	}
 }
 
+// executor runs statements: an eddy session, or a Flink SQL Gateway
+// session.
+type executor interface {
+	Execute(ctx context.Context, sql string) (*result.Result, error)
+}
+
 // query returns at most n rows (all when n < 0) as "kind v1 v2 ...".
-func query(s *engine.Session, sql string, n int) ([]string, error) {
+func query(s executor, sql string, n int) ([]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	res, err := s.Execute(ctx, sql)
