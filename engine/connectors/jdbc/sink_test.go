@@ -163,6 +163,7 @@ func TestSinkServerRestart(t *testing.T) {
 		t.Errorf("INSERT error: %v", insertErr)
 	}
 	c2 := pg(t)
+	t.Cleanup(func() { c2.Exec(context.Background(), "DROP TABLE IF EXISTS "+name) })
 	got := pgRows(t, c2, "SELECT count(*), min(id) FROM "+name)
 	if len(got) != 1 || strings.HasPrefix(got[0], "0|") {
 		t.Errorf("no batch stayed written: %v", got)
