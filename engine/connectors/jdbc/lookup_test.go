@@ -96,3 +96,22 @@ func TestLookupJoinStreamingCache(t *testing.T) {
 		t.Errorf("values seen: %v", seen)
 	}
 }
+
+// TestLookupDatabaseDown looks up in a database that is not there: the
+// lookup retries 'lookup.max-retries' times, then fails naming the host
+// and database, never the password.
+func TestLookupDatabaseDown(t *testing.T) {
+	pgURL(t)
+	s := session(t, "streaming")
+	exec1(t, s, `CREATE TABLE dim (id INT, name STRING) WITH ('connector' = 'jdbc', 'url' = 'jdbc:postgresql://127.0.0.1:1/nodb',
+		'table-name' = 'dim', 'username' = 'u', 'password' = 'sesame-77', 'lookup.max-retries' = '1')`)
+	exec1(t, s, "CREATE TEMPORARY VIEW o AS SELECT id, PROCTIME() AS pt FROM (VALUES (1), (2)) AS v(id)")
+	start := time.Now()
+	_, err := query(s, "SELECT o.id, d.name FROM o JOIN dim FOR SYSTEM_TIME AS OF o.pt AS d ON o.id = d.id", -1)
+	if err == nil || !strings.Contains(err.Error(), "database 'nodb' at 127.0.0.1:1") || strings.Contains(err.Error(), "sesame-77") {
+		t.Errorf("lookup with the database down: %v", err)
+	}
+	if d := time.Since(start); d < time.Second || d > 30*time.Second {
+		t.Errorf("one retry took %v (it waits a second)", d)
+	}
+}
