@@ -39,7 +39,7 @@ func parseURL(raw string) (*dbURL, error) {
 		for _, c := range dialects() {
 			names = append(names, c.factoryName())
 		}
-		return nil, illegalStateOrValidation(fmt.Sprintf(
+		return nil, illegalState(fmt.Sprintf(
 			"Could not find any jdbc dialect factory that can handle url '%s' that implements 'org.apache.flink.connector.jdbc.core.database.JdbcFactory' in the classpath.\n\nAvailable factories are:\n\n%s",
 			raw, strings.Join(names, "\n")))
 	}
@@ -59,7 +59,7 @@ func parseURL(raw string) (*dbURL, error) {
 	return out, nil
 }
 
-func illegalStateOrValidation(msg string) error {
+func illegalState(msg string) error {
 	return &connectors.Error{Exception: "IllegalStateException", Msg: msg}
 }
 
