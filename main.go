@@ -28,6 +28,7 @@ import (
 	"eddy/catalogs/sqlite"
 	"eddy/conf"
 	"eddy/engine"
+	"eddy/engine/connectors/jdbc"
 	"eddy/engine/connectors/kafka"
 	"eddy/engine/gateway"
 	"eddy/repl"
@@ -385,6 +386,7 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		memory.Type:       memory.Factory{},
 		sqlite.Type:       store,
 		kafka.CatalogType: kafka.NewCatalogFactory(),
+		jdbc.CatalogType:  jdbc.CatalogFactory{},
 	}, store, catalogs.WithOpenTimeout(openTimeout))
 	closeAll := func() {
 		mgr.Close()

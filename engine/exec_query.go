@@ -690,3 +690,8 @@ func (s *Session) execCreateTableAs(ctx context.Context, st *ast.CreateTable) (*
 	}
 	return s.dmlResult([]string{id.Catalog + "." + id.Database + "." + id.Object}), nil
 }
+
+// OpenLookup implements exec.LookupTables.
+func (st *sessionTables) OpenLookup(ctx context.Context, scan *plan.Scan, keys []int) (connectors.Lookuper, error) {
+	return st.conns.OpenLookup(ctx, scanTable(scan), keys)
+}

@@ -10,6 +10,7 @@ import (
 	"eddy/conf"
 	"eddy/engine/ast"
 	"eddy/engine/connectors"
+	"eddy/engine/connectors/jdbc"
 	"eddy/engine/connectors/kafka"
 	"eddy/engine/ddl"
 	"eddy/engine/functions"
@@ -87,6 +88,7 @@ func NewSession(cfg SessionConfig) (*Session, error) {
 	if conns == nil {
 		conns = connectors.NewRegistry()
 		kafka.Register(conns)
+		jdbc.Register(conns)
 	}
 	s := &Session{cat: cfg.Catalogs, conf: c, funcs: functions.NewRegistry(), conns: connectors.NewWith(conns)}
 	s.ddl = ddl.New(ddl.Config{Catalogs: s.cat, Funcs: s.funcs, Analyzer: s.analyzer, Batch: func() bool { return !s.streaming() }})

@@ -36,6 +36,10 @@ type Factory struct {
 	// Truncate removes every row of t (TRUNCATE TABLE); nil when the
 	// connector cannot (Flink's SupportsTruncate).
 	Truncate func(ctx context.Context, env *Env, t *Table) error
+	// Lookup opens a reader of t's rows by the values of its columns keys
+	// (a lookup join's dimension side, Flink's LookupTableSource); nil
+	// when the connector cannot.
+	Lookup func(ctx context.Context, env *Env, t *Table, keys []int) (Lookuper, error)
 	// Abilities declares what the connector's source and sink of t can do;
 	// nil declares a bounded, insert-only source and an insert-only sink
 	// without pushdown.
@@ -283,7 +287,32 @@ func (f *Factory) abilities(t *Table) Abilities {
 		a = Abilities{Bounded: true}
 	}
 	a.Source, a.Sink = f.Source != nil, f.Sink != nil
+	a.Lookup = f.Lookup != nil
 	return a
+}
+
+// Lookuper answers the point lookups of a lookup join.
+type Lookuper interface {
+	// Lookup returns the rows, every physical column of the table, whose
+	// key columns equal key (in the order of the keys it was opened with).
+	Lookup(ctx context.Context, key []any) ([][]any, error)
+	Close() error
+}
+
+// OpenLookup validates t as a source and returns a lookup reader of t by
+// the columns keys, or Flink's error for a connector that cannot look up.
+func (r *Registry) OpenLookup(ctx context.Context, env *Env, t *Table, keys []int) (Lookuper, error) {
+	f, err := r.Factory(t)
+	if err != nil {
+		return nil, err
+	}
+	if f.Lookup == nil {
+		return nil, &Error{Exception: "TableException", Msg: "Processing-time temporal join is not supported yet."}
+	}
+	if err := f.validate(t, false); err != nil {
+		return nil, err
+	}
+	return f.Lookup(ctx, env, t, keys)
 }
 
 // OpenReader validates t as a source and returns a reader of every

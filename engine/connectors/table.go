@@ -135,3 +135,9 @@ func (c *Connectors) OpenWriter(ctx context.Context, t *Table, spec WriteSpec) (
 func (c *Connectors) Truncate(ctx context.Context, t *Table) error {
 	return c.Registry.Truncate(ctx, &c.Env, t)
 }
+
+// OpenLookup returns a lookup reader of t by the columns keys
+// (Registry.OpenLookup).
+func (c *Connectors) OpenLookup(ctx context.Context, t *Table, keys []int) (Lookuper, error) {
+	return c.Registry.OpenLookup(ctx, &c.Env, t, keys)
+}

@@ -132,6 +132,8 @@ func (b *Builder) Build(n plan.Node) (Operator, error) {
 		return b.over(n)
 	case *plan.Correlate:
 		return b.correlate(n)
+	case *plan.LookupJoin:
+		return b.lookupJoin(n)
 	case *plan.Unnest:
 		return b.unnest(n)
 	case *plan.Sink:

@@ -133,7 +133,12 @@ func (s *state) tableName(t *ast.TableName, qs *qscope) (ast.TableExpr, plan.Nod
 			return nil, nil, err
 		}
 		out.SystemTime = st.Expr
-		s.noPlanf(t.SystemTime.Position(), "FOR SYSTEM_TIME AS OF is not supported by the local engine")
+		if st.Type != nil && st.Type.TimeAttr == types.Proctime {
+			// A processing-time temporal join: the join plans a lookup.
+			s.markLookup(t)
+		} else {
+			s.noPlanf(t.SystemTime.Position(), "FOR SYSTEM_TIME AS OF is not supported by the local engine")
+		}
 	}
 	alias, err := s.addRelation(qs, t.Alias, last, cols, t.Name.Position())
 	if err != nil {
@@ -446,6 +451,8 @@ func (s *state) join(j *ast.Join, qs *qscope) (ast.TableExpr, plan.Node, error) 
 				c = &plan.Filter{Input: c, Cond: cond}
 			}
 			p = c
+		case s.isLookup(j.Right):
+			p = s.lookupJoin(j, kind, lp, rp, cond, nLeft)
 		default:
 			p = plan.NewJoin(kind, lp, rp, cond)
 		}

@@ -169,6 +169,9 @@ type state struct {
 	nextCorr   int // counter for correlation ids of the plan
 	reads      *[]Read
 	planErr    error // the first construct that has no plan
+	// lookups are the tables read FOR SYSTEM_TIME AS OF a processing-time
+	// attribute: the join they are the right side of is a lookup join.
+	lookups map[*ast.TableName]bool
 	// windows are the named windows of the SELECT being validated.
 	windows map[string]*ast.WindowSpec
 	// planOnly: the caller uses only the plan and the columns of the
