@@ -248,7 +248,7 @@ SELECT MAX(name), MIN(name) FROM emp;
 SELECT MAX(hired) FROM emp;
 SELECT STDDEV_POP(salary) FROM emp;
 SELECT VAR_SAMP(salary) FROM emp;
-SELECT LISTAGG(name) FROM emp WHERE dept = 'eng';
+SELECT LENGTH(LISTAGG(name)), LENGTH(LISTAGG(name, '; ')) FROM emp WHERE dept = 'eng';
 SELECT SUM(id) FILTER (WHERE id > 1) FROM nums;
 SELECT COUNT(*) FROM nums WHERE 1 = 0;
 SELECT SUM(id) FROM nums WHERE 1 = 0;
