@@ -3,6 +3,8 @@ module eddy
 go 1.26.0
 
 require (
+	github.com/apache/thrift v0.25.0
+	github.com/beltran/gohive v1.8.1
 	github.com/chzyer/readline v1.5.1
 	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/cockroachdb/datadriven v1.0.3

@@ -24,6 +24,7 @@ import (
 
 	"eddy/catalogs"
 	"eddy/catalogs/examples"
+	"eddy/catalogs/hive"
 	"eddy/catalogs/memory"
 	"eddy/catalogs/sqlite"
 	"eddy/conf"
@@ -387,6 +388,7 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		sqlite.Type:       store,
 		kafka.CatalogType: kafka.NewCatalogFactory(),
 		jdbc.CatalogType:  jdbc.CatalogFactory{},
+		hive.Type:         hive.Factory{},
 	}, store, catalogs.WithOpenTimeout(openTimeout))
 	closeAll := func() {
 		mgr.Close()

@@ -98,6 +98,7 @@ write_conf() { # port
   <property><name>metastore.housekeeping.threads.on</name><value>false</value></property>
   <property><name>metastore.create.as.acid</name><value>false</value></property>
   <property><name>metastore.client.capability.check</name><value>false</value></property>
+  <property><name>metastore.metadata.transformer.class</name><value> </value></property>
 </configuration>
 XML
   cp "$state/conf/hive-site.xml" "$state/conf/metastore-site.xml"
