@@ -157,7 +157,7 @@ func (s *Session) run(ctx context.Context, sql string, g *Group) (res *Result, h
 			return res, held, nil
 		}
 	}
-	stmt, err := parser.Parse(sql)
+	stmt, err := parser.ParseDialect(sql, s.conf.get(conf.SQLDialect))
 	if err != nil {
 		// A statement that does not parse changes nothing: in an open
 		// group it is reported in order with the others.

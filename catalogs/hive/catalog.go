@@ -319,7 +319,7 @@ func (c *Catalog) CreateTable(ctx context.Context, path catalogs.ObjectPath, t c
 		return catalogs.Errorf(catalogs.ErrUnsupported, "Failed to create table %s: %v", path.FullName(), err)
 	}
 	ht.CreateTime = int32(time.Now().Unix())
-	if ht.Sd.Location == "" && ht.TableType != tableTypeView {
+	if ht.Sd != nil && ht.Sd.Location == "" {
 		db, err := c.hiveDatabase(ctx, path.Database)
 		if err != nil {
 			return err
@@ -378,7 +378,7 @@ func (c *Catalog) AlterTable(ctx context.Context, path catalogs.ObjectPath, t ca
 	if err != nil {
 		return catalogs.Errorf(catalogs.ErrUnsupported, "Failed to alter table %s: %v", path.FullName(), err)
 	}
-	if ht.Sd.Location == "" && old.Sd != nil {
+	if ht.Sd != nil && ht.Sd.Location == "" && old.Sd != nil {
 		ht.Sd.Location = old.Sd.Location
 	}
 	ht.CreateTime, ht.Owner, ht.TableType = old.CreateTime, old.Owner, keepType(old.TableType, ht.TableType)

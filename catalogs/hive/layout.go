@@ -192,6 +192,10 @@ func toHiveTable(path catalogs.ObjectPath, base catalogs.BaseTable) (*hms.Table,
 		t.ViewOriginalText = view.OriginalQuery
 		t.ViewExpandedText = view.ExpandedQuery
 		t.TableType = tableTypeView
+		// Hive's own views have no location, but the Thrift bindings
+		// cannot leave it unset and the metastore takes an empty one for
+		// a path when it drops the database: CreateTable gives a view the
+		// path a table of its name would have, where nothing is written.
 	}
 	return t, nil
 }

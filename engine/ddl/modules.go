@@ -22,8 +22,11 @@ type moduleEntry struct {
 	used bool
 }
 
-// moduleFactories are the module types eddy can load.
-func moduleFactories() []string { return []string{"core"} }
+// moduleFactories are the module types eddy can load. hive (Flink's
+// HiveModule) is accepted so that scripts written for Flink load it; its
+// functions are Hive UDFs that run in a JVM, none of which eddy runs: a
+// name only it would resolve stays an unknown function.
+func moduleFactories() []string { return []string{"core", "hive"} }
 
 func newModules() *modules { return &modules{loaded: []moduleEntry{{name: "core", used: true}}} }
 
