@@ -402,4 +402,3 @@ func removeData(dir string) error {
 	}
 	return nil
 }
-

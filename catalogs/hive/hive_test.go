@@ -1,0 +1,311 @@
+package hive_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/thrift/lib/go/thrift"
+	hms "github.com/beltran/gohive/hive_metastore"
+
+	"eddy/catalogs"
+	"eddy/catalogs/hive"
+	"eddy/catalogs/memory"
+	"eddy/engine"
+	"eddy/engine/types"
+)
+
+// metastore returns the URI of the test metastore and a conf directory
+// holding a hive-site.xml that names it, or skips the test.
+func metastore(t *testing.T) (uri, confDir string) {
+	t.Helper()
+	uri = os.Getenv("EDDY_HIVE_METASTORE")
+	if uri == "" {
+		t.Skip("EDDY_HIVE_METASTORE is not set: start a metastore with catalogs/hive/testdata/metastore/metastore.sh start and export its last line")
+	}
+	confDir = t.TempDir()
+	site := fmt.Sprintf(`<?xml version="1.0"?>
+<configuration>
+  <property><name>hive.metastore.uris</name><value>%s</value></property>
+</configuration>
+`, uri)
+	if err := os.WriteFile(filepath.Join(confDir, "hive-site.xml"), []byte(site), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return uri, confDir
+}
+
+// session is one eddy session with its own catalog store.
+func session(t *testing.T) *engine.Session {
+	t.Helper()
+	store := memory.NewStore()
+	mgr := catalogs.NewManager(map[string]catalogs.Factory{
+		memory.Type: memory.Factory{},
+		hive.Type:   hive.Factory{},
+	}, store)
+	ctx := context.Background()
+	def := catalogs.CatalogDescriptor{Name: "default_catalog", Options: map[string]string{catalogs.OptionType: memory.Type}}
+	if err := mgr.RegisterCatalog(ctx, def, nil, catalogs.OriginBuiltIn); err != nil {
+		t.Fatal(err)
+	}
+	if err := mgr.SetCurrentCatalog(ctx, "default_catalog"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := engine.NewSession(engine.SessionConfig{Catalogs: mgr, Options: map[string]string{"execution.runtime-mode": "batch"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// run executes statements and returns the rows of the last one, each
+// row printed as Flink prints it (+I[1, alan, 18]).
+func run(t *testing.T, s *engine.Session, stmts ...string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out []string
+	for _, st := range stmts {
+		res, err := s.Execute(ctx, st)
+		if err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
+		out = nil
+		if res.Rows != nil {
+			for {
+				row, ok, err := res.Rows.Next(ctx)
+				if err != nil {
+					t.Fatalf("%s: %v", st, err)
+				}
+				if !ok {
+					break
+				}
+				vals := make([]string, len(row.Values))
+				for i, v := range row.Values {
+					vals[i] = types.ValueString(v, res.Columns[i].Type)
+				}
+				out = append(out, row.Kind.String()+"["+strings.Join(vals, ", ")+"]")
+			}
+		}
+		res.Close()
+	}
+	return out
+}
+
+func expectError(t *testing.T, s *engine.Session, stmt, want string) {
+	t.Helper()
+	_, err := s.Execute(context.Background(), stmt)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("%s: got error %v, want one containing %q", stmt, err, want)
+	}
+}
+
+// thriftClient is a metastore client of the test's own, to check what
+// eddy stored.
+func thriftClient(t *testing.T, uri string) *hms.ThriftHiveMetastoreClient {
+	t.Helper()
+	u, err := url.Parse(uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &thrift.TConfiguration{ConnectTimeout: 10 * time.Second, SocketTimeout: 60 * time.Second}
+	sock := thrift.NewTSocketConf(u.Host, cfg)
+	if err := sock.Open(); err != nil {
+		t.Fatal(err)
+	}
+	trans := thrift.NewTBufferedTransport(sock, 8192)
+	t.Cleanup(func() { trans.Close() })
+	proto := thrift.NewTBinaryProtocolConf(trans, cfg)
+	return hms.NewThriftHiveMetastoreClient(thrift.NewTStandardClient(proto, proto))
+}
+
+func getTable(t *testing.T, c *hms.ThriftHiveMetastoreClient, db, name string) *hms.Table {
+	t.Helper()
+	r, err := c.GetTableReq(context.Background(), &hms.GetTableRequest{DbName: db, TblName: name})
+	if err != nil {
+		t.Fatalf("get_table_req %s.%s: %v", db, name, err)
+	}
+	return r.Table
+}
+
+func uniqueDB(prefix string) string {
+	return fmt.Sprintf("%s_%d", prefix, time.Now().UnixNano()%1_000_000_000)
+}
+
+// TestSeedWalkthrough runs the Hive-catalog view walk-through of Flink's
+// documentation examples (module, catalog from hive-conf-dir, database,
+// Hive-dialect table with partition-commit properties, INSERT, a view on
+// the table, a view on the view with column names and a comment, DROP
+// DATABASE CASCADE) and checks the metastore's own records.
+func TestSeedWalkthrough(t *testing.T) {
+	uri, conf := metastore(t)
+	db := uniqueDB("viewtest_db")
+	s := session(t)
+	run(t, s,
+		"LOAD MODULE hive WITH ('hive-version' = '3.1.2')",
+		fmt.Sprintf("CREATE CATALOG alan_hive WITH ('type' = 'hive', 'default-database' = 'default', 'hive-conf-dir' = '%s')", conf),
+		"USE CATALOG alan_hive",
+		"CREATE DATABASE IF NOT EXISTS "+db,
+		"USE "+db,
+		"SET 'table.sql-dialect' = 'hive'",
+		`CREATE TABLE viewtest (
+  id INT,
+  name STRING,
+  age INT) TBLPROPERTIES (
+  'sink.partition-commit.delay'='5 s',
+  'sink.partition-commit.trigger'='partition-time',
+  'sink.partition-commit.policy.kind'='metastore,success-file')`,
+		"INSERT INTO viewtest VALUES (1,'alan',18)",
+		"CREATE VIEW test_view_table_V AS SELECT * FROM viewtest",
+	)
+	if got := run(t, s, "SHOW MODULES"); strings.Join(got, ";") != "+I[core];+I[hive]" {
+		t.Errorf("SHOW MODULES = %v", got)
+	}
+	if got := run(t, s, "SELECT * FROM test_view_table_V"); strings.Join(got, ";") != "+I[1, alan, 18]" {
+		t.Errorf("test_view_table_V = %v, want [+I[1, alan, 18]]", got)
+	}
+	run(t, s, "CREATE VIEW test_view_view_V (v2_id, v2_name, v2_age) COMMENT 'test_view_view_V comment' AS SELECT * FROM test_view_table_V")
+	if got := run(t, s, "SELECT * FROM test_view_view_V"); strings.Join(got, ";") != "+I[1, alan, 18]" {
+		t.Errorf("test_view_view_V = %v, want [+I[1, alan, 18]]", got)
+	}
+	if got := run(t, s, "SHOW CREATE VIEW test_view_view_V"); len(got) != 1 || !strings.Contains(got[0], "COMMENT 'test_view_view_V comment'") {
+		t.Errorf("SHOW CREATE VIEW = %v, want the comment", got)
+	}
+	views := run(t, s, "SHOW VIEWS")
+	if strings.Join(views, ";") != "+I[test_view_table_v];+I[test_view_view_v]" {
+		t.Errorf("SHOW VIEWS = %v", views)
+	}
+
+	// The metastore's own records, read over Thrift by a client of the
+	// test's own.
+	c := thriftClient(t, uri)
+	tbl := getTable(t, c, db, "viewtest")
+	if tbl.TableType != "MANAGED_TABLE" || tbl.Sd.InputFormat != "org.apache.hadoop.mapred.TextInputFormat" ||
+		tbl.Sd.SerdeInfo.SerializationLib != "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe" {
+		t.Errorf("viewtest: type %s, input %s, serde %s", tbl.TableType, tbl.Sd.InputFormat, tbl.Sd.SerdeInfo.SerializationLib)
+	}
+	var cols []string
+	for _, f := range tbl.Sd.Cols {
+		cols = append(cols, f.Name+" "+f.Type)
+	}
+	if strings.Join(cols, ",") != "id int,name string,age int" {
+		t.Errorf("viewtest columns = %v", cols)
+	}
+	if tbl.Parameters["sink.partition-commit.policy.kind"] != "metastore,success-file" || tbl.Parameters["is_generic"] != "" {
+		t.Errorf("viewtest parameters = %v", tbl.Parameters)
+	}
+	v1 := getTable(t, c, db, "test_view_table_v")
+	if v1.TableType != "VIRTUAL_VIEW" || v1.ViewOriginalText != "SELECT * FROM viewtest" {
+		t.Errorf("test_view_table_v: type %s, original %q", v1.TableType, v1.ViewOriginalText)
+	}
+	if !strings.Contains(v1.ViewExpandedText, "`alan_hive`.`"+db+"`.`viewtest`") {
+		t.Errorf("test_view_table_v expanded text %q does not name the table fully", v1.ViewExpandedText)
+	}
+	v2 := getTable(t, c, db, "test_view_view_v")
+	if v2.TableType != "VIRTUAL_VIEW" || v2.Parameters["flink.comment"] != "test_view_view_V comment" ||
+		v2.Parameters["is_generic"] != "true" || v2.Parameters["flink.schema.0.name"] != "v2_id" ||
+		v2.Parameters["flink.schema.0.data-type"] != "INT" || v2.Parameters["flink.schema.1.data-type"] != "VARCHAR(2147483647)" {
+		t.Errorf("test_view_view_v: type %s, parameters %v", v2.TableType, v2.Parameters)
+	}
+	if !strings.Contains(v2.ViewOriginalText, "SELECT * FROM test_view_table_V") || !strings.Contains(v2.ViewExpandedText, "`test_view_table_V`") {
+		t.Errorf("test_view_view_v: original %q, expanded %q", v2.ViewOriginalText, v2.ViewExpandedText)
+	}
+
+	// The data file is Hive's text format, read here as bytes; the
+	// success file of the commit policy is beside it.
+	loc := strings.TrimPrefix(strings.TrimPrefix(tbl.Sd.Location, "file://"), "file:")
+	files, _ := filepath.Glob(filepath.Join(loc, "part-*"))
+	if len(files) != 1 {
+		t.Fatalf("data files under %s: %v", loc, files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != "1\x01alan\x0118\n" {
+		t.Errorf("data file holds %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(loc, "_SUCCESS")); err != nil {
+		t.Errorf("no success file: %v", err)
+	}
+
+	run(t, s, "SET 'table.sql-dialect' = 'default'", "USE CATALOG default_catalog", "DROP DATABASE alan_hive."+db+" CASCADE", "UNLOAD MODULE hive")
+	if got := run(t, s, "SHOW MODULES"); strings.Join(got, ";") != "+I[core]" {
+		t.Errorf("SHOW MODULES after UNLOAD = %v", got)
+	}
+	if _, err := c.GetDatabase(context.Background(), db); err == nil {
+		t.Errorf("database %s is still in the metastore after DROP DATABASE CASCADE", db)
+	}
+	if _, err := os.Stat(loc); !os.IsNotExist(err) {
+		t.Errorf("table directory %s is still there: %v", loc, err)
+	}
+}
+
+// TestSecondProcess has a second session, with a catalog store of its
+// own, list and read what the first one created.
+func TestSecondProcess(t *testing.T) {
+	uri, conf := metastore(t)
+	db := uniqueDB("shared_db")
+	create := fmt.Sprintf("CREATE CATALOG h WITH ('type' = 'hive', 'hive-conf-dir' = '%s')", conf)
+	a := session(t)
+	run(t, a, create, "CREATE DATABASE h."+db+" COMMENT 'shared'",
+		"SET 'table.sql-dialect' = 'hive'",
+		"CREATE TABLE h."+db+".people (id INT, name STRING) PARTITIONED BY (dt STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE TBLPROPERTIES ('sink.partition-commit.policy.kind'='metastore')",
+		"SET 'table.sql-dialect' = 'default'",
+		"INSERT INTO h."+db+".people VALUES (1, 'ann', '2024-01-01'), (2, CAST(NULL AS STRING), '2024-01-02')",
+		"CREATE TABLE h."+db+".gen (x BIGINT, s STRING) COMMENT 'generic' WITH ('connector' = 'datagen', 'number-of-rows' = '2')",
+		"CREATE VIEW h."+db+".adults COMMENT 'named' AS SELECT id, name FROM h."+db+".people WHERE id > 1",
+		"CREATE FUNCTION h."+db+".myfn AS 'com.example.MyFn'",
+	)
+	t.Cleanup(func() { run(t, a, "DROP DATABASE IF EXISTS h."+db+" CASCADE") })
+
+	b := session(t)
+	run(t, b, create)
+	if got := run(t, b, "SHOW TABLES FROM h."+db); strings.Join(got, ";") != "+I[adults];+I[gen];+I[people]" {
+		t.Errorf("SHOW TABLES = %v", got)
+	}
+	if got := run(t, b, "SELECT id, name, dt FROM h."+db+".people ORDER BY id"); strings.Join(got, ";") != "+I[1, ann, 2024-01-01];+I[2, NULL, 2024-01-02]" {
+		t.Errorf("people = %v", got)
+	}
+	if got := run(t, b, "SELECT * FROM h."+db+".adults"); strings.Join(got, ";") != "+I[2, NULL]" {
+		t.Errorf("adults = %v", got)
+	}
+	names, err := thriftClient(t, uri).GetPartitionNames(context.Background(), db, "people", -1)
+	if err != nil || strings.Join(names, ";") != "dt=2024-01-01;dt=2024-01-02" {
+		t.Errorf("partitions in the metastore = %v (%v)", names, err)
+	}
+	if got := run(t, b, "SELECT count(*) FROM h."+db+".gen"); strings.Join(got, ";") != "+I[2]" {
+		t.Errorf("gen count = %v", got)
+	}
+	if got := run(t, b, "SHOW CREATE TABLE h."+db+".gen"); len(got) != 1 || !strings.Contains(got[0], "'connector' = 'datagen'") || !strings.Contains(got[0], "COMMENT 'generic'") {
+		t.Errorf("SHOW CREATE TABLE gen = %v", got)
+	}
+	if got := run(t, b, "SHOW USER FUNCTIONS FROM h."+db); strings.Join(got, ";") != "+I[myfn]" {
+		t.Errorf("functions = %v", got)
+	}
+	// INSERT OVERWRITE of one partition replaces its rows only.
+	run(t, b, "INSERT OVERWRITE h."+db+".people PARTITION (dt = '2024-01-01') VALUES (3, 'cy')")
+	if got := run(t, a, "SELECT id, name, dt FROM h."+db+".people ORDER BY id"); strings.Join(got, ";") != "+I[2, NULL, 2024-01-02];+I[3, cy, 2024-01-01]" {
+		t.Errorf("people after INSERT OVERWRITE = %v", got)
+	}
+}
+
+// TestUnreachableMetastore: a metastore that does not answer is an error
+// naming its URI, within the catalog open timeout.
+func TestUnreachableMetastore(t *testing.T) {
+	dir := t.TempDir()
+	site := `<configuration><property><name>hive.metastore.uris</name><value>thrift://127.0.0.1:1</value></property></configuration>`
+	if err := os.WriteFile(filepath.Join(dir, "hive-site.xml"), []byte(site), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := session(t)
+	expectError(t, s, fmt.Sprintf("CREATE CATALOG h WITH ('type' = 'hive', 'hive-conf-dir' = '%s')", dir), "thrift://127.0.0.1:1")
+	expectError(t, s, "CREATE CATALOG h2 WITH ('type' = 'hive', 'hive-conf-dir' = '"+filepath.Join(dir, "nope")+"')", "hive-site.xml")
+	expectError(t, s, "CREATE CATALOG h3 WITH ('type' = 'hive', 'hive-conf-dir' = '"+dir+"', 'bogus' = '1')", "Unsupported options found for catalog 'h3'")
+}
