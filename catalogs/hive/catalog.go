@@ -560,13 +560,13 @@ func (c *Catalog) partitionedHiveTable(ctx context.Context, path catalogs.Object
 
 func (c *Catalog) values(path catalogs.ObjectPath, keys []string, spec catalogs.PartitionSpec) ([]string, error) {
 	if len(spec) != len(keys) {
-		return nil, catalogs.Errorf(catalogs.ErrUnsupported, "PartitionSpec %v does not match partition keys %v of table %s in catalog %s.", spec, keys, path.FullName(), c.name)
+		return nil, catalogs.ClassErrorf(catalogs.ErrUnsupported, "PartitionSpecInvalidException", "PartitionSpec %s does not match partition keys [%s] of table %s in catalog %s.", specString(keys, spec), strings.Join(keys, ", "), path.FullName(), c.name)
 	}
 	vals := make([]string, len(keys))
 	for i, k := range keys {
 		v, ok := spec[k]
 		if !ok {
-			return nil, catalogs.Errorf(catalogs.ErrUnsupported, "PartitionSpec %v does not match partition keys %v of table %s in catalog %s.", spec, keys, path.FullName(), c.name)
+			return nil, catalogs.ClassErrorf(catalogs.ErrUnsupported, "PartitionSpecInvalidException", "PartitionSpec %s does not match partition keys [%s] of table %s in catalog %s.", specString(keys, spec), strings.Join(keys, ", "), path.FullName(), c.name)
 		}
 		vals[i] = v
 	}
@@ -650,18 +650,47 @@ func (c *Catalog) CreatePartition(ctx context.Context, path catalogs.ObjectPath,
 		if ignoreIfExists {
 			return nil
 		}
-		return catalogs.Errorf(catalogs.ErrUnsupported, "Partition %v of table %s in catalog %s already exists.", spec, path.FullName(), c.name)
+		return catalogs.ClassErrorf(catalogs.ErrUnsupported, "PartitionAlreadyExistsException", "Partition %s of table %s in catalog %s already exists.", specString(keys, spec), path.FullName(), c.name)
+	}
+	return err
+}
+
+// CreatePartitionAt adds a partition stored at location (Hive's ALTER
+// TABLE ... ADD PARTITION ... LOCATION, for a caller that keeps partition
+// properties).
+func (c *Catalog) CreatePartitionAt(ctx context.Context, path catalogs.ObjectPath, spec catalogs.PartitionSpec, location string, ignoreIfExists bool) error {
+	t, keys, err := c.partitionedHiveTable(ctx, path)
+	if err != nil {
+		return err
+	}
+	vals, err := c.values(path, keys, spec)
+	if err != nil {
+		return err
+	}
+	err = c.addPartitionAt(ctx, t, keys, vals, location)
+	if isAlreadyExists(err) {
+		if ignoreIfExists {
+			return nil
+		}
+		return catalogs.ClassErrorf(catalogs.ErrUnsupported, "PartitionAlreadyExistsException", "Partition %s of table %s in catalog %s already exists.", specString(keys, spec), path.FullName(), c.name)
 	}
 	return err
 }
 
 func (c *Catalog) addPartition(ctx context.Context, t *hms.Table, keys, vals []string) error {
+	return c.addPartitionAt(ctx, t, keys, vals, "")
+}
+
+func (c *Catalog) addPartitionAt(ctx context.Context, t *hms.Table, keys, vals []string, location string) error {
 	sd := *t.Sd
 	spec := catalogs.PartitionSpec{}
 	for i, k := range keys {
 		spec[k] = vals[i]
 	}
-	sd.Location = strings.TrimSuffix(t.Sd.Location, "/") + "/" + partitionName(keys, spec)
+	sd.Location = location
+	if sd.Location == "" {
+		sd.Location = strings.TrimSuffix(t.Sd.Location, "/") + "/" + partitionName(keys, spec)
+	}
 	now := int32(time.Now().Unix())
 	p := &hms.Partition{Values: vals, DbName: t.DbName, TableName: t.TableName, Sd: &sd,
 		Parameters: map[string]string{}, CreateTime: now, LastAccessTime: now}
@@ -693,12 +722,33 @@ func (c *Catalog) DropPartition(ctx context.Context, path catalogs.ObjectPath, s
 		if ignoreIfNotExists {
 			return nil
 		}
-		return catalogs.Errorf(catalogs.ErrUnsupported, "Partition %v of table %s in catalog %s does not exist.", spec, path.FullName(), c.name)
+		return catalogs.ClassErrorf(catalogs.ErrUnsupported, "PartitionNotExistException", "Partition %s of table %s in catalog %s does not exist.", specString(keys, spec), path.FullName(), c.name)
 	}
 	if err != nil {
 		return c.fail(err, "Failed to drop partition %v of table %s", spec, path.FullName())
 	}
 	return nil
+}
+
+// specString prints a partition spec as Flink's CatalogPartitionSpec
+// does, keys in the table's order.
+func specString(keys []string, spec catalogs.PartitionSpec) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if v, ok := spec[k]; ok {
+			parts = append(parts, k+"="+v)
+			seen[k] = true
+		}
+	}
+	var rest []string
+	for k, v := range spec {
+		if !seen[k] {
+			rest = append(rest, k+"="+v)
+		}
+	}
+	sort.Strings(rest)
+	return "CatalogPartitionSpec{{" + strings.Join(append(parts, rest...), ", ") + "}}"
 }
 
 func isKind(err error, k *catalogs.Kind) bool {

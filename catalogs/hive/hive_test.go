@@ -309,3 +309,51 @@ func TestUnreachableMetastore(t *testing.T) {
 	expectError(t, s, "CREATE CATALOG h2 WITH ('type' = 'hive', 'hive-conf-dir' = '"+filepath.Join(dir, "nope")+"')", "hive-site.xml")
 	expectError(t, s, "CREATE CATALOG h3 WITH ('type' = 'hive', 'hive-conf-dir' = '"+dir+"', 'bogus' = '1')", "Unsupported options found for catalog 'h3'")
 }
+
+// TestPartitionDDL: the Hive dialect's ALTER TABLE ADD/DROP PARTITION
+// land in the metastore, and a table stored as Parquet is refused with a
+// clear error when written.
+func TestPartitionDDL(t *testing.T) {
+	uri, conf := metastore(t)
+	db := uniqueDB("part_db")
+	s := session(t)
+	run(t, s, fmt.Sprintf("CREATE CATALOG h WITH ('type' = 'hive', 'hive-conf-dir' = '%s')", conf),
+		"CREATE DATABASE h."+db, "USE h."+db, "SET 'table.sql-dialect' = 'hive'",
+		"CREATE TABLE pt (a INT, b STRING) PARTITIONED BY (dt STRING, hr INT) STORED AS TEXTFILE",
+		"ALTER TABLE pt ADD PARTITION (dt='2024-01-01', hr=1) PARTITION (dt='2024-01-02', hr=2)",
+		"ALTER TABLE pt ADD IF NOT EXISTS PARTITION (dt='2024-01-01', hr=1)",
+	)
+	t.Cleanup(func() { run(t, s, "USE CATALOG default_catalog", "DROP DATABASE IF EXISTS h."+db+" CASCADE") })
+	expectError(t, s, "ALTER TABLE pt ADD PARTITION (dt='2024-01-01', hr=1)",
+		"Partition CatalogPartitionSpec{{dt=2024-01-01, hr=1}} of table "+db+".pt in catalog h already exists.")
+	c := thriftClient(t, uri)
+	names, err := c.GetPartitionNames(context.Background(), db, "pt", -1)
+	if err != nil || strings.Join(names, ";") != "dt=2024-01-01/hr=1;dt=2024-01-02/hr=2" {
+		t.Fatalf("partitions = %v (%v)", names, err)
+	}
+	p, err := c.GetPartition(context.Background(), db, "pt", []string{"2024-01-02", "2"})
+	if err != nil || !strings.HasSuffix(p.Sd.Location, "/pt/dt=2024-01-02/hr=2") {
+		t.Fatalf("partition location = %v (%v)", p, err)
+	}
+	// A file Hive would have written into the partition's directory is
+	// read from there, with the partition's values.
+	loc := strings.TrimPrefix(strings.TrimPrefix(p.Sd.Location, "file://"), "file:")
+	if err := os.MkdirAll(loc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(loc, "000000_0"), []byte("7\x01seven\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, s, "SELECT * FROM pt"); strings.Join(got, ";") != "+I[7, seven, 2024-01-02, 2]" {
+		t.Errorf("pt = %v", got)
+	}
+	run(t, s, "ALTER TABLE pt DROP PARTITION (dt='2024-01-01', hr=1)", "ALTER TABLE pt DROP IF EXISTS PARTITION (dt='2024-01-01', hr=1)")
+	if names, _ := c.GetPartitionNames(context.Background(), db, "pt", -1); strings.Join(names, ";") != "dt=2024-01-02/hr=2" {
+		t.Errorf("partitions after DROP = %v", names)
+	}
+	run(t, s, "CREATE TABLE pq (a INT) STORED AS PARQUET")
+	if tbl := getTable(t, c, db, "pq"); tbl.Sd.SerdeInfo.SerializationLib != "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe" {
+		t.Errorf("pq serde = %s", tbl.Sd.SerdeInfo.SerializationLib)
+	}
+	expectError(t, s, "INSERT INTO pq VALUES (1)", "eddy reads and writes only text files")
+}

@@ -55,6 +55,9 @@ func ParseDialect(sql, dialect string) (ast.Statement, error) {
 // parseHiveStatement reads a statement of the Hive dialect's own, or
 // returns nil (consuming nothing) for one the default grammar reads.
 func (p *Parser) parseHiveStatement() ast.Statement {
+	if p.tok().Is("ALTER") && p.peek(1).Is("TABLE") {
+		return p.parseHiveAlterPartitions()
+	}
 	if !p.tok().Is("CREATE") {
 		return nil
 	}
@@ -80,6 +83,54 @@ func (p *Parser) parseHiveStatement() ast.Statement {
 		return p.parseHiveCreateDatabase(start)
 	}
 	return nil
+}
+
+// parseHiveAlterPartitions reads ALTER TABLE [IF EXISTS] name ADD [IF NOT
+// EXISTS] PARTITION (k = v, ...) [LOCATION 'path'] [PARTITION ...] or DROP
+// [IF EXISTS] PARTITION (...) [, PARTITION (...)], or returns nil
+// (consuming nothing) for another ALTER TABLE.
+func (p *Parser) parseHiveAlterPartitions() ast.Statement {
+	m := p.mark()
+	start := p.next().Pos
+	p.next()
+	s := &ast.AlterTable{Pos: start, IfExists: p.ifExists(), Name: p.compoundIdent()}
+	t := p.tok()
+	switch {
+	case t.Is("ADD") && (p.peek(1).Is("PARTITION") || p.peek(1).Is("IF") && p.peek(2).Is("NOT")):
+		p.next()
+		a := &ast.AddPartitions{Pos: t.Pos, IfNotExists: p.ifNotExists()}
+		p.expectKeyword("PARTITION")
+		for {
+			a.Partitions = append(a.Partitions, p.parsePartitionSpec())
+			// LOCATION becomes the partition property Flink's Hive
+			// dialect gives it.
+			var opts []*ast.Property
+			if lt := p.tok(); p.acceptKeyword("LOCATION") {
+				opts = []*ast.Property{{Pos: lt.Pos, Key: HiveOptLocation, Value: p.stringLiteral()}}
+			}
+			a.Options = append(a.Options, opts)
+			if !p.acceptKeyword("PARTITION") {
+				break
+			}
+		}
+		s.Action = a
+	case t.Is("DROP") && (p.peek(1).Is("PARTITION") || p.peek(1).Is("IF") && p.peek(2).Is("EXISTS") && p.peek(3).Is("PARTITION")):
+		p.next()
+		a := &ast.DropPartitions{Pos: t.Pos, IfExists: p.ifExists()}
+		p.expectKeyword("PARTITION")
+		for {
+			a.Partitions = append(a.Partitions, p.parsePartitionSpec())
+			if !p.acceptOp(",") {
+				break
+			}
+			p.expectKeyword("PARTITION")
+		}
+		s.Action = a
+	default:
+		p.reset(m)
+		return nil
+	}
+	return s
 }
 
 // parseHiveCreateTable reads TABLE [IF NOT EXISTS] name (col type [COMMENT
