@@ -78,7 +78,7 @@ func TestGenericTableLayout(t *testing.T) {
 		"flink.schema.3.name": "off", "flink.schema.3.data-type": "BIGINT", "flink.schema.3.metadata": "offset", "flink.schema.3.virtual": "true",
 		"flink.schema.watermark.0.rowtime": "ts", "flink.schema.watermark.0.strategy.expr": "`ts` - INTERVAL '1' SECOND",
 		"flink.schema.watermark.0.strategy.data-type": "TIMESTAMP(3)",
-		"flink.schema.primary-key.name": "PK_id", "flink.schema.primary-key.columns": "id",
+		"flink.schema.primary-key.name":               "PK_id", "flink.schema.primary-key.columns": "id",
 		"flink.partition.keys.0.name": "ts", "flink.comment": "c", "flink.connector": "kafka", "flink.topic": "t",
 	}
 	if !reflect.DeepEqual(ht.Parameters, want) {
