@@ -381,6 +381,14 @@ func (c *Catalog) AlterTable(ctx context.Context, path catalogs.ObjectPath, t ca
 	if ht.Sd != nil && ht.Sd.Location == "" && old.Sd != nil {
 		ht.Sd.Location = old.Sd.Location
 	}
+	if storedIsHiveTable(old) && isHiveTable(t.GetOptions()) && old.Sd != nil && !namesStorage(t.GetOptions()) {
+		// A Hive table altered through Flink's options (ALTER TABLE SET)
+		// keeps its storage: formats, SerDe and its parameters.
+		ht.Sd.InputFormat, ht.Sd.OutputFormat, ht.Sd.SerdeInfo = old.Sd.InputFormat, old.Sd.OutputFormat, old.Sd.SerdeInfo
+		if old.Parameters["EXTERNAL"] != "" {
+			ht.Parameters["EXTERNAL"] = old.Parameters["EXTERNAL"]
+		}
+	}
 	ht.CreateTime, ht.Owner, ht.TableType = old.CreateTime, old.Owner, keepType(old.TableType, ht.TableType)
 	err = c.cl.call(ctx, func(ctx context.Context, h *hms.ThriftHiveMetastoreClient) error {
 		return h.AlterTable(ctx, path.Database, path.Object, ht)
@@ -389,6 +397,16 @@ func (c *Catalog) AlterTable(ctx context.Context, path catalogs.ObjectPath, t ca
 		return c.fail(err, "Failed to alter table %s", path.FullName())
 	}
 	return nil
+}
+
+// namesStorage reports whether options set a Hive table's storage.
+func namesStorage(options map[string]string) bool {
+	for k := range options {
+		if k == optFileFormat || k == optInputFormat || k == optSerdeLib || strings.HasPrefix(k, optSerdePropPref) {
+			return true
+		}
+	}
+	return false
 }
 
 func keepType(old, nw string) string {

@@ -289,6 +289,12 @@ func TestSecondProcess(t *testing.T) {
 	if got := run(t, b, "SHOW USER FUNCTIONS FROM h."+db); strings.Join(got, ";") != "+I[myfn]" {
 		t.Errorf("functions = %v", got)
 	}
+	// Changing a Hive table's options keeps its storage (the ','
+	// delimiter) and its rows.
+	run(t, b, "ALTER TABLE h."+db+".people SET ('k' = 'v')")
+	if got := run(t, a, "SELECT count(*) FROM h."+db+".people WHERE name = 'ann'"); strings.Join(got, ";") != "+I[1]" {
+		t.Errorf("people after ALTER TABLE SET = %v", got)
+	}
 	// INSERT OVERWRITE of one partition replaces its rows only.
 	run(t, b, "INSERT OVERWRITE h."+db+".people PARTITION (dt = '2024-01-01') VALUES (3, 'cy')")
 	if got := run(t, a, "SELECT id, name, dt FROM h."+db+".people ORDER BY id"); strings.Join(got, ";") != "+I[2, NULL, 2024-01-02];+I[3, cy, 2024-01-01]" {
