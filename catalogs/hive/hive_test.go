@@ -289,6 +289,8 @@ func TestSecondProcess(t *testing.T) {
 	if got := run(t, b, "SHOW USER FUNCTIONS FROM h."+db); strings.Join(got, ";") != "+I[myfn]" {
 		t.Errorf("functions = %v", got)
 	}
+	// A Java function stored in the metastore is listed but cannot run.
+	expectError(t, b, "SELECT h."+db+".myfn(1)", "is a JAVA function (class 'com.example.MyFn'), which eddy cannot run locally")
 	// Changing a Hive table's options keeps its storage (the ','
 	// delimiter) and its rows.
 	run(t, b, "ALTER TABLE h."+db+".people SET ('k' = 'v')")
