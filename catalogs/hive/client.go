@@ -31,6 +31,7 @@ type client struct {
 	broken bool
 
 	mu    sync.Mutex
+	sock  *thrift.TSocket
 	trans thrift.TTransport
 	hms   *hms.ThriftHiveMetastoreClient
 }
@@ -65,10 +66,7 @@ func dialOne(ctx context.Context, uri string) (*client, error) {
 		pu.Host = net.JoinHostPort(pu.Hostname(), "9083")
 	}
 	shown := "thrift://" + pu.Host
-	timeout := connectTimeout
-	if d, ok := ctx.Deadline(); ok && time.Until(d) < timeout {
-		timeout = max(time.Until(d), time.Millisecond)
-	}
+	timeout := within(ctx, connectTimeout)
 	cfg := &thrift.TConfiguration{ConnectTimeout: timeout, SocketTimeout: socketTimeout}
 	sock := thrift.NewTSocketConf(pu.Host, cfg)
 	if err := sock.Open(); err != nil {
@@ -76,13 +74,42 @@ func dialOne(ctx context.Context, uri string) (*client, error) {
 	}
 	trans := thrift.NewTBufferedTransport(sock, 8192)
 	proto := thrift.NewTBinaryProtocolConf(trans, cfg)
-	c := &client{uri: shown, host: pu.Host, trans: trans, hms: hms.NewThriftHiveMetastoreClient(thrift.NewTStandardClient(proto, proto))}
+	c := &client{uri: shown, host: pu.Host, sock: sock, trans: trans, hms: hms.NewThriftHiveMetastoreClient(thrift.NewTStandardClient(proto, proto))}
 	// A socket that accepts is not yet a metastore: ask it something.
-	if _, err := c.hms.GetAllDatabases(ctx); err != nil {
+	pctx, cancel := c.bound(ctx)
+	defer cancel()
+	if _, err := c.hms.GetAllDatabases(pctx); err != nil {
 		trans.Close()
 		return nil, fmt.Errorf("the Hive metastore at %s does not answer: %v", shown, unwrapThrift(err))
 	}
 	return c, nil
+}
+
+// bound makes a call wait for an answer no longer than ctx allows (and
+// never longer than socketTimeout). Thrift goes on waiting after a socket
+// timeout while its context lasts, so the call gets a context that ends
+// then too.
+func (c *client) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := within(ctx, socketTimeout)
+	// The socket's own timeout comes just after the context's end, so
+	// that Thrift sees the context ended when the read gives up.
+	c.sock.SetSocketTimeout(d + d/20)
+	return context.WithTimeout(ctx, d)
+}
+
+// within returns limit, or less when ctx ends sooner: then a little
+// before ctx does, so that the error names the metastore rather than only
+// the expired deadline.
+func within(ctx context.Context, limit time.Duration) time.Duration {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return limit
+	}
+	left := time.Until(dl) * 9 / 10
+	if left >= limit {
+		return limit
+	}
+	return max(left, time.Millisecond)
 }
 
 func unwrapThrift(err error) error {
@@ -106,9 +133,15 @@ func (c *client) call(ctx context.Context, f func(ctx context.Context, h *hms.Th
 			return err
 		}
 		c.trans.Close()
-		c.trans, c.hms, c.broken = nc.trans, nc.hms, false
+		c.sock, c.trans, c.hms, c.broken = nc.sock, nc.trans, nc.hms, false
 	}
-	err := f(ctx, c.hms)
+	cctx, cancel := c.bound(ctx)
+	defer cancel()
+	err := f(cctx, c.hms)
+	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
+		c.broken = true
+		return fmt.Errorf("the Hive metastore at %s did not answer within %s", c.uri, socketTimeout)
+	}
 	var te thrift.TTransportException
 	var pe thrift.TProtocolException
 	if errors.As(err, &te) || errors.As(err, &pe) {
@@ -125,7 +158,7 @@ func (c *client) close() error {
 		return nil
 	}
 	err := c.trans.Close()
-	c.trans, c.hms = nil, nil
+	c.sock, c.trans, c.hms = nil, nil, nil
 	return err
 }
 

@@ -3,6 +3,7 @@ package hive_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -41,13 +42,13 @@ func metastore(t *testing.T) (uri, confDir string) {
 }
 
 // session is one eddy session with its own catalog store.
-func session(t *testing.T) *engine.Session {
+func session(t *testing.T, opts ...catalogs.ManagerOption) *engine.Session {
 	t.Helper()
 	store := memory.NewStore()
 	mgr := catalogs.NewManager(map[string]catalogs.Factory{
 		memory.Type: memory.Factory{},
 		hive.Type:   hive.Factory{},
-	}, store)
+	}, store, opts...)
 	ctx := context.Background()
 	def := catalogs.CatalogDescriptor{Name: "default_catalog", Options: map[string]string{catalogs.OptionType: memory.Type}}
 	if err := mgr.RegisterCatalog(ctx, def, nil, catalogs.OriginBuiltIn); err != nil {
@@ -312,8 +313,29 @@ func TestUnreachableMetastore(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "hive-site.xml"), []byte(site), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := session(t)
+	s := session(t, catalogs.WithOpenTimeout(2*time.Second))
 	expectError(t, s, fmt.Sprintf("CREATE CATALOG h WITH ('type' = 'hive', 'hive-conf-dir' = '%s')", dir), "thrift://127.0.0.1:1")
+	// A port that accepts connections but never answers.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	silent := t.TempDir()
+	site = `<configuration><property><name>hive.metastore.uris</name><value>thrift://` + ln.Addr().String() + `</value></property></configuration>`
+	if err := os.WriteFile(filepath.Join(silent, "hive-site.xml"), []byte(site), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	expectError(t, s, fmt.Sprintf("CREATE CATALOG hs WITH ('type' = 'hive', 'hive-conf-dir' = '%s')", silent), "thrift://"+ln.Addr().String())
 	expectError(t, s, "CREATE CATALOG h2 WITH ('type' = 'hive', 'hive-conf-dir' = '"+filepath.Join(dir, "nope")+"')", "hive-site.xml")
 	expectError(t, s, "CREATE CATALOG h3 WITH ('type' = 'hive', 'hive-conf-dir' = '"+dir+"', 'bogus' = '1')", "Unsupported options found for catalog 'h3'")
 }
