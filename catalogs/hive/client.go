@@ -140,7 +140,7 @@ func (c *client) call(ctx context.Context, f func(ctx context.Context, h *hms.Th
 	err := f(cctx, c.hms)
 	if err != nil && cctx.Err() != nil && ctx.Err() == nil {
 		c.broken = true
-		return fmt.Errorf("the Hive metastore at %s did not answer within %s", c.uri, socketTimeout)
+		return fmt.Errorf("the Hive metastore at %s did not answer in time: %v", c.uri, unwrapThrift(err))
 	}
 	var te thrift.TTransportException
 	var pe thrift.TProtocolException
