@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -278,10 +279,16 @@ func (c *Catalog) openWriter(ctx context.Context, t *connectors.Table, spec conn
 		files: map[string]*pendingFile{}}, nil
 }
 
+// pendingFile is the file one write is filling in one partition
+// directory: hidden (Hive and eddy skip names starting with '.') until
+// Commit renames it.
 type pendingFile struct {
-	dir    string // relative partition directory, "" for none
+	dir    string // partition directory, "" for none
 	values []string
-	buf    bytes.Buffer
+	tmp    string // hidden path being written
+	final  string
+	f      *os.File
+	w      *bufio.Writer
 }
 
 type textWriter struct {
@@ -297,6 +304,29 @@ type textWriter struct {
 	successName string
 	files       map[string]*pendingFile
 	order       []string
+	made        int // files made so far, for unique names across commits
+	line        bytes.Buffer
+}
+
+func (w *textWriter) file(dir string, vals []string) (*pendingFile, error) {
+	if pf, ok := w.files[dir]; ok {
+		return pf, nil
+	}
+	full := filepath.Join(w.root, filepath.FromSlash(dir))
+	if err := os.MkdirAll(full, 0o755); err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("part-%s-%d", w.id, w.made)
+	w.made++
+	pf := &pendingFile{dir: full, values: vals, tmp: filepath.Join(full, "."+name+".inprogress"), final: filepath.Join(full, name)}
+	f, err := os.OpenFile(pf.tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	pf.f, pf.w = f, bufio.NewWriterSize(f, 1<<16)
+	w.files[dir] = pf
+	w.order = append(w.order, dir)
+	return pf, nil
 }
 
 func (w *textWriter) Write(ctx context.Context, b *vector.Batch) error {
@@ -313,9 +343,9 @@ func (w *textWriter) Write(ctx context.Context, b *vector.Batch) error {
 			v := row[nData+j]
 			s := defaultPartition
 			if v != nil {
-				var buf bytes.Buffer
-				w.serde.encode(&buf, v, w.types[nData+j], 1)
-				s = buf.String()
+				w.line.Reset()
+				w.serde.encode(&w.line, v, w.types[nData+j], 1)
+				s = w.line.String()
 			}
 			vals[j], spec[k] = s, s
 		}
@@ -323,24 +353,28 @@ func (w *textWriter) Write(ctx context.Context, b *vector.Batch) error {
 		if len(w.keys) > 0 {
 			dir = partitionName(w.keys, spec)
 		}
-		pf, ok := w.files[dir]
-		if !ok {
-			pf = &pendingFile{dir: dir, values: vals}
-			w.files[dir] = pf
-			w.order = append(w.order, dir)
-		}
-		w.serde.encodeRow(&pf.buf, row[:nData], w.types[:nData])
-		if err := ctx.Err(); err != nil {
+		pf, err := w.file(dir, vals)
+		if err != nil {
 			return err
+		}
+		w.line.Reset()
+		w.serde.encodeRow(&w.line, row[:nData], w.types[:nData])
+		if _, err := pf.w.Write(w.line.Bytes()); err != nil {
+			return err
+		}
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// Commit writes each partition's file under a hidden name, renames it
-// into place (after removing the old files for INSERT OVERWRITE), adds
-// new partitions to the metastore and writes the success file when the
-// table's commit policy asks for one.
+// Commit renames each partition's file into place (after removing the
+// old files for INSERT OVERWRITE), adds new partitions to the metastore
+// and writes the success file when the table's commit policy asks for
+// one.
 func (w *textWriter) Commit(ctx context.Context) error {
 	if w.overwrite && len(w.keys) == 0 && len(w.order) == 0 {
 		// INSERT OVERWRITE of nothing empties an unpartitioned table.
@@ -348,24 +382,21 @@ func (w *textWriter) Commit(ctx context.Context) error {
 			return err
 		}
 	}
-	for n, dir := range w.order {
+	for _, dir := range w.order {
 		pf := w.files[dir]
-		full := filepath.Join(w.root, filepath.FromSlash(dir))
-		if err := os.MkdirAll(full, 0o755); err != nil {
+		if err := pf.w.Flush(); err != nil {
 			return err
 		}
-		name := fmt.Sprintf("part-%s-%d", w.id, n)
-		tmp := filepath.Join(full, "."+name+".inprogress")
-		if err := os.WriteFile(tmp, pf.buf.Bytes(), 0o644); err != nil {
+		if err := pf.f.Close(); err != nil {
 			return err
 		}
+		pf.f = nil
 		if w.overwrite {
-			if err := removeData(full); err != nil {
-				os.Remove(tmp)
+			if err := removeData(pf.dir); err != nil {
 				return err
 			}
 		}
-		if err := os.Rename(tmp, filepath.Join(full, name)); err != nil {
+		if err := os.Rename(pf.tmp, pf.final); err != nil {
 			return err
 		}
 		if len(w.keys) > 0 {
@@ -375,7 +406,7 @@ func (w *textWriter) Commit(ctx context.Context) error {
 			}
 		}
 		if w.successFile {
-			if err := os.WriteFile(filepath.Join(full, w.successName), nil, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(pf.dir, w.successName), nil, 0o644); err != nil {
 				return err
 			}
 		}
@@ -384,9 +415,20 @@ func (w *textWriter) Commit(ctx context.Context) error {
 	return nil
 }
 
+// Abort removes the files not yet committed.
 func (w *textWriter) Abort() error {
+	var errs []error
+	for _, dir := range w.order {
+		pf := w.files[dir]
+		if pf.f != nil {
+			errs = append(errs, pf.f.Close())
+		}
+		if err := os.Remove(pf.tmp); err != nil && !os.IsNotExist(err) {
+			errs = append(errs, err)
+		}
+	}
 	w.files, w.order = map[string]*pendingFile{}, nil
-	return nil
+	return errors.Join(errs...)
 }
 
 // removeData removes the data files of a directory (INSERT OVERWRITE).
