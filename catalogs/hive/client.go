@@ -24,8 +24,7 @@ const (
 // client is one Thrift connection to a metastore. The Thrift client is not
 // safe for concurrent use, so every call holds mu.
 type client struct {
-	uri  string // thrift://host:port, for messages
-	host string // host:port
+	uri string // thrift://host:port, for messages
 	// broken is set when a call failed in its transport: the next call
 	// connects again.
 	broken bool
@@ -74,7 +73,7 @@ func dialOne(ctx context.Context, uri string) (*client, error) {
 	}
 	trans := thrift.NewTBufferedTransport(sock, 8192)
 	proto := thrift.NewTBinaryProtocolConf(trans, cfg)
-	c := &client{uri: shown, host: pu.Host, sock: sock, trans: trans, hms: hms.NewThriftHiveMetastoreClient(thrift.NewTStandardClient(proto, proto))}
+	c := &client{uri: shown, sock: sock, trans: trans, hms: hms.NewThriftHiveMetastoreClient(thrift.NewTStandardClient(proto, proto))}
 	// A socket that accepts is not yet a metastore: ask it something.
 	pctx, cancel := c.bound(ctx)
 	defer cancel()
