@@ -19,6 +19,7 @@ import (
 	"eddy/catalogs/memory"
 	"eddy/engine"
 	"eddy/engine/types"
+	"eddy/repl"
 )
 
 // metastore returns the URI of the test metastore and a conf directory
@@ -386,4 +387,34 @@ func TestPartitionDDL(t *testing.T) {
 		t.Errorf("pq serde = %s", tbl.Sd.SerdeInfo.SerializationLib)
 	}
 	expectError(t, s, "INSERT INTO pq VALUES (1)", "eddy reads and writes only text files")
+}
+
+// TestWalkthroughScript runs testdata/walkthrough.sql as a script through
+// the shell, as `eddy -f` does, and checks what it prints.
+func TestWalkthroughScript(t *testing.T) {
+	_, conf := metastore(t)
+	text, err := os.ReadFile(filepath.Join("testdata", "walkthrough.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := uniqueDB("script_db")
+	script := strings.NewReplacer("${HIVE_CONF_DIR}", conf, "${DB}", db).Replace(string(text))
+	s := session(t)
+	var out, errs strings.Builder
+	sh := repl.New(shellSession{s}, repl.Config{In: strings.NewReader(""), Out: &out, Err: &errs})
+	if code := sh.RunScript(context.Background(), script); code != 0 || errs.Len() > 0 {
+		t.Fatalf("exit %d, errors:\n%s\noutput:\n%s", code, errs.String(), out.String())
+	}
+	got := out.String()
+	for _, want := range []string{
+		"|        hive |",
+		"| test_view_table_v |",
+		"| id | name | age |\n+----+------+-----+\n|  1 | alan |  18 |\n",
+		"| v2_id | v2_name | v2_age |\n+-------+---------+--------+\n|     1 |    alan |     18 |\n",
+		"COMMENT 'test_view_view_V comment'",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
 }
