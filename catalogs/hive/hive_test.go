@@ -378,6 +378,12 @@ func TestPartitionDDL(t *testing.T) {
 	if got := run(t, s, "SELECT * FROM pt"); strings.Join(got, ";") != "+I[7, seven, 2024-01-02, 2]" {
 		t.Errorf("pt = %v", got)
 	}
+	if got := run(t, s, "SHOW PARTITIONS pt"); strings.Join(got, ";") != "+I[dt=2024-01-01/hr=1];+I[dt=2024-01-02/hr=2]" {
+		t.Errorf("SHOW PARTITIONS = %v", got)
+	}
+	if got := run(t, s, "SHOW PARTITIONS pt PARTITION (hr = 2)"); strings.Join(got, ";") != "+I[dt=2024-01-02/hr=2]" {
+		t.Errorf("SHOW PARTITIONS ... PARTITION (hr = 2) = %v", got)
+	}
 	run(t, s, "ALTER TABLE pt DROP PARTITION (dt='2024-01-01', hr=1)", "ALTER TABLE pt DROP IF EXISTS PARTITION (dt='2024-01-01', hr=1)")
 	if names, _ := c.GetPartitionNames(context.Background(), db, "pt", -1); strings.Join(names, ";") != "dt=2024-01-02/hr=2" {
 		t.Errorf("partitions after DROP = %v", names)
