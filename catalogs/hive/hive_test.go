@@ -291,8 +291,14 @@ func TestSecondProcess(t *testing.T) {
 	if got := run(t, b, "SHOW USER FUNCTIONS FROM h."+db); strings.Join(got, ";") != "+I[myfn]" {
 		t.Errorf("functions = %v", got)
 	}
-	// A Java function stored in the metastore is listed but cannot run.
-	expectError(t, b, "SELECT h."+db+".myfn(1)", "is a JAVA function (class 'com.example.MyFn'), which eddy cannot run locally")
+	// A Java function stored in the metastore is listed; calling it, the
+	// shell says it runs only on Flink.
+	var out, errs strings.Builder
+	sh := repl.New(shellSession{b}, repl.Config{In: strings.NewReader(""), Out: &out, Err: &errs})
+	sh.RunScript(context.Background(), "SELECT h."+db+".myfn(1);")
+	if !strings.Contains(errs.String(), "is a Java function (class com.example.MyFn): eddy runs no Java code") {
+		t.Errorf("calling a Java function of the metastore:\n%s", errs.String())
+	}
 	// Changing a Hive table's options keeps its storage (the ','
 	// delimiter) and its rows.
 	run(t, b, "ALTER TABLE h."+db+".people SET ('k' = 'v')")

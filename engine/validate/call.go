@@ -109,11 +109,6 @@ func (v *Validator) call(scope *Scope, e *ast.FuncCall) (*Typed, error) {
 	if upper != "" {
 		f, _ = v.funcs.Lookup(upper)
 	}
-	if f == nil && v.UnknownFunction != nil {
-		if err := v.UnknownFunction(strings.Split(name, ".")); err != nil {
-			return nil, errorf(e.Pos, ErrUnknownFunction, "%s", err.Error())
-		}
-	}
 	if f == nil {
 		fams := make([]string, len(typed))
 		for i, t := range typed {

@@ -25,10 +25,6 @@ type Validator struct {
 	// validated, keyed by the input node, so a caller walking the tree
 	// afterwards need not validate each sub-tree again.
 	Record map[ast.Expr]*types.Type
-	// UnknownFunction, when set, is asked about a call that names no
-	// built-in function (the name as written, split at dots); an error it
-	// returns replaces "No match found for function signature".
-	UnknownFunction func(name []string) error
 
 	depth int // of the expression being validated
 }

@@ -191,7 +191,6 @@ func (env *exprEnv) typePre(pre ast.Expr) (*Typed, error) {
 	v := New(env.s.a.Funcs)
 	v.Source = env.s.a.Source
 	v.AllowAggregates = env.clause.aggregatesAllowed()
-	v.UnknownFunction = env.s.storedFunction
 	t, err := v.Expr(NewScope(env.cols...), pre)
 	if err != nil {
 		return nil, err
