@@ -67,15 +67,34 @@ var literalKinds = [...]ast.LitKind{
 	parser.String: ast.LitString, parser.Binary: ast.LitBinary,
 }
 
-// keywordLiterals are the keywords that are literals.
-var keywordLiterals = map[string]ast.LitKind{
-	"TRUE": ast.LitBool, "FALSE": ast.LitBool, "NULL": ast.LitNull, "UNKNOWN": ast.LitUnknown,
+// keywordLiteral returns the literal kind of a keyword that is a literal
+// (0 for other words).
+func keywordLiteral(upper string) ast.LitKind {
+	switch upper {
+	case "TRUE", "FALSE":
+		return ast.LitBool
+	case "NULL":
+		return ast.LitNull
+	case "UNKNOWN":
+		return ast.LitUnknown
+	}
+	return 0
 }
 
-// typedLiterals are the keywords that make a typed literal of the string
-// after them.
-var typedLiterals = map[string]ast.LitKind{
-	"DATE": ast.LitDate, "TIME": ast.LitTime, "TIMESTAMP": ast.LitTimestamp, "TIMESTAMP_LTZ": ast.LitTimestampLTZ,
+// typedLiteral returns the literal kind a keyword makes of the string
+// after it (0 for other words).
+func typedLiteral(upper string) ast.LitKind {
+	switch upper {
+	case "DATE":
+		return ast.LitDate
+	case "TIME":
+		return ast.LitTime
+	case "TIMESTAMP":
+		return ast.LitTimestamp
+	case "TIMESTAMP_LTZ":
+		return ast.LitTimestampLTZ
+	}
+	return 0
 }
 
 // lex reads sql's shape into sh.key and its literals into sh.lits. ok is
@@ -105,15 +124,15 @@ func (sh *shapes) lex(sql string) bool {
 				(toks[i-2].IsOp("(") || toks[i-2].IsOp(",")) {
 				negative = true
 			}
-		case t.Kind == parser.Ident && keywordLiterals[t.Upper] != 0:
+		case t.Kind == parser.Ident && t.Reserved && keywordLiteral(t.Upper) != 0:
 			// The keyword is part of the shape; its literal fills a
 			// cell as the others do.
 			key = append(key, byte(t.Kind))
 			key = append(key, t.Raw...)
-			kind = keywordLiterals[t.Upper]
+			kind = keywordLiteral(t.Upper)
 		case t.Kind == parser.Ident && i+1 < len(toks) && toks[i+1].Kind == parser.String:
-			k, ok := typedLiterals[t.Upper]
-			if !ok {
+			k := typedLiteral(t.Upper)
+			if k == 0 {
 				break
 			}
 			key = append(key, byte(t.Kind))
