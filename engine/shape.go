@@ -67,34 +67,10 @@ var literalKinds = [...]ast.LitKind{
 	parser.String: ast.LitString, parser.Binary: ast.LitBinary,
 }
 
-// keywordLiteral returns the literal kind of a keyword that is a literal
-// (0 for other words).
-func keywordLiteral(upper string) ast.LitKind {
-	switch upper {
-	case "TRUE", "FALSE":
-		return ast.LitBool
-	case "NULL":
-		return ast.LitNull
-	case "UNKNOWN":
-		return ast.LitUnknown
-	}
-	return 0
-}
-
-// typedLiteral returns the literal kind a keyword makes of the string
-// after it (0 for other words).
-func typedLiteral(upper string) ast.LitKind {
-	switch upper {
-	case "DATE":
-		return ast.LitDate
-	case "TIME":
-		return ast.LitTime
-	case "TIMESTAMP":
-		return ast.LitTimestamp
-	case "TIMESTAMP_LTZ":
-		return ast.LitTimestampLTZ
-	}
-	return 0
+// keywordKind is the literal kind of a keyword literal, or 0.
+func keywordKind(upper string) ast.LitKind {
+	k, _ := parser.KeywordLiteral(upper)
+	return k
 }
 
 // lex reads sql's shape into sh.key and its literals into sh.lits. ok is
@@ -124,14 +100,14 @@ func (sh *shapes) lex(sql string) bool {
 				(toks[i-2].IsOp("(") || toks[i-2].IsOp(",")) {
 				negative = true
 			}
-		case t.Kind == parser.Ident && t.Reserved && keywordLiteral(t.Upper) != 0:
+		case t.Kind == parser.Ident && t.Reserved && keywordKind(t.Upper) != 0:
 			// The keyword is part of the shape; its literal fills a
 			// cell as the others do.
 			key = append(key, byte(t.Kind))
 			key = append(key, t.Raw...)
-			kind = keywordLiteral(t.Upper)
+			kind = keywordKind(t.Upper)
 		case t.Kind == parser.Ident && i+1 < len(toks) && toks[i+1].Kind == parser.String:
-			k := typedLiteral(t.Upper)
+			k := parser.TypedLiteral(t.Upper)
 			if k == 0 {
 				break
 			}
@@ -147,11 +123,8 @@ func (sh *shapes) lex(sql string) bool {
 			continue
 		}
 		value := t.Text
-		switch kind {
-		case ast.LitBool:
-			value = t.Upper
-		case ast.LitNull, ast.LitUnknown:
-			value = ""
+		if k, v := parser.KeywordLiteral(t.Upper); t.Kind == parser.Ident && k != 0 {
+			value = v
 		}
 		lits = append(lits, shapeLiteral{lit: ast.Literal{Pos: pos, Kind: kind, Value: value}})
 		l := &lits[len(lits)-1]

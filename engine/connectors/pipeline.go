@@ -16,13 +16,17 @@ type Pipeline struct {
 	items map[any][]any
 }
 
-// NewPipeline returns an empty pipeline.
-func NewPipeline() *Pipeline { return &Pipeline{items: map[any][]any{}} }
+// NewPipeline returns an empty pipeline (it allocates nothing until a
+// connector registers).
+func NewPipeline() *Pipeline { return &Pipeline{} }
 
 // Add registers v under key (a connector's own unexported key type).
 func (p *Pipeline) Add(key, v any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.items == nil {
+		p.items = map[any][]any{}
+	}
 	p.items[key] = append(p.items[key], v)
 }
 

@@ -347,30 +347,53 @@ func (p *Parser) parseUnicodeString() string {
 	return s
 }
 
+// KeywordLiteral returns the literal a keyword is (TRUE, FALSE, NULL,
+// UNKNOWN; given upper-case) with its value, or kind 0 for other words.
+func KeywordLiteral(upper string) (kind ast.LitKind, value string) {
+	switch upper {
+	case "TRUE", "FALSE":
+		return ast.LitBool, upper
+	case "NULL":
+		return ast.LitNull, ""
+	case "UNKNOWN":
+		return ast.LitUnknown, ""
+	}
+	return 0, ""
+}
+
+// TypedLiteral returns the kind of literal a keyword makes of the string
+// right after it (DATE '2024-01-01'; given upper-case), or 0 for other
+// words.
+func TypedLiteral(upper string) ast.LitKind {
+	switch upper {
+	case "DATE":
+		return ast.LitDate
+	case "TIME":
+		return ast.LitTime
+	case "TIMESTAMP":
+		return ast.LitTimestamp
+	case "TIMESTAMP_LTZ":
+		return ast.LitTimestampLTZ
+	}
+	return 0
+}
+
 // parseKeywordPrimary handles primaries introduced by a keyword; it returns
 // nil when the word does not start one. parsePrimary calls it only for
 // reserved words and the non-reserved words it names: a case for another
 // non-reserved word must be named there too.
 func (p *Parser) parseKeywordPrimary(t Token) ast.Expr {
 	next := p.peek(1)
+	if kind, value := KeywordLiteral(t.Upper); kind != 0 {
+		p.next()
+		return p.newLiteral(t.Pos, kind, value)
+	}
+	if kind := TypedLiteral(t.Upper); kind != 0 && next.Kind == String {
+		p.next()
+		p.next()
+		return p.newLiteral(t.Pos, kind, next.Text)
+	}
 	switch t.Upper {
-	case "TRUE", "FALSE":
-		p.next()
-		return p.newLiteral(t.Pos, ast.LitBool, t.Upper)
-	case "NULL":
-		p.next()
-		return p.newLiteral(t.Pos, ast.LitNull, "")
-	case "UNKNOWN":
-		p.next()
-		return p.newLiteral(t.Pos, ast.LitUnknown, "")
-	case "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ":
-		if next.Kind == String {
-			p.next()
-			p.next()
-			kind := map[string]ast.LitKind{"DATE": ast.LitDate, "TIME": ast.LitTime,
-				"TIMESTAMP": ast.LitTimestamp, "TIMESTAMP_LTZ": ast.LitTimestampLTZ}[t.Upper]
-			return p.newLiteral(t.Pos, kind, next.Text)
-		}
 	case "INTERVAL":
 		return p.parseInterval()
 	case "CAST", "TRY_CAST":

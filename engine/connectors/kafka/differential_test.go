@@ -1,15 +1,9 @@
 package kafka_test
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"sort"
 	"strings"
 	"testing"
-	"time"
-
-	"eddy/engine/gateway"
 )
 
 // TestDifferentialFlink runs the same statements over the same topics on
@@ -19,18 +13,7 @@ import (
 // checks that Flink's error holds eddy's message.
 func TestDifferentialFlink(t *testing.T) {
 	addr := broker(t)
-	url := os.Getenv("EDDY_GATEWAY")
-	if url == "" {
-		t.Skip("EDDY_GATEWAY is not set: start a Flink SQL Gateway with engine/gateway/testdata/flink/gateway.sh start")
-	}
-	ctx := context.Background()
-	flink, err := gateway.Open(ctx, gateway.Config{ClientConfig: gateway.ClientConfig{Endpoint: url, RequestTimeout: 2 * time.Minute},
-		Properties: map[string]string{"execution.runtime-mode": "batch", "table.local-time-zone": "UTC",
-			"sql-client.execution.result-mode": "tableau"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer flink.Close()
+	flink := flinkSession(t, "batch")
 	eddy := session(t, "batch")
 
 	users := newTopic(t, addr, 2)
@@ -126,27 +109,11 @@ func TestDifferentialFlink(t *testing.T) {
 		"SELECT * FROM nooffsets",
 		"INSERT INTO rr VALUES (1)",
 	}
-	match := 0
-	for _, q := range queries {
-		got, gerr := query(t, eddy, q, -1)
-		want, werr := query(t, flink, q, -1)
-		sort.Strings(got)
-		sort.Strings(want)
-		switch {
-		case werr != nil && gerr != nil:
-			if msg := gerrMessage(gerr); !strings.Contains(werr.Error(), msg) {
-				t.Errorf("%s: eddy's error %q is not in Flink's:\n%v", q, msg, werr)
-				continue
-			}
-		case werr != nil || gerr != nil:
-			t.Errorf("%s: eddy %v (err %v), Flink %v (err %v)", q, got, gerr, want, werr)
-			continue
-		case strings.Join(got, "\n") != strings.Join(want, "\n"):
-			t.Errorf("%s:\neddy:  %v\nFlink: %v", q, got, want)
-			continue
-		}
-		match++
+	cases := make([]diffCase, len(queries))
+	for i, q := range queries {
+		cases[i] = diffCase{sql: q, n: -1}
 	}
+	match := compareRuns(t, eddy, flink, cases)
 	t.Logf("%d of %d statements over Kafka topics match Flink", match, len(queries))
 }
 
