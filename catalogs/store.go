@@ -186,3 +186,15 @@ type WriteGroup interface {
 	// Rollback ends the group and discards every statement of it.
 	Rollback() error
 }
+
+// VersionedGroup is a WriteGroup that knows the version of its store's
+// definitions as its transaction sees them: the version moves with every
+// change to any definition, so a transaction that finds the version
+// another one ended with sees the same catalogs, databases, tables and
+// views.
+type VersionedGroup interface {
+	WriteGroup
+	// DefinitionsVersion returns the version, and false when the store
+	// does not know it.
+	DefinitionsVersion() (int64, bool)
+}

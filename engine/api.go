@@ -40,6 +40,7 @@ func (s *Session) CreateTemporaryTable(ctx context.Context, path string, d Table
 func (s *Session) createFromDescriptor(ctx context.Context, path string, d TableDescriptor, ignoreIfExists, temporary bool) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.epoch++
 	id, err := s.qualifyPath(path)
 	if err != nil {
 		return false, AsError(err)

@@ -53,6 +53,54 @@ type Group struct {
 	// learn is set when the statement being run has a shape the group
 	// has not seen: its plan is remembered once it ran.
 	learn bool
+	// kept are the shapes of the last transaction, for the next one.
+	kept *keptShapes
+}
+
+// keptShapes are the shapes of a committed transaction. The next
+// transaction of the group takes them back when nothing can have changed
+// what they bound to: the session ran no statement in between (its epoch)
+// and the store's definitions are at the version the committed
+// transaction found (catalogs.VersionedGroup).
+type keptShapes struct {
+	byKey   map[string]*shape
+	version int64
+	epoch   uint64
+}
+
+// keep remembers the open transaction's shapes as it commits (wg is the
+// transaction).
+func (g *Group) keep(wg catalogs.WriteGroup) {
+	g.kept = nil
+	vg, ok := wg.(catalogs.VersionedGroup)
+	if !ok || g.shapes.byKey == nil {
+		return
+	}
+	if v, ok := vg.DefinitionsVersion(); ok {
+		g.kept = &keptShapes{byKey: g.shapes.byKey, version: v, epoch: g.s.epoch}
+	}
+}
+
+// resume opens the group's next transaction for a statement whose shape
+// the last one kept (sp, writing to rs) and takes the kept shapes back
+// when they are still valid; ok is false when they are not (the group is
+// then open without them, or the error says why it could not open).
+func (g *Group) resume(ctx context.Context, rs catalogs.RowStore) (ok bool, err error) {
+	k := g.kept
+	g.kept = nil
+	if err := g.join(ctx, rs); err != nil {
+		return false, err
+	}
+	vg, isV := g.wg.(catalogs.VersionedGroup)
+	if !isV {
+		return false, nil
+	}
+	v, known := vg.DefinitionsVersion()
+	if !known || v != k.version || k.epoch != g.s.epoch {
+		return false, nil
+	}
+	g.shapes.byKey = k.byKey
+	return true, nil
 }
 
 // BeginGroup returns a write group of the session. It holds no
@@ -108,6 +156,10 @@ func (g *Group) commit(ctx context.Context) error {
 	if wg == nil {
 		return nil
 	}
+	g.kept = nil
+	if g.broken == nil {
+		g.keep(wg)
+	}
 	g.wg, g.targets, g.tables, g.shapes.byKey = nil, nil, nil, nil
 	g.s.group = nil
 	if err := g.broken; err != nil {
@@ -116,6 +168,7 @@ func (g *Group) commit(ctx context.Context) error {
 		return err
 	}
 	if err := wg.Commit(ctx); err != nil {
+		g.kept = nil
 		return AsError(err)
 	}
 	return nil
@@ -127,7 +180,7 @@ func (g *Group) rollback() error {
 	if wg == nil {
 		return nil
 	}
-	g.wg, g.broken, g.targets, g.tables, g.shapes.byKey = nil, nil, nil, nil, nil
+	g.wg, g.broken, g.targets, g.tables, g.shapes.byKey, g.kept = nil, nil, nil, nil, nil, nil
 	g.s.group = nil
 	return wg.Rollback()
 }

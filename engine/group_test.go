@@ -26,8 +26,15 @@ func openStoreSession(t *testing.T) (*Session, string) {
 // openStoreSessionTB is openStoreSession for tests and benchmarks.
 func openStoreSessionTB(t testing.TB) (*Session, string) {
 	t.Helper()
-	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "eddy.db")
+	return openStoreSessionAt(t, path), path
+}
+
+// openStoreSessionAt opens a session of its own on the store at path,
+// as another eddy process would.
+func openStoreSessionAt(t testing.TB, path string) *Session {
+	t.Helper()
+	ctx := context.Background()
 	store, err := sqlite.OpenStore(path)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +52,7 @@ func openStoreSessionTB(t testing.TB) (*Session, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, path
+	return s
 }
 
 // selectRows runs a query and returns its rows, one string each.

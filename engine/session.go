@@ -68,6 +68,10 @@ type Session struct {
 	// group is the write group whose transaction is open (see
 	// BeginGroup), or nil.
 	group *Group
+	// epoch counts the statements the session ran other than inside a
+	// write group: a group keeps its shapes for its next transaction
+	// only when none ran in between (see keptShapes).
+	epoch uint64
 }
 
 // NewSession returns a session over cfg.Catalogs. A bad base option value
@@ -126,6 +130,11 @@ func (s *Session) run(ctx context.Context, sql string, g *Group) (res *Result, h
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer func() {
+		if !held {
+			s.epoch++
+		}
+	}()
+	defer func() {
 		if r := recover(); r != nil {
 			res = nil
 			err = &Error{Class: sqlerr.InternalError, Message: fmt.Sprintf("%v\n%s", r, debug.Stack())}
@@ -142,7 +151,7 @@ func (s *Session) run(ctx context.Context, sql string, g *Group) (res *Result, h
 			return nil, false, err
 		}
 	}
-	if g.open() && s.stmtSet == nil {
+	if g != nil && s.stmtSet == nil {
 		// A statement of a shape the group has bound runs its plan.
 		s.sql = sql
 		res, held, err, ran := s.insertShaped(ctx, sql, g)

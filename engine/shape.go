@@ -8,6 +8,7 @@ import (
 	"eddy/engine/ast"
 	"eddy/engine/parser"
 	"eddy/engine/plan"
+	"eddy/engine/sink"
 	"eddy/engine/types"
 	"eddy/engine/validate"
 )
@@ -292,10 +293,37 @@ func (sp *shape) bind(lits []shapeLiteral) (sk *plan.Sink, ok bool) {
 func (s *Session) insertShaped(ctx context.Context, sql string, g *Group) (res *Result, held bool, err error, ok bool) {
 	sh := &g.shapes
 	g.learn = false
+	resuming := !g.open()
+	if resuming && (g.kept == nil || g.kept.epoch != s.epoch) {
+		g.kept = nil
+		return nil, false, nil, false
+	}
 	if !sh.lex(sql) {
 		return nil, false, nil, false
 	}
-	sp, known := sh.lookup()
+	var sp *shape
+	known := false
+	if resuming {
+		// The first statement of a transaction: its shape is one the
+		// last transaction kept, if they are still valid.
+		if sp = g.kept.byKey[string(sh.key)]; sp == nil {
+			return nil, false, nil, false
+		}
+		rs := sink.Groupable(s.conns.Registry, sp.sink, s.sinkTable(sp.sink))
+		if rs == nil {
+			g.kept = nil
+			return nil, false, nil, false
+		}
+		valid, err := g.resume(ctx, rs)
+		if err != nil {
+			return nil, false, err, true
+		}
+		if !valid {
+			return nil, false, nil, false
+		}
+	} else {
+		sp, known = sh.lookup()
+	}
 	if sp == nil {
 		g.learn = !known
 		return nil, false, nil, false

@@ -72,6 +72,7 @@ func (s *Session) createViewFromTable(ctx context.Context, path string, t *Table
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.epoch++
 	id, err := s.qualifyPath(path)
 	if err != nil {
 		return false, AsError(err)

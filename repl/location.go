@@ -79,12 +79,26 @@ func (loc *stmtLocation) absolute(line, col int) (int, int) {
 // which starts at line first, column firstCol+1 of the input named file.
 func locate(file string, first, firstCol int, text string, stmts []parser.Piece) []stmtLocation {
 	locs := make([]stmtLocation, len(stmts))
-	lines := strings.SplitAfter(text, "\n")
+	// The statements come in order: the line of each is found by walking
+	// on from the previous one's, without cutting text into lines.
+	line, start := 1, 0    // the line at text[start:]
 	prevLine, from := 0, 0 // a statement after another on the same line starts after it
 	for i, p := range stmts {
 		col := 1
-		if p.Line >= 1 && p.Line <= len(lines) {
-			src := lines[p.Line-1]
+		for line < p.Line && start < len(text) {
+			j := strings.IndexByte(text[start:], '\n')
+			if j < 0 {
+				start = len(text)
+				break
+			}
+			start += j + 1
+			line++
+		}
+		if p.Line >= 1 && line == p.Line {
+			src := text[start:]
+			if j := strings.IndexByte(src, '\n'); j >= 0 {
+				src = src[:j+1]
+			}
 			if p.Line != prevLine {
 				from = 0
 			}

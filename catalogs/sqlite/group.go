@@ -91,6 +91,22 @@ func (s *Store) activeGroup() *RowGroup {
 	return s.group
 }
 
+// DefinitionsVersion returns the catalog version as the group's
+// transaction sees it: the version when it took the write lock, moved by
+// its own writes (a data table it made).
+func (g *RowGroup) DefinitionsVersion() (int64, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.cached || g.ended || g.broken != nil {
+		return 0, false
+	}
+	var v int64
+	if err := g.tx.QueryRowContext(context.Background(), versionQuery).Scan(&v); err != nil {
+		return 0, false
+	}
+	return v, true
+}
+
 // Holds reports whether rs is a catalog of the group's store.
 func (g *RowGroup) Holds(rs catalogs.RowStore) bool {
 	c, ok := rs.(*Catalog)
@@ -371,6 +387,7 @@ func (g *RowGroup) insertText(tbl string, ncols, n int) string {
 
 // The storage contract (catalogs.RowStore) and its write group.
 var (
-	_ catalogs.RowStore   = (*Catalog)(nil)
-	_ catalogs.WriteGroup = (*RowGroup)(nil)
+	_ catalogs.RowStore       = (*Catalog)(nil)
+	_ catalogs.WriteGroup     = (*RowGroup)(nil)
+	_ catalogs.VersionedGroup = (*RowGroup)(nil)
 )

@@ -25,25 +25,42 @@ func ConstantRows(n plan.Node, loc *time.Location) (rows [][]any, ok bool) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	cells, ok := constantCells(n, loc)
+	nrows, width, slab, ok := constantShape(n)
 	if !ok {
 		return nil, false
 	}
-	rows = make([][]any, len(cells))
-	size := 0
-	for _, r := range cells {
-		size += len(r)
-	}
-	flat := make([]any, size)
-	for i, r := range cells {
-		row := flat[:len(r):len(r)]
-		flat = flat[len(r):]
-		for c, x := range r {
+	// One slab holds a row's cells at every level of the plan; the rows
+	// share one backing array.
+	cells := make([]cell, slab)
+	rows = make([][]any, nrows)
+	flat := make([]any, nrows*width)
+	for i := range nrows {
+		out, ok := constantRow(n, i, cells, loc)
+		if !ok {
+			return nil, false
+		}
+		row := flat[:width:width]
+		flat = flat[width:]
+		for c, x := range out {
 			row[c] = x.get()
 		}
 		rows[i] = row
 	}
 	return rows, true
+}
+
+// constantShape returns the number of rows and the width of what n
+// produces, and the cells one row takes at all levels of n, when n is a
+// plan ConstantRows computes.
+func constantShape(n plan.Node) (nrows, width, slab int, ok bool) {
+	switch n := n.(type) {
+	case *plan.Values:
+		return len(n.Rows), len(n.Cols), len(n.Cols), true
+	case *plan.Project:
+		nrows, _, slab, ok = constantShape(n.Input)
+		return nrows, len(n.Exprs), slab + len(n.Exprs), ok
+	}
+	return 0, 0, 0, false
 }
 
 // A cell is one value as a vector of type t holds it (what
@@ -122,61 +139,53 @@ func (c cell) retype(t *types.Type) cell {
 	return c
 }
 
-func constantCells(n plan.Node, loc *time.Location) ([][]cell, bool) {
+// constantRow computes row i of n (a plan constantShape accepts) into the
+// first cells of slab, using the rest for the levels below.
+func constantRow(n plan.Node, i int, slab []cell, loc *time.Location) ([]cell, bool) {
 	switch n := n.(type) {
 	case *plan.Values:
-		out := make([][]cell, len(n.Rows))
-		flat := make([]cell, len(n.Rows)*len(n.Cols))
-		for i, r := range n.Rows {
-			if len(r) != len(n.Cols) {
+		r := n.Rows[i]
+		if len(r) != len(n.Cols) {
+			return nil, false
+		}
+		row := slab[:len(r):len(r)]
+		for c, e := range r {
+			v, ok := constantCell(e, nil, loc)
+			if !ok {
 				return nil, false
 			}
-			row := flat[:len(r):len(r)]
-			flat = flat[len(r):]
-			for c, e := range r {
-				v, ok := constantCell(e, nil, loc)
-				if !ok {
-					return nil, false
-				}
-				x := v.get()
-				// As the VALUES operator stores a value of another
-				// representation.
-				to, from := n.Cols[c].Type, e.Type()
-				if x != nil && vector.ClassOf(from) != vector.ClassOf(to) || x != nil && needsCast(from, to) {
-					var err error
-					if x, err = castOne(x, from, to, loc); err != nil {
-						return nil, false
-					}
-				}
-				if row[c], ok = store(to, x); !ok {
+			x := v.get()
+			// As the VALUES operator stores a value of another
+			// representation.
+			to, from := n.Cols[c].Type, e.Type()
+			if x != nil && vector.ClassOf(from) != vector.ClassOf(to) || x != nil && needsCast(from, to) {
+				var err error
+				if x, err = castOne(x, from, to, loc); err != nil {
 					return nil, false
 				}
 			}
-			out[i] = row
+			if row[c], ok = store(to, x); !ok {
+				return nil, false
+			}
 		}
-		return out, true
+		return row, true
 	case *plan.Project:
-		in, ok := constantCells(n.Input, loc)
+		w := len(n.Exprs)
+		in, ok := constantRow(n.Input, i, slab[w:], loc)
 		if !ok {
 			return nil, false
 		}
-		out := make([][]cell, len(in))
-		flat := make([]cell, len(in)*len(n.Exprs))
-		for i, r := range in {
-			row := flat[:len(n.Exprs):len(n.Exprs)]
-			flat = flat[len(n.Exprs):]
-			for c, e := range n.Exprs {
-				v, ok := constantCell(e, r, loc)
-				if !ok {
-					return nil, false
-				}
-				if row[c], ok = conformCell(v, e.Type(), loc); !ok {
-					return nil, false
-				}
+		row := slab[:w:w]
+		for c, e := range n.Exprs {
+			v, ok := constantCell(e, in, loc)
+			if !ok {
+				return nil, false
 			}
-			out[i] = row
+			if row[c], ok = conformCell(v, e.Type(), loc); !ok {
+				return nil, false
+			}
 		}
-		return out, true
+		return row, true
 	}
 	return nil, false
 }

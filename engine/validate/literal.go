@@ -64,7 +64,8 @@ func literalType(l *ast.Literal, negative bool) (*types.Type, error) {
 			return nn(t)
 		}
 		prec, scale := len(s)-1, len(s)-dot-1
-		if !unscaledFitsLong(s[:dot]+s[dot+1:], negative) {
+		// Up to 18 digits fit a 64-bit integer whatever the sign.
+		if prec > 18 && !unscaledFitsLong(s[:dot]+s[dot+1:], negative) {
 			return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(s, negative))
 		}
 		return nn(types.NewDecimal(prec, scale))
