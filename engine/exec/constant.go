@@ -31,7 +31,13 @@ func ConstantRows(n plan.Node, loc *time.Location) (rows [][]any, ok bool) {
 	}
 	// One slab holds a row's cells at every level of the plan; the rows
 	// share one backing array.
-	cells := make([]cell, slab)
+	var small [12]cell
+	cells := small[:0]
+	if slab <= len(small) {
+		cells = small[:slab]
+	} else {
+		cells = make([]cell, slab)
+	}
 	rows = make([][]any, nrows)
 	flat := make([]any, nrows*width)
 	for i := range nrows {
