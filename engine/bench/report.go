@@ -8,12 +8,14 @@ import (
 )
 
 // writeTable prints the results as a markdown table, then the failures
-// as numbered notes. With baseline, two more columns show the baseline
-// binary's median and eddy's time over it.
+// as numbered notes. With baseline, three more columns show the baseline
+// binary's median, eddy's time over it, and eddy's CPU time over the
+// baseline's (medians of each process's user and system time, which a
+// loaded machine moves far less than wall time).
 func writeTable(w io.Writer, results []result, baseline bool) {
 	head, rule, extra := "", "", ""
 	if baseline {
-		head, rule, extra = " baseline | eddy/baseline |", "---:|---:|", " | |"
+		head, rule, extra = " baseline | eddy/baseline | CPU eddy/baseline |", "---:|---:|---:|", " | | |"
 	}
 	fmt.Fprintln(w, "| group | workload | eddy | sqlite3 | duckdb | eddy/sqlite3 | eddy/duckdb |"+head+" target | |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|"+rule+"---|---|")
@@ -44,7 +46,7 @@ func writeTable(w io.Writer, results []result, baseline bool) {
 		counts[r.verdict]++
 		base := ""
 		if baseline {
-			base = fmt.Sprintf(" %s | %s |", cells[baseEngine], fmtRatio(r.st.ratio(baseEngine)))
+			base = fmt.Sprintf(" %s | %s | %s |", cells[baseEngine], fmtRatio(r.st.ratio(baseEngine)), fmtRatio(r.st.cpuRatio(baseEngine)))
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |%s %s | %s |\n", r.group, r.name,
 			cells[eddyEngine], cells[sqliteEngine], cells[duckEngine],

@@ -116,15 +116,16 @@ func TestMeasureAndTable(t *testing.T) {
 	}
 }
 
-// TestBaselineColumns: with a baseline binary, its median and eddy's time
-// over it get columns of their own, and its runs alternate with eddy's.
+// TestBaselineColumns: with a baseline binary, its median, eddy's time
+// over it and eddy's CPU time over its get columns of their own, and its
+// runs alternate with eddy's.
 func TestBaselineColumns(t *testing.T) {
 	var order []engine
 	cs := caseDef{name: "w"}
 	for e, d := range map[engine]time.Duration{eddyEngine: 30 * time.Millisecond, baseEngine: 20 * time.Millisecond} {
 		cs.runs[e] = func(int) (sample, error) {
 			order = append(order, e)
-			return sample{d: d}, nil
+			return sample{d: d, cpu: d / 4}, nil
 		}
 	}
 	r := measure("g", cs, 2)
@@ -133,7 +134,7 @@ func TestBaselineColumns(t *testing.T) {
 	}
 	var b strings.Builder
 	writeTable(&b, []result{r}, true)
-	if want := "| g | w | 30.0 ms | — | — | — | — | 20.0 ms | 1.50 |  |  |"; !strings.Contains(b.String(), want) {
+	if want := "| g | w | 30.0 ms | — | — | — | — | 20.0 ms | 1.50 | 1.50 |  |  |"; !strings.Contains(b.String(), want) {
 		t.Errorf("table lacks %q:\n%s", want, b.String())
 	}
 }

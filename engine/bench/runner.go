@@ -33,6 +33,9 @@ func (e engine) String() string {
 type sample struct {
 	d   time.Duration
 	rss int64 // peak resident set in bytes; 0 when not measured (in process)
+	// cpu is the process's user and system time; 0 when not measured
+	// (in process). Unlike d it barely moves with the machine's load.
+	cpu time.Duration
 }
 
 // runFunc runs a workload once; i is the run number (0-based), for
@@ -63,7 +66,8 @@ const (
 // stats holds the medians of one workload.
 type stats struct {
 	med  [numEngines]time.Duration
-	rss  [numEngines]int64 // peak over the runs
+	cpu  [numEngines]time.Duration // median CPU time; 0 when not measured
+	rss  [numEngines]int64         // peak over the runs
 	ok   [numEngines]bool
 	err  [numEngines]string
 	per  int
@@ -86,6 +90,15 @@ func (s *stats) ratio(peer engine) float64 {
 	return float64(s.med[eddyEngine]) / float64(s.med[peer])
 }
 
+// cpuRatio is eddy's median CPU time over peer's, 0 when either is
+// missing or not measured.
+func (s *stats) cpuRatio(peer engine) float64 {
+	if !s.ok[eddyEngine] || !s.ok[peer] || s.cpu[peer] <= 0 || s.cpu[eddyEngine] <= 0 {
+		return 0
+	}
+	return float64(s.cpu[eddyEngine]) / float64(s.cpu[peer])
+}
+
 // result is one row of the report.
 type result struct {
 	group, name string
@@ -100,7 +113,7 @@ type result struct {
 func measure(group string, cs caseDef, runs int) result {
 	var st stats
 	st.per, st.unit = cs.per, cs.unit
-	var samples [numEngines][]time.Duration
+	var samples, cpus [numEngines][]time.Duration
 	for i := range runs {
 		for e := range numEngines {
 			f := cs.runs[e]
@@ -113,6 +126,9 @@ func measure(group string, cs caseDef, runs int) result {
 				continue
 			}
 			samples[e] = append(samples[e], s.d)
+			if s.cpu > 0 {
+				cpus[e] = append(cpus[e], s.cpu)
+			}
 			st.rss[e] = max(st.rss[e], s.rss)
 		}
 	}
@@ -120,6 +136,9 @@ func measure(group string, cs caseDef, runs int) result {
 		if st.err[e] == "" && len(samples[e]) > 0 {
 			st.ok[e] = true
 			st.med[e] = median(samples[e])
+			if len(cpus[e]) == len(samples[e]) {
+				st.cpu[e] = median(cpus[e])
+			}
 		}
 	}
 	r := result{group: group, name: cs.name, st: st}
@@ -186,7 +205,8 @@ func proc(stdin string, name string, args ...string) (sample, error) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss * 1024 // Linux reports kilobytes
 	}
-	return sample{d: d, rss: rss}, nil
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return sample{d: d, rss: rss, cpu: cpu}, nil
 }
 
 // output runs a command and returns its standard output, for checks.

@@ -75,7 +75,8 @@ func opCost(k int, run func(ops int, i int) (sample, error)) runFunc {
 		if err != nil {
 			return sample{}, err
 		}
-		return sample{d: max(s.d-b.d, 0) / time.Duration(k), rss: s.rss}, nil
+		return sample{d: max(s.d-b.d, 0) / time.Duration(k), rss: s.rss,
+			cpu: max(s.cpu-b.cpu, 0) / time.Duration(k)}, nil
 	}
 }
 
