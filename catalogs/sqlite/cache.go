@@ -76,6 +76,14 @@ func installTriggers(ctx context.Context, tx *sql.Tx) error {
 // versionQuery reads the catalog version.
 const versionQuery = `SELECT CAST(value AS INTEGER) FROM eddy_meta WHERE key = 'catalog_version'`
 
+// versionIn reads the catalog version inside the transaction tx, which
+// sees its own writes.
+func versionIn(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var v int64
+	err := tx.QueryRowContext(ctx, versionQuery).Scan(&v)
+	return v, err
+}
+
 // versionReadsBeforeReader is the number of version reads a store makes
 // through database/sql before it opens its own read connection for them.
 const versionReadsBeforeReader = 64

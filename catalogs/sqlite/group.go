@@ -100,11 +100,8 @@ func (g *RowGroup) DefinitionsVersion() (int64, bool) {
 	if !g.cached || g.ended || g.broken != nil {
 		return 0, false
 	}
-	var v int64
-	if err := g.tx.QueryRowContext(context.Background(), versionQuery).Scan(&v); err != nil {
-		return 0, false
-	}
-	return v, true
+	v, err := versionIn(context.Background(), g.tx)
+	return v, err == nil
 }
 
 // Holds reports whether rs is a catalog of the group's store.
