@@ -99,6 +99,9 @@ func (mysql) connect(ctx context.Context, u *dbURL, user, pass string, timeout t
 	cfg.InterpolateParams = true
 	cfg.AllowNativePasswords = true
 	cfg.Params = map[string]string{"time_zone": "'+00:00'"}
+	// The driver's own log would write to the terminal; its errors reach
+	// the statement.
+	cfg.Logger = &gomysql.NopLogger{}
 	connector, err := gomysql.NewConnector(cfg)
 	if err != nil {
 		return nil, connectError(u, user, err.Error())
