@@ -262,6 +262,11 @@ func TestMySQLCatalog(t *testing.T) {
 	if _, err := query(s, "SHOW TABLES IN my.nowhere", -1); err == nil || !strings.Contains(err.Error(), "nowhere") {
 		t.Errorf("SHOW TABLES of a missing database: %v", err)
 	}
+	// The same catalog from a YAML configuration.
+	y := catalogSession(t, fmt.Sprintf("catalogs:\n  - name: my\n    type: jdbc\n    base-url: %s\n    default-database: eddy_shop\n    username: eddy\n    password: eddy\n", base))
+	exec1(t, y, "USE CATALOG my")
+	wantRows(t, mustQuery(t, y, "SHOW TABLES"), "+I items", "+I sold", "+I years")
+	wantRows(t, mustQuery(t, y, "SELECT SUM(n) FROM sold"), "+I 13")
 	// A wrong password fails the CREATE CATALOG with MySqlCatalog's text.
 	_, err := query(s, fmt.Sprintf("CREATE CATALOG bad WITH ('type' = 'jdbc', 'base-url' = '%s', 'default-database' = 'eddy', 'username' = 'eddy', 'password' = 'sesame-wrong')", base), -1)
 	if err == nil || !strings.Contains(err.Error(), "Failed in getting MySQL driver version by "+base+"/eddy.") || strings.Contains(err.Error(), "sesame") {
