@@ -2,6 +2,7 @@ package jdbc_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/url"
 	"os"
@@ -299,5 +300,106 @@ func TestMySQLConnectErrors(t *testing.T) {
 	rows := mustQuery(t, s, "SHOW CREATE TABLE wp")
 	if strings.Contains(strings.Join(rows, "\n"), "sesame") {
 		t.Errorf("SHOW CREATE TABLE shows the password: %v", rows)
+	}
+}
+
+// TestMySQLLookupStreamingCache joins an unbounded datagen stream with a
+// MariaDB dimension through a partial cache; a row updated mid-run (by
+// the mariadb client) is seen once its cached entry expires.
+func TestMySQLLookupStreamingCache(t *testing.T) {
+	url := myURL(t)
+	tbl := myTable(t, "CREATE TABLE %s (id INT PRIMARY KEY, name TEXT)")
+	myCLI(t, "INSERT INTO "+tbl+" VALUES (0, 'zero'), (1, 'one')")
+	s := session(t, "streaming")
+	exec1(t, s, "CREATE TABLE dim (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED) "+with(url, tbl,
+		"'lookup.cache' = 'PARTIAL'", "'lookup.partial-cache.expire-after-write' = '1s'", "'lookup.partial-cache.max-rows' = '100'"))
+	exec1(t, s, `CREATE TABLE events (seq BIGINT, pt AS PROCTIME()) WITH ('connector' = 'datagen', 'rows-per-second' = '50',
+		'fields.seq.kind' = 'sequence', 'fields.seq.start' = '1', 'fields.seq.end' = '1000000')`)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := s.Execute(ctx, "SELECT e.seq, d.name FROM events AS e JOIN dim FOR SYSTEM_TIME AS OF e.pt AS d ON CAST(e.seq % 2 AS INT) = d.id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var updatedAt time.Time
+	seen := map[string]bool{}
+	for {
+		row, ok, err := res.Rows.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			t.Fatal("the stream ended")
+		}
+		seq, name := row.Values[0].(int64), fmt.Sprint(row.Values[1])
+		if seq%2 == 0 && name != "zero" && name != "ZERO" || seq%2 == 1 && name != "one" {
+			t.Fatalf("seq %d joined %q", seq, name)
+		}
+		seen[name] = true
+		if updatedAt.IsZero() && seq >= 20 {
+			myCLI(t, "UPDATE "+tbl+" SET name = 'ZERO' WHERE id = 0")
+			updatedAt = time.Now()
+		}
+		if name == "ZERO" {
+			if time.Since(updatedAt) > 5*time.Second {
+				t.Errorf("the new value came %v after the update", time.Since(updatedAt))
+			}
+			break
+		}
+		if !updatedAt.IsZero() && time.Since(updatedAt) > 20*time.Second {
+			t.Fatal("the join never saw the updated row")
+		}
+	}
+	if !seen["zero"] || !seen["one"] {
+		t.Errorf("values seen: %v", seen)
+	}
+}
+
+// TestMySQLSinkServerRestart stops MariaDB while an unbounded INSERT
+// writes: the sink retries per sink.max-retries, then fails; batches
+// written before stay.
+func TestMySQLSinkServerRestart(t *testing.T) {
+	url := myURL(t)
+	if os.Getenv("EDDY_MYSQL_RESTART") == "" && os.Getenv("CI") == "" {
+		t.Skip("restarts the MariaDB server: set EDDY_MYSQL_RESTART=1")
+	}
+	name := myTable(t, "CREATE TABLE %s (id BIGINT PRIMARY KEY)")
+	s := session(t, "streaming")
+	exec1(t, s, "CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '200', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100000000')")
+	exec1(t, s, "CREATE TABLE sinkr (id BIGINT, PRIMARY KEY (id) NOT ENFORCED) "+with(url, name, "'sink.buffer-flush.max-rows' = '50'", "'sink.max-retries' = '1'", "'sink.buffer-flush.interval' = '200ms'"))
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Execute(ctx, "INSERT INTO sinkr SELECT id FROM gen")
+		done <- err
+	}()
+	time.Sleep(2 * time.Second)
+	script := "testdata/mariadb/mariadb.sh"
+	if out, err := exec.Command(script, "stop").CombinedOutput(); err != nil {
+		t.Fatalf("stop: %v\n%s", err, out)
+	}
+	var insertErr error
+	select {
+	case insertErr = <-done:
+	case <-time.After(60 * time.Second):
+		t.Error("the INSERT did not fail while the server was down")
+	}
+	cancel()
+	out, err := exec.Command(script, "start").CombinedOutput()
+	if err != nil {
+		t.Fatalf("start: %v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out[strings.LastIndex(strings.TrimSpace(string(out)), "\n")+1:])); got != url {
+		t.Fatalf("the server came back at %s, not %s", got, url)
+	}
+	if insertErr == nil || !strings.Contains(insertErr.Error(), "Writing records to JDBC failed after 1 retries") {
+		t.Errorf("INSERT error: %v", insertErr)
+	}
+	// The batches written before stay, whole: the ids are 1..n.
+	got := myCLI(t, "SELECT COUNT(*) > 0, COUNT(*) = MAX(id) FROM "+name)
+	if len(got) != 1 || got[0] != "1|1" {
+		t.Errorf("the rows written are not whole batches from the first (rows > 0, count = max id): %v", got)
 	}
 }
