@@ -15,19 +15,20 @@ import (
 // report rows per second: on eddy (Benchmark<Name>) and, for the same
 // statements over the same database, on the real Flink of EDDY_GATEWAY
 // (BenchmarkFlink<Name>; Flink's figure includes submitting the job).
-// EDDY_BENCH_ROWS sets the rows scanned and upserted (default 100000).
+// EDDY_BENCH_ROWS sets the rows scanned and upserted (default 100000),
+// EDDY_BENCH_EVENTS the events of the lookup joins (default 20000).
 
-const lookupEvents = 20000
+func benchRows(b *testing.B) int { return benchSize(b, "EDDY_BENCH_ROWS", 100000) }
 
-func benchRows(b *testing.B) int {
-	if v := os.Getenv("EDDY_BENCH_ROWS"); v != "" {
+func benchSize(b *testing.B, env string, def int) int {
+	if v := os.Getenv(env); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
-			b.Fatalf("EDDY_BENCH_ROWS=%q is not a positive number", v)
+			b.Fatalf("%s=%q is not a positive number", env, v)
 		}
 		return n
 	}
-	return 100000
+	return def
 }
 
 // target opens where a benchmark's statements run: an eddy session, or a
@@ -110,6 +111,7 @@ func benchUpsert(b *testing.B, on target) {
 
 func benchLookup(b *testing.B, on target, cache bool) {
 	url := pgURL(b)
+	events := benchSize(b, "EDDY_BENCH_EVENTS", 20000)
 	c := pg(b)
 	name := table(b, c, `CREATE TABLE %s (id INT PRIMARY KEY, name TEXT)`)
 	pgExec(b, c, "INSERT INTO "+name+" SELECT g, 'n' || g FROM generate_series(0, 999) g")
@@ -120,9 +122,9 @@ func benchLookup(b *testing.B, on target, cache bool) {
 	}
 	run(b, s, "CREATE TABLE dim (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED) "+with(url, name, opts...))
 	run(b, s, fmt.Sprintf(`CREATE TABLE ev (seq BIGINT, pt AS PROCTIME()) WITH ('connector' = 'datagen', 'number-of-rows' = '%d', 'rows-per-second' = '100000000',
-		'fields.seq.kind' = 'sequence', 'fields.seq.start' = '1', 'fields.seq.end' = '%d')`, lookupEvents, lookupEvents))
+		'fields.seq.kind' = 'sequence', 'fields.seq.start' = '1', 'fields.seq.end' = '%d')`, events, events))
 	run(b, s, "CREATE TABLE hole (seq BIGINT, name STRING) WITH ('connector' = 'blackhole')")
-	timed(b, s, lookupEvents, "INSERT INTO hole SELECT e.seq, d.name FROM ev AS e JOIN dim FOR SYSTEM_TIME AS OF e.pt AS d ON CAST(e.seq % 1000 AS INT) = d.id")
+	timed(b, s, events, "INSERT INTO hole SELECT e.seq, d.name FROM ev AS e JOIN dim FOR SYSTEM_TIME AS OF e.pt AS d ON CAST(e.seq % 1000 AS INT) = d.id")
 }
 
 func BenchmarkScanToBlackhole(b *testing.B)        { benchScan(b, onEddy) }

@@ -13,7 +13,7 @@ import (
 )
 
 // lookuper answers a lookup join's point lookups with
-// SELECT cols FROM table WHERE k1 = $1 AND ... (Flink's
+// SELECT cols FROM table WHERE k1 = ? AND ... (Flink's
 // JdbcRowDataLookupFunction), retrying 'lookup.max-retries' times on a
 // new connection, through a PARTIAL cache when 'lookup.cache' asks for one.
 type lookuper struct {
