@@ -146,7 +146,9 @@ do_stop() {
   [[ -f $state/pid ]] || { rm -f "$state/port"; return 0; }
   local pid
   pid=$(cat "$state/pid")
-  if kill -0 "$pid" 2>/dev/null; then
+  # Only the server this script started: a stale pid may name another
+  # process by now.
+  if kill -0 "$pid" 2>/dev/null && [[ $(cat "/proc/$pid/comm" 2>/dev/null) == mariadbd* ]]; then
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 150); do
       kill -0 "$pid" 2>/dev/null || break
