@@ -2,12 +2,10 @@ package jdbc
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/jackc/pgx/v5"
 
 	"eddy/catalogs"
 	"eddy/engine/connectors"
@@ -23,7 +21,8 @@ const (
 )
 
 // CatalogFactory makes jdbc catalogs: Flink's PostgresCatalog over the
-// databases of a PostgreSQL server.
+// databases of a PostgreSQL server, Flink's MySqlCatalog over those of a
+// MySQL or MariaDB server.
 type CatalogFactory struct{}
 
 // Type implements catalogs.Factory.
@@ -70,14 +69,23 @@ func (CatalogFactory) Open(ctx context.Context, name string, options map[string]
 		return nil, catalogs.ClassErrorf(catalogs.ErrInvalidOption, "ValidationException",
 			"Catalog base url %s must not contain a database name.", options[optBaseURL])
 	}
+	cd, ok := u.dialect.(catalogDialect)
+	if !ok {
+		return nil, catalogs.ClassErrorf(catalogs.ErrInvalidOption, "ValidationException",
+			"The %s dialect has no jdbc catalog.", u.dialect.name())
+	}
 	c := &Catalog{name: name, base: base, defaultDB: options[catalogs.OptionDefaultDatabase],
-		user: options[optUsername], pass: options[optPassword], dialect: u.dialect, conns: map[string]*pgx.Conn{}}
+		user: options[optUsername], pass: options[optPassword], dialect: cd, conns: map[string]conn{}}
 	conn, err := connectURL(ctx, u, c.user, c.pass, connectTimeout)
 	if err != nil {
 		return nil, catalogs.ClassErrorf(catalogs.ErrCatalogOpen, "ValidationException",
-			"Failed connecting to %s via JDBC: %v", base+c.defaultDB, err)
+			"%s: %v", cd.openFailure(base+c.defaultDB), err)
 	}
 	c.conns[c.defaultDB] = conn
+	if err := cd.opened(ctx, c); err != nil {
+		c.Close()
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -91,17 +99,36 @@ func contains(xs []string, x string) bool {
 }
 
 // Catalog is a jdbc catalog: its databases are the server's databases,
-// its tables the base tables of their schemas named schema.table (a name
-// without a schema is in 'public'), their columns mapped to Flink types
-// as Flink's PostgresTypeMapper does. It reads only: DDL is refused as
-// Flink's AbstractJdbcCatalog refuses it.
+// its tables their tables as the dialect names them (PostgreSQL:
+// schema.table; MySQL: the table), their columns mapped to Flink types
+// as Flink's type mappers do. It reads only: DDL is refused as Flink's
+// AbstractJdbcCatalog refuses it.
 type Catalog struct {
 	name, base, defaultDB string
 	user, pass            string
-	dialect               dialect
+	dialect               catalogDialect
+	version               string // the server's, when the dialect reads it
 
 	mu    sync.Mutex
-	conns map[string]*pgx.Conn // by database
+	conns map[string]conn // by database
+}
+
+// catalogDialect is what a jdbc catalog asks of the database: Flink's
+// PostgresCatalog or MySqlCatalog.
+type catalogDialect interface {
+	dialect
+	// openFailure is the message of a catalog that could not connect to
+	// its default database at url.
+	openFailure(url string) string
+	// opened runs once the default database answered.
+	opened(ctx context.Context, c *Catalog) error
+	listDatabases(ctx context.Context, c *Catalog) ([]string, error)
+	listTables(ctx context.Context, c *Catalog, db string) ([]string, error)
+	tableExists(ctx context.Context, c *Catalog, path catalogs.ObjectPath) (bool, error)
+	// describe returns the table's columns and primary key.
+	describe(ctx context.Context, c *Catalog, path catalogs.ObjectPath) (catalogs.Schema, error)
+	// tableName is the table-name option of the table's jdbc table.
+	tableName(path catalogs.ObjectPath) string
 }
 
 var (
@@ -130,18 +157,20 @@ func (c *Catalog) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for db, conn := range c.conns {
-		_ = conn.Close(context.Background())
+		_ = conn.close()
 		delete(c.conns, db)
 	}
 	return nil
 }
 
-// conn returns a connection to a database, opened on first use.
-func (c *Catalog) conn(ctx context.Context, db string) (*pgx.Conn, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if conn, ok := c.conns[db]; ok && !conn.IsClosed() {
+// conn returns a connection to a database, opened on first use. The
+// caller holds mu.
+func (c *Catalog) conn(ctx context.Context, db string) (conn, error) {
+	if conn, ok := c.conns[db]; ok && !conn.closed() {
 		return conn, nil
+	} else if ok {
+		_ = conn.close()
+		delete(c.conns, db)
 	}
 	u, err := parseURL(c.base + db)
 	if err != nil {
@@ -155,29 +184,66 @@ func (c *Catalog) conn(ctx context.Context, db string) (*pgx.Conn, error) {
 	return conn, nil
 }
 
-func (c *Catalog) queryStrings(ctx context.Context, db, q string, args ...any) ([]string, error) {
+// rows runs a query on a database and returns its rows, every column
+// read as text.
+func (c *Catalog) rows(ctx context.Context, db, q string, args ...any) ([][]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	conn, err := c.conn(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	rows, err := conn.Query(ctx, q, args...)
-	if err != nil {
-		return nil, catalogs.WrapStore(err, "Failed querying database %s of catalog %s", db, c.name)
+	fail := func(err error) error {
+		return catalogs.WrapStore(err, "Failed querying database %s of catalog %s", db, c.name)
 	}
-	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	rs, err := conn.query(ctx, q, args)
 	if err != nil {
-		return nil, catalogs.WrapStore(err, "Failed querying database %s of catalog %s", db, c.name)
+		return nil, fail(err)
+	}
+	defer rs.close()
+	var out [][]string
+	var ts []*types.Type
+	var vals []any
+	for rs.next() {
+		if ts == nil {
+			ts = make([]*types.Type, rs.width())
+			for i := range ts {
+				ts[i] = types.NewString()
+			}
+			vals = make([]any, len(ts))
+		}
+		if _, err := rs.row(ts, vals); err != nil {
+			return nil, fail(err)
+		}
+		row := make([]string, len(vals))
+		for i, v := range vals {
+			if v != nil {
+				row[i] = v.(string)
+			}
+		}
+		out = append(out, row)
+	}
+	if err := rs.err(); err != nil {
+		return nil, fail(err)
 	}
 	return out, nil
 }
 
-// ListDatabases implements catalogs.Catalog: every database but the
-// templates.
+// column returns the first column of rows.
+func firstColumn(rows [][]string, err error) ([]string, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r[0]
+	}
+	return out, nil
+}
+
+// ListDatabases implements catalogs.Catalog.
 func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
-	return c.queryStrings(ctx, c.defaultDB,
-		"SELECT datname FROM pg_database WHERE datname NOT IN ('template0', 'template1') ORDER BY datname")
+	return c.dialect.listDatabases(ctx, c)
 }
 
 // DatabaseExists implements catalogs.Catalog.
@@ -217,11 +283,7 @@ func (c *Catalog) AlterDatabase(context.Context, string, *catalogs.CatalogDataba
 	return unsupported()
 }
 
-// builtinSchemas are the schemas whose tables are not listed.
-var builtinSchemas = []string{"pg_toast", "pg_temp_1", "pg_toast_temp_1", "pg_catalog", "information_schema"}
-
-// ListTables implements catalogs.Catalog: schema.table of every base
-// table of the database's schemas.
+// ListTables implements catalogs.Catalog.
 func (c *Catalog) ListTables(ctx context.Context, database string) ([]string, error) {
 	ok, err := c.DatabaseExists(ctx, database)
 	if err != nil {
@@ -230,21 +292,11 @@ func (c *Catalog) ListTables(ctx context.Context, database string) ([]string, er
 	if !ok {
 		return nil, catalogs.DatabaseNotExist(c.name, database)
 	}
-	return c.queryStrings(ctx, database, `SELECT table_schema || '.' || table_name FROM information_schema.tables
-		WHERE table_type = 'BASE TABLE' AND NOT (table_schema = ANY($1)) ORDER BY table_schema, table_name`, builtinSchemas)
+	return c.dialect.listTables(ctx, c, database)
 }
 
 // ListViews implements catalogs.Catalog: none.
 func (c *Catalog) ListViews(context.Context, string) ([]string, error) { return []string{}, nil }
-
-// tablePath is Flink's PostgresTablePath: schema.table, 'public' when
-// the name has no schema.
-func tablePath(object string) (schema, table string) {
-	if i := strings.IndexByte(object, '.'); i >= 0 {
-		return object[:i], object[i+1:]
-	}
-	return "public", object
-}
 
 // TableExists implements catalogs.Catalog.
 func (c *Catalog) TableExists(ctx context.Context, path catalogs.ObjectPath) (bool, error) {
@@ -252,10 +304,7 @@ func (c *Catalog) TableExists(ctx context.Context, path catalogs.ObjectPath) (bo
 	if err != nil || !ok {
 		return false, err
 	}
-	schema, table := tablePath(path.Object)
-	n, err := c.queryStrings(ctx, path.Database, `SELECT table_name FROM information_schema.tables
-		WHERE table_type = 'BASE TABLE' AND table_schema = $1 AND table_name = $2 AND NOT (table_schema = ANY($3))`, schema, table, builtinSchemas)
-	return len(n) > 0, err
+	return c.dialect.tableExists(ctx, c, path)
 }
 
 // GetTable implements catalogs.Catalog: the table's columns with their
@@ -268,135 +317,18 @@ func (c *Catalog) GetTable(ctx context.Context, path catalogs.ObjectPath) (catal
 	if !ok {
 		return nil, catalogs.TableNotExist(c.name, path)
 	}
-	schema, table := tablePath(path.Object)
-	conn, err := c.conn(ctx, path.Database)
+	schema, err := c.dialect.describe(ctx, c, path)
 	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	fail := func(err error) error {
-		return catalogs.WrapStore(err, "Failed getting table %s", path.FullName())
-	}
-	rows, err := conn.Query(ctx, `SELECT a.attname, t.typname, a.atttypmod, a.attnotnull
-		FROM pg_attribute a JOIN pg_class c ON a.attrelid = c.oid JOIN pg_namespace n ON c.relnamespace = n.oid
-		JOIN pg_type t ON a.atttypid = t.oid
-		WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`, schema, table)
-	if err != nil {
-		return nil, fail(err)
-	}
-	out := &catalogs.CatalogTable{Options: map[string]string{
-		"connector": "jdbc", optURL: c.base + path.Database, optUsername: c.user, optPassword: c.pass,
-		optTableName: schema + "." + table,
-	}}
-	for rows.Next() {
-		var name, typ string
-		var mod int32
-		var notNull bool
-		if err := rows.Scan(&name, &typ, &mod, &notNull); err != nil {
-			rows.Close()
-			return nil, fail(err)
-		}
-		t, err := pgType(typ, mod)
-		if err != nil {
-			rows.Close()
-			return nil, fail(err)
-		}
-		if notNull {
-			t = t.WithNullable(false)
-		}
-		out.Schema.Columns = append(out.Schema.Columns, catalogs.Column{Name: name, Kind: catalogs.Physical, Type: t})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fail(err)
-	}
-	rows, err = conn.Query(ctx, `SELECT con.conname, a.attname FROM pg_constraint con
-		JOIN pg_class c ON c.oid = con.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-		CROSS JOIN LATERAL unnest(con.conkey) WITH ORDINALITY AS k(attnum, ord)
-		JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
-		WHERE con.contype = 'p' AND n.nspname = $1 AND c.relname = $2 ORDER BY k.ord`, schema, table)
-	if err != nil {
-		return nil, fail(err)
-	}
-	for rows.Next() {
-		var pk, col string
-		if err := rows.Scan(&pk, &col); err != nil {
-			rows.Close()
-			return nil, fail(err)
-		}
-		if out.Schema.PrimaryKey == nil {
-			out.Schema.PrimaryKey = &catalogs.PrimaryKey{Name: pk}
-		}
-		out.Schema.PrimaryKey.Columns = append(out.Schema.PrimaryKey.Columns, col)
-	}
-	rows.Close()
-	return out, rows.Err()
-}
-
-// pgType maps a PostgreSQL type name and type modifier to a Flink type,
-// as Flink's PostgresTypeMapper maps what the JDBC driver reports;
-// json and jsonb read as STRING.
-func pgType(name string, mod int32) (*types.Type, error) {
-	if strings.HasPrefix(name, "_") {
-		elem, err := pgType(name[1:], mod)
-		if err != nil {
+		var ce *catalogs.Error
+		if errors.As(err, &ce) {
 			return nil, err
 		}
-		return types.NewArray(elem), nil
+		return nil, catalogs.WrapStore(err, "Failed getting table %s", path.FullName())
 	}
-	fraction := 6
-	if mod >= 0 {
-		fraction = int(mod)
-	}
-	switch name {
-	case "bool":
-		return types.New(types.Boolean), nil
-	case "bytea":
-		return types.NewVarBinary(types.MaxLength), nil
-	case "int2":
-		return types.New(types.SmallInt), nil
-	case "int4":
-		return types.New(types.Int), nil
-	case "int8":
-		return types.New(types.BigInt), nil
-	case "float4":
-		return types.New(types.Float), nil
-	case "float8":
-		return types.New(types.Double), nil
-	case "numeric":
-		if mod >= 4 {
-			p, s := int((mod-4)>>16&0xffff), int((mod-4)&0xffff)
-			if p > 0 {
-				return types.NewDecimal(p, s), nil
-			}
-		}
-		return types.NewDecimal(types.MaxDecimalPrecision, 18), nil
-	case "bpchar", "character":
-		n := 1
-		if mod >= 4 {
-			n = int(mod - 4)
-		}
-		return types.NewChar(n), nil
-	case "varchar":
-		if mod >= 4 {
-			return types.NewVarChar(int(mod - 4)), nil
-		}
-		return types.NewString(), nil
-	case "uuid":
-		return types.NewVarChar(36), nil
-	case "text", "json", "jsonb":
-		return types.NewString(), nil
-	case "timestamp":
-		return types.NewTimestamp(fraction), nil
-	case "timestamptz":
-		return types.NewTimestampLTZ(fraction), nil
-	case "time":
-		return types.NewTime(fraction), nil
-	case "date":
-		return types.New(types.Date), nil
-	}
-	return nil, fmt.Errorf("Doesn't support Postgres type '%s' yet", name)
+	return &catalogs.CatalogTable{Schema: schema, Options: map[string]string{
+		"connector": "jdbc", optURL: c.base + path.Database, optUsername: c.user, optPassword: c.pass,
+		optTableName: c.dialect.tableName(path),
+	}}, nil
 }
 
 // CreateTable implements catalogs.Catalog: refused.

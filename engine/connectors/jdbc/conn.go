@@ -3,14 +3,10 @@ package jdbc
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"eddy/engine/connectors"
+	"eddy/engine/types"
 )
 
 // connectTimeout bounds one connection attempt (the PostgreSQL JDBC
@@ -18,56 +14,65 @@ import (
 // connection.max-retry-timeout.
 const connectTimeout = 10 * time.Second
 
+// conn is one open connection to a database, whatever its driver: the
+// reader, the writer, the lookup reader and the catalog speak to the
+// database only through it.
+type conn interface {
+	// query runs a SELECT with its arguments (values the dialect's param
+	// made) and returns its rows.
+	query(ctx context.Context, q string, args []any) (rowIter, error)
+	// beginRead opens a read-only transaction the next queries run in
+	// (scan.auto-commit = false).
+	beginRead(ctx context.Context) error
+	// writeTx runs the statements in one transaction and commits it. With
+	// each, a statement the database refuses returns its index (-1 for any
+	// other failure) and the transaction is rolled back.
+	writeTx(ctx context.Context, stmts []stmt, each bool) (int, error)
+	// closed reports whether the connection was lost.
+	closed() bool
+	close() error
+}
+
+// stmt is a statement and its arguments.
+type stmt struct {
+	sql  string
+	args []any
+}
+
+// rowIter is the rows of a query.
+type rowIter interface {
+	next() bool
+	// width is the number of columns of a row.
+	width() int
+	// row converts the current row's columns into dst as the engine values
+	// of ts; a value a column cannot take returns the column's index.
+	row(ts []*types.Type, dst []any) (int, error)
+	err() error
+	close()
+}
+
 // connect opens a connection to the table's database. A failure names the
 // host, port, database and user, never the password, and comes within
 // the connect timeout.
-func (s *spec) connect(ctx context.Context) (*pgx.Conn, error) {
+func (s *spec) connect(ctx context.Context) (conn, error) {
 	return connectURL(ctx, s.url, s.user, s.pass, s.maxRetryTimeout)
 }
 
-func connectURL(ctx context.Context, u *dbURL, user, pass string, limit time.Duration) (*pgx.Conn, error) {
-	cfg, err := pgx.ParseConfig("")
-	if err != nil {
-		return nil, err
+func connectURL(ctx context.Context, u *dbURL, user, pass string, limit time.Duration) (conn, error) {
+	if user == "" {
+		user = u.params.Get("user")
 	}
-	cfg.Host, cfg.Port, cfg.Database = u.host, uint16(u.port), u.database
-	cfg.User, cfg.Password = user, pass
-	if cfg.User == "" {
-		cfg.User = u.params.Get("user")
+	if pass == "" {
+		pass = u.params.Get("password")
 	}
-	if cfg.Password == "" {
-		cfg.Password = u.params.Get("password")
-	}
-	cfg.TLSConfig = nil
-	cfg.Fallbacks = nil
-	timeout := min(connectTimeout, limit)
-	cfg.ConnectTimeout = timeout
-	cfg.RuntimeParams["application_name"] = "eddy"
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	conn, err := pgx.ConnectConfig(cctx, cfg)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, connectError(u, cfg.User, err)
-	}
-	return conn, nil
+	return u.dialect.connect(ctx, u, user, pass, min(connectTimeout, limit))
 }
 
 // connectError is a failed connection: Flink reports an SQLException from
 // the driver; its text here names where eddy tried to connect.
-func connectError(u *dbURL, user string, err error) error {
-	cause := err.Error()
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		cause = fmt.Sprintf("%s: %s (SQLSTATE %s)", pe.Severity, pe.Message, pe.Code)
-	} else if errors.Is(err, context.DeadlineExceeded) || strings.Contains(cause, "timeout") {
-		cause = "timed out: " + cause
-	}
-	msg := fmt.Sprintf("Failed to connect to the %s database '%s' at %s as user '%s': %s",
-		u.dialect.name(), u.database, u.address(), user, cause)
-	return &connectors.Error{Exception: "SQLException", Msg: msg}
+func connectError(u *dbURL, user, cause string) error {
+	return &connectors.Error{Exception: "SQLException", Msg: "Failed to connect to the " + u.dialect.name() + " database '" +
+		u.database + "' at " + u.address() + " as user '" + user + "': " + cause}
 }
 
 // dbError wraps an error of a statement as the database's own error.
@@ -76,33 +81,13 @@ func (s *spec) dbError(what string, err error) error {
 		return nil
 	}
 	var ce *connectors.Error
-	if errors.As(err, &ce) {
+	if errors.As(err, &ce) || errors.Is(err, context.Canceled) {
 		return err
 	}
-	if errors.Is(err, context.Canceled) {
-		return err
-	}
-	msg := err.Error()
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		msg = fmt.Sprintf("%s: %s (SQLSTATE %s)", pe.Severity, pe.Message, pe.Code)
-		if pe.Detail != "" {
-			msg += "\n  Detail: " + pe.Detail
-		}
-	}
-	return &connectors.Error{Exception: "SQLException", Msg: fmt.Sprintf("%s %s of %s database '%s' at %s: %s",
-		what, s.table, s.url.dialect.name(), s.url.database, s.url.address(), msg)}
+	return &connectors.Error{Exception: "SQLException", Msg: what + " " + s.table + " of " + s.url.dialect.name() +
+		" database '" + s.url.database + "' at " + s.url.address() + ": " + s.dialect.errorText(err)}
 }
 
 // transient reports whether err is a lost connection or a server going
 // away, after which a write is retried on a new connection.
-func transient(err error) bool {
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		// Class 08: connection exception; 57P01..57P03: the server is
-		// shutting down or starting; 40001, 40P01: serialization failure
-		// and deadlock.
-		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || pe.Code == "40001" || pe.Code == "40P01"
-	}
-	return true
-}
+func (s *spec) transient(err error) bool { return s.dialect.transient(err) }

@@ -1,17 +1,20 @@
 package jdbc
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"eddy/engine/connectors"
 	"eddy/engine/types"
 )
 
-// dbURL is a parsed JDBC URL: jdbc:postgresql://host[:port][/database][?k=v&...].
+// dbURL is a parsed JDBC URL: jdbc:postgresql:// or
+// jdbc:mysql://host[:port][/database][?k=v&...].
 type dbURL struct {
 	raw      string
 	dialect  dialect
@@ -77,9 +80,25 @@ type dialect interface {
 	// with the same key.
 	upsert(table string, cols, key []string) string
 	validate(cols []connectors.Column) error
+	// placeholder is the i-th (from 1) parameter of a statement.
+	placeholder(i int) string
+	// param converts an engine value of type t into an argument of the
+	// driver for a column of that type.
+	param(v any, t *types.Type) any
+	// connect opens a connection within timeout.
+	connect(ctx context.Context, u *dbURL, user, pass string, timeout time.Duration) (conn, error)
+	// errorText is the text of an error of the database or its driver.
+	errorText(err error) string
+	// transient reports whether err is a lost connection or a server going
+	// away, after which a statement is retried on a new connection.
+	transient(err error) bool
+	// stringOrder wraps a VARCHAR column compared by <, <=, > or >= in a
+	// pushed-down filter so that the database orders strings byte-wise,
+	// as the engine does.
+	stringOrder(col string) string
 }
 
-func dialects() []dialect { return []dialect{postgres{}} }
+func dialects() []dialect { return []dialect{postgres{}, mysql{}} }
 
 // postgres is Flink's PostgresDialect: identifiers are not quoted, an
 // upsert is INSERT ... ON CONFLICT (key) DO UPDATE SET.
@@ -95,6 +114,10 @@ func (postgres) canHandle(u string) bool {
 }
 func (postgres) defaultPort() int          { return 5432 }
 func (postgres) quote(ident string) string { return ident }
+func (postgres) placeholder(i int) string  { return "$" + strconv.Itoa(i) }
+
+// stringOrder uses the C collation, which orders bytes.
+func (postgres) stringOrder(col string) string { return col + ` COLLATE "C"` }
 
 func (d postgres) upsert(table string, cols, key []string) string {
 	isKey := map[string]bool{}
@@ -159,14 +182,14 @@ func quoteAll(d dialect, names []string) string {
 
 // insertStatement is INSERT INTO table(cols) VALUES ($1, ...).
 func insertStatement(d dialect, table string, cols []string) string {
-	return "INSERT INTO " + d.quote(table) + "(" + quoteAll(d, cols) + ") VALUES (" + placeholders(1, len(cols)) + ")"
+	return "INSERT INTO " + d.quote(table) + "(" + quoteAll(d, cols) + ") VALUES (" + placeholders(d, 1, len(cols)) + ")"
 }
 
-// placeholders returns n positional parameters from $from on.
-func placeholders(from, n int) string {
+// placeholders returns n positional parameters from the from-th on.
+func placeholders(d dialect, from, n int) string {
 	p := make([]string, n)
 	for i := range p {
-		p[i] = "$" + strconv.Itoa(from+i)
+		p[i] = d.placeholder(from + i)
 	}
 	return strings.Join(p, ", ")
 }

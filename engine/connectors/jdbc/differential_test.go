@@ -131,10 +131,12 @@ func TestDifferentialFlink(t *testing.T) {
 	// A json or jsonb column read as STRING: eddy reads the document's
 	// text; Flink's PostgreSQL row converter fails on the driver's
 	// PGobject. A deliberate difference, checked so that a Flink that
-	// learns to read it is noticed.
+	// learns to read it is noticed. (A long-running JVM throws that
+	// ClassCastException without its message once it has thrown it
+	// often, so the failure is all there is to check.)
 	known := "SELECT id, js FROM dim"
-	if _, err := query(flink, known, -1); err == nil || !strings.Contains(err.Error(), "PGobject") {
-		t.Errorf("%s: Flink now answers %v: compare it", known, err)
+	if rows, err := query(flink, known, -1); err == nil {
+		t.Errorf("%s: Flink now answers %v: compare it", known, rows)
 	}
 	wantRows(t, sorted(mustQuery(t, eddy, known)), `+I 1 {"a": 1}`, "+I 2 <nil>", "+I 3 [1, 2]", "+I 4 {}")
 	match := 0

@@ -91,3 +91,51 @@ func TestPushedQuery(t *testing.T) {
 		t.Errorf("url: %s %s", s.url.address(), s.url.database)
 	}
 }
+
+// TestMySQLStatements checks the statements of the MySQL dialect:
+// backquoted identifiers, ? parameters, byte-wise string ranges, the
+// upsert as Flink's MySqlDialect writes it and the DELETE by key.
+func TestMySQLStatements(t *testing.T) {
+	tb := &connectors.Table{Options: map[string]string{"connector": "jdbc", "url": "jdbc:mysql://h/db", "table-name": "t",
+		"scan.partition.column": "id", "scan.partition.num": "2", "scan.partition.lower-bound": "1", "scan.partition.upper-bound": "10"},
+		Columns:    []connectors.Column{{Name: "id", Type: types.New(types.Int)}, {Name: "name", Type: types.NewString()}, {Name: "order", Type: types.New(types.BigInt)}},
+		PrimaryKey: []string{"id"}}
+	s, err := newSpec(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.url.address() != "h:3306" || s.dialect.name() != "MySQL" {
+		t.Errorf("url: %s, dialect %s", s.url.address(), s.dialect.name())
+	}
+	r := openReader(s)
+	r.PushFilters([]connectors.RowFilter{
+		{Column: 1, Op: connectors.FilterGt, Value: "m"},
+		{Column: 2, Op: connectors.FilterEq, Value: int64(4)},
+	})
+	r.PushColumns([]int{2, 1})
+	q, args := r.query()
+	want := "SELECT `order`, `name` FROM `t` WHERE `id` BETWEEN ? AND ? AND (CAST(`name` AS BINARY) > ?) AND (`order` = ?)"
+	if q != want || fmt.Sprint(args) != "[1 5 m 4]" {
+		t.Errorf("query:\n%s %v\nwant:\n%s [1 5 m 4]", q, args, want)
+	}
+	w := &writer{s: s, upsert: true}
+	w.insert = s.dialect.upsert(s.table, s.columnsNames, []string{"id"})
+	if want := "INSERT INTO `t`(`id`, `name`, `order`) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE `id`=VALUES(`id`), `name`=VALUES(`name`), `order`=VALUES(`order`)"; w.insert != want {
+		t.Errorf("upsert:\n%s\nwant:\n%s", w.insert, want)
+	}
+	if want := "INSERT INTO `t`(`id`, `name`, `order`) VALUES (?, ?, ?), (?, ?, ?) ON DUPLICATE KEY UPDATE `id`=VALUES(`id`), `name`=VALUES(`name`), `order`=VALUES(`order`)"; w.multiStatement(2) != want {
+		t.Errorf("two-row upsert:\n%s\nwant:\n%s", w.multiStatement(2), want)
+	}
+	for _, tc := range []struct {
+		v    any
+		t    *types.Type
+		want string
+	}{
+		{int32(20000), types.New(types.Date), "2024-10-04"},
+		{12*time.Hour + 3*time.Second + 500*time.Millisecond, types.NewTime(3), "12:00:03.5"},
+	} {
+		if got := fmt.Sprint(s.dialect.param(tc.v, tc.t)); got != tc.want {
+			t.Errorf("param(%v, %s) = %s, want %s", tc.v, tc.t, got, tc.want)
+		}
+	}
+}

@@ -8,14 +8,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"eddy/engine/connectors"
 	"eddy/engine/types"
 )
 
 // lookuper answers a lookup join's point lookups with
-// SELECT cols FROM table WHERE k1 = $1 AND ... (Flink's
+// SELECT cols FROM table WHERE k1 = ? AND ... (Flink's
 // JdbcRowDataLookupFunction), retrying 'lookup.max-retries' times on a
 // new connection, through a PARTIAL cache when 'lookup.cache' asks for one.
 type lookuper struct {
@@ -23,7 +21,7 @@ type lookuper struct {
 	keys  []int
 	query string
 	types []*types.Type
-	conn  *pgx.Conn
+	conn  conn
 	cache *lookupCache
 	now   func() time.Time
 }
@@ -36,7 +34,7 @@ func openLookup(s *spec, keys []int) *lookuper {
 	}
 	conds := make([]string, len(keys))
 	for i, k := range keys {
-		conds[i] = fmt.Sprintf("%s = $%d", d.quote(s.t.Columns[k].Name), i+1)
+		conds[i] = d.quote(s.t.Columns[k].Name) + " = " + d.placeholder(i+1)
 	}
 	l := &lookuper{s: s, keys: keys, types: s.t.Types(), now: time.Now,
 		query: "SELECT " + strings.Join(names, ", ") + " FROM " + d.quote(s.table) + " WHERE " + strings.Join(conds, " AND ")}
@@ -64,7 +62,7 @@ func (l *lookuper) Lookup(ctx context.Context, key []any) ([][]any, error) {
 	for attempt := 0; attempt <= l.s.lookupRetry; attempt++ {
 		if attempt > 0 {
 			if l.conn != nil {
-				_ = l.conn.Close(context.Background())
+				_ = l.conn.close()
 				l.conn = nil
 			}
 			select {
@@ -84,7 +82,7 @@ func (l *lookuper) Lookup(ctx context.Context, key []any) ([][]any, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if !transient(err) {
+		if !l.s.transient(err) {
 			break
 		}
 	}
@@ -101,38 +99,31 @@ func (l *lookuper) query1(ctx context.Context, key []any) ([][]any, error) {
 	}
 	args := make([]any, len(key))
 	for i, k := range key {
-		args[i] = toParam(k, l.types[l.keys[i]])
+		args[i] = l.s.dialect.param(k, l.types[l.keys[i]])
 	}
-	rs, err := l.conn.Query(ctx, l.query, args...)
+	rs, err := l.conn.query(ctx, l.query, args)
 	if err != nil {
 		return nil, err
 	}
-	defer rs.Close()
+	defer rs.close()
 	var out [][]any
-	fds := rs.FieldDescriptions()
-	for rs.Next() {
-		vals, err := rs.Values()
-		if err != nil {
-			return nil, err
-		}
-		row := make([]any, len(vals))
-		for i, v := range vals {
-			if v != nil && (fds[i].DataTypeOID == oidJSON || fds[i].DataTypeOID == oidJSONB) {
-				v = rawText(fds[i], rs.RawValues()[i])
+	for rs.next() {
+		row := make([]any, len(l.types))
+		if i, err := rs.row(l.types, row); err != nil {
+			if i < 0 {
+				return nil, err
 			}
-			if row[i], err = toEngine(v, l.types[i]); err != nil {
-				return nil, &connectors.Error{Exception: "SQLException", Msg: fmt.Sprintf("Column '%s' of %s: %v", l.s.t.Columns[i].Name, l.s.table, err)}
-			}
+			return nil, &connectors.Error{Exception: "SQLException", Msg: fmt.Sprintf("Column '%s' of %s: %v", l.s.t.Columns[i].Name, l.s.table, err)}
 		}
 		out = append(out, row)
 	}
-	return out, rs.Err()
+	return out, rs.err()
 }
 
 // Close implements connectors.Lookuper.
 func (l *lookuper) Close() error {
 	if l.conn != nil {
-		err := l.conn.Close(context.Background())
+		err := l.conn.close()
 		l.conn = nil
 		return err
 	}

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"eddy/engine/connectors"
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -30,7 +28,7 @@ type writer struct {
 	multi  map[int]string // multi-row statements by row count
 
 	mu      sync.Mutex
-	conn    *pgx.Conn
+	conn    conn
 	rows    []pending      // append mode, or the order keys were first seen
 	byKey   map[string]int // upsert mode: key -> index in rows
 	err     error          // a failed background flush
@@ -52,7 +50,7 @@ func openWriter(ctx context.Context, s *spec) (*writer, error) {
 		conds := make([]string, len(s.primaryKey))
 		for i, p := range s.primaryKey {
 			key[i] = cols[p]
-			conds[i] = fmt.Sprintf("%s = $%d", s.dialect.quote(cols[p]), i+1)
+			conds[i] = s.dialect.quote(cols[p]) + " = " + s.dialect.placeholder(i+1)
 		}
 		w.insert = s.dialect.upsert(s.table, cols, key)
 		w.del = "DELETE FROM " + s.dialect.quote(s.table) + " WHERE " + strings.Join(conds, " AND ")
@@ -154,7 +152,7 @@ func (w *writer) flush(ctx context.Context) error {
 		if err == nil {
 			var bad int
 			bad, err = w.writeBatch(ctx, true)
-			if err != nil && !transient(err) {
+			if err != nil && !w.s.transient(err) {
 				// Again row by row, to name the row the database refused.
 				bad, err = w.writeBatch(ctx, false)
 			}
@@ -169,11 +167,11 @@ func (w *writer) flush(ctx context.Context) error {
 				return w.rowError(err, w.rows[bad])
 			}
 		}
-		if attempt >= w.s.sinkRetries || !transient(err) {
+		if attempt >= w.s.sinkRetries || !w.s.transient(err) {
 			break
 		}
 		if w.conn != nil {
-			_ = w.conn.Close(context.Background())
+			_ = w.conn.close()
 			w.conn = nil
 		}
 		wait := min(time.Duration(attempt+1)*time.Second, w.s.maxRetryTimeout)
@@ -186,7 +184,8 @@ func (w *writer) flush(ctx context.Context) error {
 	return &connectors.Error{Exception: "IOException", Msg: fmt.Sprintf("Writing records to JDBC failed after %d retries: %v", w.s.sinkRetries, w.s.dbError("Failed to write", err))}
 }
 
-// maxParams is PostgreSQL's limit of parameters in one statement.
+// maxParams is the largest number of parameters of one statement
+// (PostgreSQL's and MySQL's limit).
 const maxParams = 65535
 
 // writeBatch writes the buffer in one transaction: with multi, the rows
@@ -194,77 +193,59 @@ const maxParams = 65535
 // statement a row, and a statement the database refuses returns its
 // row's index (-1 otherwise).
 func (w *writer) writeBatch(ctx context.Context, multi bool) (int, error) {
-	tx, err := w.conn.Begin(ctx)
-	if err != nil {
-		return -1, err
-	}
-	defer tx.Rollback(context.Background()) //nolint:errcheck // a committed transaction ignores it
-	batch := &pgx.Batch{}
 	types := w.s.t.Types()
 	if multi {
-		w.queueMulti(batch, types)
-		br := tx.SendBatch(ctx, batch)
-		if err := br.Close(); err != nil {
-			return -1, err
-		}
-		return -1, tx.Commit(ctx)
-	}
-	for _, p := range w.rows {
-		if p.del {
-			args := make([]any, len(w.s.primaryKey))
-			for i, k := range w.s.primaryKey {
-				args[i] = toParam(p.row[k], types[k])
-			}
-			batch.Queue(w.del, args...)
-			continue
-		}
-		args := make([]any, len(p.row))
-		for i, v := range p.row {
-			args[i] = toParam(v, types[i])
-		}
-		batch.Queue(w.insert, args...)
-	}
-	br := tx.SendBatch(ctx, batch)
-	for i := range w.rows {
-		if _, err := br.Exec(); err != nil {
-			br.Close()
-			if transient(err) {
-				return -1, err
-			}
-			return i, err
-		}
-	}
-	if err := br.Close(); err != nil {
+		_, err := w.conn.writeTx(ctx, w.multiStatements(types), false)
 		return -1, err
 	}
-	return -1, tx.Commit(ctx)
+	stmts := make([]stmt, 0, len(w.rows))
+	for _, p := range w.rows {
+		stmts = append(stmts, w.rowStatement(p, types))
+	}
+	return w.conn.writeTx(ctx, stmts, true)
 }
 
-// queueMulti queues the buffer as multi-row INSERT (or upsert)
+// rowStatement is the statement that writes one buffered change: an
+// insert or upsert, or a delete by key.
+func (w *writer) rowStatement(p pending, types []*types.Type) stmt {
+	d := w.s.dialect
+	if p.del {
+		args := make([]any, len(w.s.primaryKey))
+		for i, k := range w.s.primaryKey {
+			args[i] = d.param(p.row[k], types[k])
+		}
+		return stmt{w.del, args}
+	}
+	args := make([]any, len(p.row))
+	for i, v := range p.row {
+		args[i] = d.param(v, types[i])
+	}
+	return stmt{w.insert, args}
+}
+
+// multiStatements is the buffer as multi-row INSERT (or upsert)
 // statements and one DELETE a deleted key.
-func (w *writer) queueMulti(batch *pgx.Batch, types []*types.Type) {
+func (w *writer) multiStatements(types []*types.Type) []stmt {
+	d := w.s.dialect
 	ncols := len(types)
 	per := max(1, min(1000, maxParams/max(ncols, 1)))
+	var out []stmt
 	var args []any
 	n := 0
 	emit := func() {
 		if n == 0 {
 			return
 		}
-		batch.Queue(w.multiStatement(n), args...)
+		out = append(out, stmt{w.multiStatement(n), args})
 		args, n = nil, 0
 	}
 	for _, p := range w.rows {
 		if p.del {
-			keyArgs := make([]any, len(w.s.primaryKey))
-			for i, k := range w.s.primaryKey {
-				keyArgs[i] = toParam(p.row[k], types[k])
-			}
-			batch.Queue(w.del, keyArgs...)
+			out = append(out, w.rowStatement(p, types))
 			continue
 		}
 		for i, v := range p.row {
-			args = append(args, toParam(v, types[i]))
+			args = append(args, d.param(v, types[i]))
 		}
 		n++
 		if n == per {
@@ -272,6 +253,7 @@ func (w *writer) queueMulti(batch *pgx.Batch, types []*types.Type) {
 		}
 	}
 	emit()
+	return out
 }
 
 // multiStatement is the INSERT (or upsert) of n rows.
@@ -285,7 +267,7 @@ func (w *writer) multiStatement(n int) string {
 	ncols := len(w.s.columnsNames)
 	rows := make([]string, n)
 	for i := range rows {
-		rows[i] = "(" + placeholders(i*ncols+1, ncols) + ")"
+		rows[i] = "(" + placeholders(w.s.dialect, i*ncols+1, ncols) + ")"
 	}
 	one := insertStatement(w.s.dialect, w.s.table, w.s.columnsNames)
 	q := strings.Replace(w.insert, one, one[:strings.LastIndex(one, " VALUES ")]+" VALUES "+strings.Join(rows, ", "), 1)
@@ -351,7 +333,7 @@ func (w *writer) halt() {
 
 func (w *writer) closeConn() {
 	if w.conn != nil {
-		_ = w.conn.Close(context.Background())
+		_ = w.conn.close()
 		w.conn = nil
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
-
 	"eddy/engine/connectors"
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -17,14 +15,14 @@ import (
 // with the columns and filters the planner pushed into it.
 type reader struct {
 	s       *spec
-	conn    *pgx.Conn
-	tx      pgx.Tx
+	conn    conn
 	cols    []int // the physical columns read, in batch order
 	filters []connectors.RowFilter
 	parts   [][2]int64 // partition bounds, inclusive; nil: one scan
 	part    int
-	rows    pgx.Rows
+	rows    rowIter
 	types   []*types.Type
+	row     []any // the values of one row
 	done    bool
 }
 
@@ -129,7 +127,7 @@ func (r *reader) query() (string, []any) {
 	if r.parts != nil {
 		p := r.parts[r.part]
 		args = append(args, p[0], p[1])
-		conds = append(conds, fmt.Sprintf("%s BETWEEN $1 AND $2", d.quote(s.partColumn)))
+		conds = append(conds, fmt.Sprintf("%s BETWEEN %s AND %s", d.quote(s.partColumn), d.placeholder(1), d.placeholder(2)))
 	}
 	for _, f := range r.filters {
 		c := s.t.Columns[f.Column]
@@ -140,13 +138,13 @@ func (r *reader) query() (string, []any) {
 		case connectors.FilterIsNotNull:
 			conds = append(conds, "("+col+" IS NOT NULL)")
 		default:
-			args = append(args, f.Value)
+			args = append(args, d.param(f.Value, c.Type))
 			op := filterSQL[f.Op]
 			if c.Type.Kind == types.VarChar && f.Op != connectors.FilterEq && f.Op != connectors.FilterNe {
-				// The engine orders strings byte-wise; so does the C collation.
-				col += ` COLLATE "C"`
+				// The engine orders strings byte-wise.
+				col = d.stringOrder(col)
 			}
-			conds = append(conds, fmt.Sprintf("(%s %s $%d)", col, op, len(args)))
+			conds = append(conds, fmt.Sprintf("(%s %s %s)", col, op, d.placeholder(len(args))))
 		}
 	}
 	if len(conds) > 0 {
@@ -180,9 +178,9 @@ func (r *reader) Next(ctx context.Context) (*vector.Batch, error) {
 				return nil, err
 			}
 		}
-		if !r.rows.Next() {
-			err := r.rows.Err()
-			r.rows.Close()
+		if !r.rows.next() {
+			err := r.rows.err()
+			r.rows.close()
 			r.rows = nil
 			if err != nil {
 				r.Close()
@@ -215,21 +213,13 @@ func (r *reader) open(ctx context.Context) error {
 		}
 		r.conn = conn
 		if !r.s.autoCommit {
-			tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
-			if err != nil {
+			if err := conn.beginRead(ctx); err != nil {
 				return r.s.dbError("Failed to read", err)
 			}
-			r.tx = tx
 		}
 	}
 	q, args := r.query()
-	var rows pgx.Rows
-	var err error
-	if r.tx != nil {
-		rows, err = r.tx.Query(ctx, q, args...)
-	} else {
-		rows, err = r.conn.Query(ctx, q, args...)
-	}
+	rows, err := r.conn.query(ctx, q, args)
 	if err != nil {
 		return r.s.dbError("Failed to read", err)
 	}
@@ -238,27 +228,20 @@ func (r *reader) open(ctx context.Context) error {
 }
 
 func (r *reader) appendRow(b *vector.Batch) error {
-	fds := r.rows.FieldDescriptions()
 	if len(r.cols) == 0 {
 		b.N++
 		return nil
 	}
-	vals, err := r.rows.Values()
-	if err != nil {
-		return r.s.dbError("Failed to read", err)
+	if r.row == nil {
+		r.row = make([]any, len(r.cols))
 	}
-	var raw [][]byte
-	for i, v := range vals {
-		if v != nil && (fds[i].DataTypeOID == oidJSON || fds[i].DataTypeOID == oidJSONB) {
-			if raw == nil {
-				raw = r.rows.RawValues()
-			}
-			v = rawText(fds[i], raw[i])
+	if i, err := r.rows.row(r.types, r.row); err != nil {
+		if i < 0 {
+			return r.s.dbError("Failed to read", err)
 		}
-		x, err := toEngine(v, r.types[i])
-		if err != nil {
-			return &connectors.Error{Exception: "SQLException", Msg: fmt.Sprintf("Column '%s' of %s: %v", r.s.t.Columns[r.cols[i]].Name, r.s.table, err)}
-		}
+		return &connectors.Error{Exception: "SQLException", Msg: fmt.Sprintf("Column '%s' of %s: %v", r.s.t.Columns[r.cols[i]].Name, r.s.table, err)}
+	}
+	for i, x := range r.row {
 		b.Cols[i].Append(x)
 	}
 	b.N++
@@ -268,15 +251,11 @@ func (r *reader) appendRow(b *vector.Batch) error {
 func (r *reader) Close() error {
 	r.done = true
 	if r.rows != nil {
-		r.rows.Close()
+		r.rows.close()
 		r.rows = nil
 	}
-	if r.tx != nil {
-		_ = r.tx.Rollback(context.Background())
-		r.tx = nil
-	}
 	if r.conn != nil {
-		err := r.conn.Close(context.Background())
+		err := r.conn.close()
 		r.conn = nil
 		return err
 	}
