@@ -36,8 +36,11 @@ func TestGroupShapes(t *testing.T) {
 			}
 			return fmt.Sprintf("INSERT INTO %s (i, s) VALUES (CAST('%s' AS INT), '%d')", tbl, v, k)
 		},
-		func(tbl string, k int) string { // BIGINT literals into an INT column
-			return fmt.Sprintf("INSERT INTO %s (i) VALUES (%d)", tbl, 3000000000+k)
+		func(tbl string, k int) string { // fails for k odd: a BIGINT literal into an INT column
+			if k%2 == 1 {
+				return fmt.Sprintf("INSERT INTO %s (i) VALUES (%d)", tbl, 3000000000+k)
+			}
+			return fmt.Sprintf("INSERT INTO %s (i) VALUES (%d)", tbl, k)
 		},
 		func(tbl string, k int) string { // 999999.9999 does not fit DECIMAL(10, 3) when k is 9: NULL
 			return fmt.Sprintf("INSERT INTO %s (x, s) VALUES (%d99999.9999, 'k%d')", tbl, k, k)
@@ -78,7 +81,7 @@ func TestGroupShapes(t *testing.T) {
 	for f, family := range families {
 		for k := 1; k <= 9; k++ {
 			if _, err := s.Execute(ctx, family("alone", k)); err != nil {
-				aloneErrs = append(aloneErrs, fmt.Sprintf("%d/%d: %v", f, k, strings.ReplaceAll(err.Error(), "`alone`", "`grouped`")))
+				aloneErrs = append(aloneErrs, fmt.Sprintf("%d/%d: %v", f, k, strings.ReplaceAll(strings.ReplaceAll(err.Error(), "`alone`", "`grouped`"), ".alone'", ".grouped'")))
 			}
 		}
 	}

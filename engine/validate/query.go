@@ -152,10 +152,11 @@ type state struct {
 	a        *Analyzer
 	ctx      context.Context
 	defining *catalogs.Identifier // the view being defined, or nil
-	// root is the statement's top query: a VALUES there may be the source
-	// of an INSERT, whose target types its NULLs.
-	root  ast.Query
-	views []catalogs.Identifier
+	// root is the statement's top query; insert: it is the source of an
+	// INSERT, whose target types the NULLs of a VALUES there.
+	root   ast.Query
+	insert bool
+	views  []catalogs.Identifier
 	// expanded holds the views this statement has validated: a view read
 	// again (a chain of views each reading the one before twice) shares
 	// its first expansion, so validation is linear in the number of
@@ -325,7 +326,7 @@ func (s *state) values(v *ast.Values, outer *qscope) (*Analyzed, error) {
 		}
 		prow := make([]plan.Expr, 0, len(r.Elems))
 		for i, e := range r.Elems {
-			if ast.Query(v) != s.root {
+			if ast.Query(v) != s.root || !s.insert {
 				if err := checkUntypedNull(e, false); err != nil {
 					return nil, err
 				}

@@ -17,6 +17,8 @@ var (
 	// ErrInsertColumns is an INSERT whose query does not fit the target's
 	// columns (count, unknown or non-nullable columns, partition values).
 	ErrInsertColumns = &Kind{"query does not fit the target", classFlink}
+	// ErrInsertNoDefault: an INSERT leaves a NOT NULL column unfilled.
+	ErrInsertNoDefault = &Kind{"column without a default", classCalcite}
 	// ErrUnplanned is a query that validated without a plan and without
 	// saying why.
 	ErrUnplanned = &Kind{"unsupported query", "TableException"}
@@ -44,7 +46,12 @@ func (a *Analyzer) InsertTarget(ctx context.Context, name *ast.ObjectName) (cata
 
 // PlanQuery validates a query and returns its logical plan.
 func (a *Analyzer) PlanQuery(ctx context.Context, q ast.Query) (plan.Node, error) {
-	s := &state{a: a, ctx: ctx, root: q, planOnly: true}
+	return a.planQuery(ctx, q, false)
+}
+
+// planQuery is PlanQuery; insert: q is the source of an INSERT.
+func (a *Analyzer) planQuery(ctx context.Context, q ast.Query, insert bool) (plan.Node, error) {
+	s := &state{a: a, ctx: ctx, root: q, planOnly: true, insert: insert}
 	an, err := s.query(q, nil)
 	if err != nil {
 		return nil, err
@@ -67,7 +74,7 @@ func (a *Analyzer) Insert(ctx context.Context, ins *ast.Insert) (*plan.Sink, err
 	if err != nil {
 		return nil, err
 	}
-	src, err := a.PlanQuery(ctx, ins.Source)
+	src, err := a.planQuery(ctx, ins.Source, true)
 	if err != nil {
 		return nil, err
 	}
@@ -220,13 +227,22 @@ func (tg *target) bind(ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
 			id.SummaryString(), strings.Join(q, ", "), strings.Join(k, ", "))
 	}
 	// A query's columns must cast implicitly into the sink's, as Flink
-	// checks. INSERT ... VALUES keeps eddy's casts of literal rows (into
-	// any type a CAST reaches), which Flink refuses too.
-	if _, values := ins.Source.(*ast.Values); !values {
-		for j, t := range targets {
-			if !implicitCast(srcSchema[j].Type, phys[t].Type) {
-				return nil, incompatibleSink(id, phys, srcSchema, targets, t)
-			}
+	// checks; the columns of INSERT ... VALUES too, typed as a query's
+	// VALUES is (the common type of each column's rows). A bare NULL there
+	// takes its sink column's type (Flink refuses it: "Illegal use of
+	// 'NULL'"), except in a NOT NULL column, where eddy refuses it as
+	// Flink does.
+	if err := noDefault(phys, targets, static); err != nil {
+		return nil, err
+	}
+	if v, ok := ins.Source.(*ast.Values); ok {
+		if err := nullIntoNotNull(v, phys, targets); err != nil {
+			return nil, err
+		}
+	}
+	for j, t := range targets {
+		if !implicitCast(srcSchema[j].Type, phys[t].Type) {
+			return nil, incompatibleSink(id, phys, srcSchema, targets, t)
 		}
 	}
 	exprs := make([]plan.Expr, len(phys))
@@ -241,9 +257,6 @@ func (tg *target) bind(ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
 			exprs[i] = &plan.Cast{X: &plan.Literal{Value: v, T: types.NewString().WithNullable(false)}, T: pc.Type}
 			continue
 		}
-		if !pc.Type.Nullable() {
-			return nil, &Error{Kind: ErrInsertColumns, Msg: "Column '" + pc.Name + "' has no default value and does not allow NULLs"}
-		}
 		exprs[i] = &plan.Literal{Value: nil, T: pc.Type}
 	}
 	if len(static) == 0 {
@@ -253,6 +266,38 @@ func (tg *target) bind(ins *ast.Insert, src plan.Node) (*plan.Sink, error) {
 		tg.src, tg.exprs = srcSchema, exprs
 	}
 	return tg.sink(ins, src, exprs, static), nil
+}
+
+// noDefault refuses an INSERT that leaves a NOT NULL column of phys
+// unfilled (neither a target nor a static partition value): Flink's
+// validator checks it before the column types.
+func noDefault(phys plan.Schema, targets []int, static map[string]string) error {
+	filled := make([]bool, len(phys))
+	for _, t := range targets {
+		filled[t] = true
+	}
+	for i, pc := range phys {
+		if _, ok := static[pc.Name]; !ok && !filled[i] && !pc.Type.Nullable() {
+			return &Error{Kind: ErrInsertNoDefault, Msg: "Column '" + pc.Name + "' has no default value and does not allow NULLs"}
+		}
+	}
+	return nil
+}
+
+// nullIntoNotNull refuses a bare NULL of v's rows bound for a NOT NULL
+// sink column (Flink's error).
+func nullIntoNotNull(v *ast.Values, phys plan.Schema, targets []int) error {
+	for _, r := range v.Rows {
+		for j, e := range r.Elems {
+			if j >= len(targets) || phys[targets[j]].Type.Nullable() {
+				continue
+			}
+			if l, ok := e.(*ast.Literal); ok && l.Kind == ast.LitNull {
+				return errorf(l.Pos, ErrNullIllegal, "Illegal use of 'NULL'")
+			}
+		}
+	}
+	return nil
 }
 
 // incompatibleSink is Flink's error for a query column that does not cast
@@ -265,7 +310,8 @@ func incompatibleSink(id catalogs.Identifier, phys plan.Schema, src plan.Schema,
 	k := make([]string, len(phys))
 	for i, c := range phys {
 		q[i] = "EXPR$" + itoa(i) + ": " + c.Type.WithNullable(true).String()
-		k[i] = c.Name + ": " + c.Type.String()
+		// Flink prints the sink's columns without NOT NULL.
+		k[i] = c.Name + ": " + c.Type.WithNullable(true).String()
 	}
 	for j, t := range targets {
 		name := src[j].Name
