@@ -32,6 +32,9 @@ func (s *Session) optimize(ctx context.Context, n plan.Node) (plan.Node, error) 
 
 // optimizeSink optimizes the plan of one sink.
 func (s *Session) optimizeSink(ctx context.Context, sk *plan.Sink) (*plan.Sink, error) {
+	if err := s.appendOnly(ctx, sk); err != nil {
+		return nil, err
+	}
 	out, err := s.optimize(ctx, sk)
 	if err != nil {
 		return nil, err

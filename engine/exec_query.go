@@ -56,6 +56,9 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	}
 	var resolveErr error
 	for _, n := range nodes {
+		if st.streaming && resolveErr == nil {
+			resolveErr = streamingSort(n)
+		}
 		plan.WalkOnce(n, func(x plan.Node) {
 			if resolveErr != nil {
 				return
@@ -96,6 +99,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 				if resolveErr == nil {
 					resolveErr = st.conns.Validate(st.tables[x.Table], true)
 				}
+
 			}
 		})
 	}

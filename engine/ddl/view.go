@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"eddy/engine/plan"
 	"errors"
 
 	"eddy/catalogs"
@@ -27,7 +28,31 @@ func (ex *Executor) viewFromQuery(ctx context.Context, id catalogs.Identifier, q
 	if err != nil {
 		return nil, err
 	}
+	if ex.batch != nil && ex.batch() {
+		// Flink converts the view's query to a plan of the session's
+		// mode, which refuses an unbounded table in batch mode.
+		if err := unboundedScan(an.Plan); err != nil {
+			return nil, err
+		}
+	}
 	return ViewOf(an, original, names)
+}
+
+// unboundedScan is Flink's error for the first unbounded table a plan
+// reads (nil when every table it reads ends, or without a plan).
+func unboundedScan(n plan.Node) error {
+	if n == nil {
+		return nil
+	}
+	var err error
+	plan.WalkOnce(n, func(x plan.Node) {
+		if sc, ok := x.(*plan.Scan); ok && err == nil && !sc.Bounded {
+			err = sqlerr.Errorf(sqlerr.ValidationException,
+				"Querying an unbounded table '%s' in batch mode is not allowed. The table source is unbounded.",
+				sc.Table.Catalog+"."+sc.Table.Database+"."+sc.Table.Object)
+		}
+	})
+	return err
 }
 
 // ViewOf freezes an analysed query into a view definition: the original

@@ -17,6 +17,10 @@ type relation struct {
 	alias  string
 	cols   []OutputColumn
 	offset int // position of the first column in the FROM clause's row
+	// dup names the columns the relation has twice (a window table
+	// function over a relation that already has window_start ...): a
+	// reference to one is ambiguous, as in Calcite.
+	dup map[string]bool
 }
 
 func (r *relation) index(name string) int {
@@ -92,6 +96,9 @@ func (q *qscope) resolve(id *ast.Identifier) (resolved, error) {
 		if len(parts) > 1 {
 			if r := sc.relation(first.Name); r != nil {
 				i := r.index(parts[1].Name)
+				if i >= 0 && r.dup[parts[1].Name] {
+					return resolved{}, errorf(parts[1].Pos, ErrColumnAmbiguous, "Column '%s' is ambiguous", parts[1].Name)
+				}
 				if i >= 0 {
 					return bind(resolved{rel: r, col: i, rest: parts[2:], outer: depth > 0}), nil
 				}
@@ -107,6 +114,9 @@ func (q *qscope) resolve(id *ast.Identifier) (resolved, error) {
 		var found []resolved
 		for _, r := range sc.rels {
 			if i := r.index(first.Name); i >= 0 {
+				if r.dup[first.Name] {
+					return resolved{}, errorf(first.Pos, ErrColumnAmbiguous, "Column '%s' is ambiguous", first.Name)
+				}
 				found = append(found, resolved{rel: r, col: i, rest: parts[1:], outer: depth > 0})
 			}
 		}

@@ -148,6 +148,16 @@ func (s *state) tableFunc(t *ast.TableFunc, qs *qscope) (ast.TableExpr, plan.Nod
 	if err != nil {
 		return nil, nil, err
 	}
+	for _, c := range rel.cols {
+		switch c.Name {
+		case "window_start", "window_end", "window_time":
+			r := qs.rels[len(qs.rels)-1]
+			if r.dup == nil {
+				r.dup = map[string]bool{}
+			}
+			r.dup[c.Name] = true
+		}
+	}
 	var p plan.Node
 	if inPlan != nil {
 		kinds := map[string]plan.WindowKind{"TUMBLE": plan.Tumble, "HOP": plan.Hop, "CUMULATE": plan.Cumulate, "SESSION": plan.Session}
