@@ -129,6 +129,11 @@ func (ex *Executor) execShowCreate(ctx context.Context, st *ast.ShowCreate) (*re
 			if st.Kind == ast.ObjectView {
 				return nil, sqlerr.Errorf(sqlerr.TableException, "SHOW CREATE VIEW is only supported for views, but %s is a table. Please use SHOW CREATE TABLE instead.", id)
 			}
+			for _, c := range t.Schema.Columns {
+				if err := zeroLength(c.Type); err != nil {
+					return nil, err
+				}
+			}
 			return result.StringTable([]string{"result"}, [][]any{{showCreateTable(id, t, e.Temporary)}}), nil
 		case *catalogs.CatalogView:
 			if st.Kind == ast.ObjectTable {
@@ -141,6 +146,39 @@ func (ex *Executor) execShowCreate(ctx context.Context, st *ast.ShowCreate) (*re
 }
 
 // showCreateTable prints Flink's ShowCreateUtil.buildShowCreateTableRow layout.
+// zeroLength is Flink's error for a type of the empty literal (CHAR(0),
+// BINARY(0) ...) in a table's DDL text: those types have no serializable
+// form.
+func zeroLength(t *types.Type) error {
+	if t == nil {
+		return nil
+	}
+	switch t.Kind {
+	case types.Char, types.VarChar:
+		if t.Length == 0 {
+			return sqlerr.Errorf(sqlerr.TableException, "Zero-length character strings have no serializable string representation.")
+		}
+	case types.Binary, types.VarBinary:
+		if t.Length == 0 {
+			return sqlerr.Errorf(sqlerr.TableException, "Zero-length binary strings have no serializable string representation.")
+		}
+	case types.Array, types.Multiset:
+		return zeroLength(t.Elem)
+	case types.Map:
+		if err := zeroLength(t.Elem); err != nil {
+			return err
+		}
+		return zeroLength(t.Val)
+	case types.Row:
+		for _, f := range t.Fields {
+			if err := zeroLength(f.Type); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func showCreateTable(id catalogs.Identifier, t *catalogs.CatalogTable, temporary bool) string {
 	var b strings.Builder
 	b.WriteString("CREATE ")

@@ -85,15 +85,17 @@ func checkType(t *types.Type) string {
 		return ""
 	}
 	var msg string
+	// A string or binary type of length 0 is Flink's type of the empty
+	// literal (CharType.ofEmptyLiteral): legal in a CAST and a column.
 	switch t.Kind {
 	case types.Char:
-		msg = between("Character string length", t.Length, 1, types.MaxLength)
+		msg = between("Character string length", t.Length, 0, types.MaxLength)
 	case types.VarChar:
-		msg = between("Variable character string length", t.Length, 1, types.MaxLength)
+		msg = between("Variable character string length", t.Length, 0, types.MaxLength)
 	case types.Binary:
-		msg = between("Binary string length", t.Length, 1, types.MaxLength)
+		msg = between("Binary string length", t.Length, 0, types.MaxLength)
 	case types.VarBinary:
-		msg = between("Variable binary string length", t.Length, 1, types.MaxLength)
+		msg = between("Variable binary string length", t.Length, 0, types.MaxLength)
 	case types.Decimal:
 		t.Prec = min(t.Prec, types.MaxDecimalPrecision)
 		msg = between("Decimal precision", t.Prec, 1, types.MaxDecimalPrecision)

@@ -425,8 +425,11 @@ func castToDecimal(v any, from, to *Type) (any, error) {
 // both truncate longer strings (counted in characters).
 func fitString(s string, to *Type) string {
 	n := to.Length
-	if n <= 0 || n >= MaxLength {
+	if n < 0 || n >= MaxLength {
 		return s
+	}
+	if n == 0 {
+		return "" // the type of the empty literal
 	}
 	count := 0
 	for i := range s {
@@ -452,7 +455,7 @@ func castToBinary(v any, from, to *Type) (any, error) {
 		return nil, castError(v, from, to)
 	}
 	n := to.Length
-	if n > 0 && n < MaxLength {
+	if n >= 0 && n < MaxLength {
 		if len(b) > n {
 			b = b[:n]
 		} else if to.Kind == Binary && len(b) < n {

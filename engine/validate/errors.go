@@ -25,18 +25,21 @@ const (
 
 // Error kinds.
 var (
-	ErrColumnNotFound   = &Kind{"column not found", classCalcite}
-	ErrTableNotFound    = &Kind{"table not found", classCalcite}
-	ErrColumnAmbiguous  = &Kind{"ambiguous column", classCalcite}
-	ErrUnknownField     = &Kind{"unknown field", classCalcite}
-	ErrUnknownFunction  = &Kind{"unknown function", classCalcite}
-	ErrArgCount         = &Kind{"wrong number of arguments", classCalcite}
-	ErrCannotApply      = &Kind{"operand types do not fit", classCalcite}
-	ErrCast             = &Kind{"invalid cast", classCalcite}
-	ErrIncompatible     = &Kind{"incompatible types", classCalcite}
-	ErrNullIllegal      = &Kind{"illegal NULL", classCalcite}
-	ErrExpectedBoolean  = &Kind{"boolean expected", classCalcite}
-	ErrLiteral          = &Kind{"invalid literal", classCalcite}
+	ErrColumnNotFound  = &Kind{"column not found", classCalcite}
+	ErrTableNotFound   = &Kind{"table not found", classCalcite}
+	ErrColumnAmbiguous = &Kind{"ambiguous column", classCalcite}
+	ErrUnknownField    = &Kind{"unknown field", classCalcite}
+	ErrUnknownFunction = &Kind{"unknown function", classCalcite}
+	ErrArgCount        = &Kind{"wrong number of arguments", classCalcite}
+	ErrCannotApply     = &Kind{"operand types do not fit", classCalcite}
+	ErrCast            = &Kind{"invalid cast", classCalcite}
+	ErrIncompatible    = &Kind{"incompatible types", classCalcite}
+	ErrNullIllegal     = &Kind{"illegal NULL", classCalcite}
+	ErrExpectedBoolean = &Kind{"boolean expected", classCalcite}
+	ErrLiteral         = &Kind{"invalid literal", classCalcite}
+	// ErrCastNumericTime is a CAST of a number to a timestamp, which
+	// Flink refuses before Calcite's castability check.
+	ErrCastNumericTime  = &Kind{"numeric to timestamp cast", classFlink}
 	ErrInvalidCall      = &Kind{"invalid function call", classFlink}
 	ErrNotSupported     = &Kind{"not supported here", classFlink}
 	ErrWatermark        = &Kind{"invalid watermark", classFlink}

@@ -396,13 +396,21 @@ func (v *Validator) cast(scope *Scope, e *ast.Cast) (*Typed, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !functions.CanCast(x.Type, e.Type) {
-		from := functions.CalciteTypeString(x.Type)
-		if !x.Type.Nullable() {
-			from += " NOT NULL"
+	if x.Type.Kind.IsNumeric() {
+		// Flink's own check, before Calcite's castability.
+		switch e.Type.Kind {
+		case types.Timestamp:
+			return nil, errorf(e.Pos, ErrCastNumericTime, "The cast from NUMERIC type to TIMESTAMP type is not allowed. "+
+				"It's recommended to use TO_TIMESTAMP(FROM_UNIXTIME(numeric_col)) instead, note the numeric is in seconds.")
+		case types.TimestampLTZ:
+			return nil, errorf(e.Pos, ErrCastNumericTime, "The cast from NUMERIC type to TIMESTAMP_LTZ type is not allowed. "+
+				"It's recommended to use TO_TIMESTAMP_LTZ(numeric_col, precision) instead.")
 		}
+	}
+	if !functions.CanCast(x.Type, e.Type) {
+		// Calcite prints the operand's type without its nullability.
 		return nil, errorf(e.Pos, ErrCast, "Cast function cannot convert value of type %s to type %s",
-			from, functions.CalciteTypeString(e.Type))
+			functions.CalciteTypeString(x.Type), functions.CalciteTypeString(e.Type))
 	}
 	t := e.Type.WithNullable(e.Try || x.Type.Nullable())
 	return &Typed{Expr: &ast.Cast{Pos: e.Pos, Try: e.Try, X: x.Expr, Type: e.Type, Spelled: e.Spelled}, Type: t}, nil
