@@ -117,7 +117,9 @@ func TestTypedAndPipedInsertValidateAlike(t *testing.T) {
 		pipedErrs = append(pipedErrs, strings.ReplaceAll(reason(e), "piped", "TABLE"))
 	}
 	want := []string{
-		"NumberFormatException: For input string: 'abc'. Invalid character found.",
+		"ValidationException: Column types of query result and sink for 'default_catalog.default_database.TABLE' do not match.\n" +
+			"Cause: Incompatible types for sink column 'i' at position 0.\n\nQuery schema: [EXPR$0: CHAR(3) NOT NULL, EXPR$1: CHAR(1) NOT NULL, EXPR$2: CHAR(1) NOT NULL]\n" +
+			"Sink schema:  [i: INT, s: STRING, v: VARCHAR(3)]",
 		"ValidationException: Column types of query result and sink for 'default_catalog.default_database.TABLE' do not match.\n" +
 			"Cause: Different number of columns.\n\nQuery schema: [EXPR$0 INT NOT NULL, EXPR$1 CHAR(1) NOT NULL]\n" +
 			"Sink schema:  [i INT, s STRING, v VARCHAR(3)]",
