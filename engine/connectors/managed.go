@@ -2,6 +2,7 @@ package connectors
 
 import (
 	"context"
+	"slices"
 
 	"eddy/catalogs"
 )
@@ -35,6 +36,10 @@ func managedFactory() *Factory {
 		},
 		Abilities: func(t *Table) Abilities {
 			a := Abilities{Bounded: true}
+			if keyColumns(t) != nil {
+				// One row per key: a changelog applies by key.
+				a.Accepts = Upsert
+			}
 			if rs, ok := managedStore(t); ok {
 				if _, scans := rs.(catalogs.RowScanner); scans {
 					a.Projection, a.Filters = true, FilterCompare|FilterNullTest
@@ -43,6 +48,20 @@ func managedFactory() *Factory {
 			return a
 		},
 	}
+}
+
+// keyColumns returns the positions of the primary key's columns among
+// t's columns, or nil when it has none (or names a column t lacks).
+func keyColumns(t *Table) []int {
+	var keys []int
+	for _, k := range t.PrimaryKey {
+		i := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Name == k })
+		if i < 0 {
+			return nil
+		}
+		keys = append(keys, i)
+	}
+	return keys
 }
 
 // managedStore returns the catalog storing a managed table's rows, or
