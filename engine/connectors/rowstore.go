@@ -221,18 +221,29 @@ func (w *rowStoreWriter) produce(ctx context.Context, batches []*vector.Batch) f
 }
 
 // changes returns the changes of the rows of batches: for a table with a
-// primary key, a -U or -D row deletes its key's row; every other row is
-// put.
+// primary key, a -U or -D row deletes its key's row, every other row is
+// put, and only the last change of each key is kept (the key ends the
+// same as after all of them in order, in fewer writes); for a table
+// without a key, every row is put.
 func (w *rowStoreWriter) changes(ctx context.Context, batches []*vector.Batch) catalogs.Changes {
+	var keep [][]bool
+	if w.keyed {
+		keep = lastOfKeys(batches, keyColumns(w.t))
+	}
 	return func(put, del func(row []any) error) error {
-		for _, b := range batches {
+		for bi, b := range batches {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			for i := range b.N {
 				emit := put
-				if w.keyed && !b.Kind(i).IsAccumulate() {
-					emit = del
+				if keep != nil {
+					if !keep[bi][i] {
+						continue
+					}
+					if !b.Kind(i).IsAccumulate() {
+						emit = del
+					}
 				}
 				if err := emit(b.Row(i)); err != nil {
 					return err
@@ -241,6 +252,34 @@ func (w *rowStoreWriter) changes(ctx context.Context, batches []*vector.Batch) c
 		}
 		return nil
 	}
+}
+
+// lastOfKeys marks, for each row of batches, whether it is the last row
+// of its key (the values at positions keys).
+func lastOfKeys(batches []*vector.Batch, keys []int) [][]bool {
+	type at struct{ b, i int }
+	last := map[string]at{}
+	var buf []byte
+	keyOf := func(b *vector.Batch, i int) string {
+		buf = buf[:0]
+		for _, k := range keys {
+			buf = vector.AppendKey(buf, b.Cols[k], i)
+		}
+		return string(buf)
+	}
+	keep := make([][]bool, len(batches))
+	for bi, b := range batches {
+		keep[bi] = make([]bool, b.N)
+		for i := range b.N {
+			k := keyOf(b, i)
+			if prev, ok := last[k]; ok {
+				keep[prev.b][prev.i] = false
+			}
+			last[k] = at{bi, i}
+			keep[bi][i] = true
+		}
+	}
+	return keep
 }
 
 // retracts reports whether the rows of batches delete keys.
