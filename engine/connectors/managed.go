@@ -12,6 +12,9 @@ import (
 // as for every temporary table, in the session's MemoryStore. Flink's
 // managed tables have no identifier a user can name; neither has this
 // factory, which the Registry uses only for tables without the option.
+// A table with a primary key accepts upserts: its writer applies an
+// updating query's changelog by key; one without takes inserts (the
+// final rows of an updating query).
 func managedFactory() *Factory {
 	return &Factory{
 		Validate: func(*Table, bool) error { return nil },
