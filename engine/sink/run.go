@@ -241,7 +241,13 @@ func (r *Run) pumpTicking(ctx context.Context, idx []int) error {
 			if err := r.checkpoint(ctx, w); err != nil {
 				return err
 			}
-			acks[p.i] <- struct{}{}
+			// The operator's goroutine waits for this, unless the run was
+			// cancelled meanwhile: it has then gone.
+			select {
+			case acks[p.i] <- struct{}{}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		case <-tick.C:
 			if err := r.checkpoint(ctx, nil); err != nil {
 				return err

@@ -166,3 +166,43 @@ func TestRunCheckpointsWhileIdle(t *testing.T) {
 		}
 	}
 }
+
+// blockingWriter holds each Write until release is closed, after telling
+// entered.
+type blockingWriter struct {
+	countingWriter
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (w *blockingWriter) Write(ctx context.Context, b *vector.Batch) error {
+	w.entered <- struct{}{}
+	<-w.release
+	return w.countingWriter.Write(ctx, b)
+}
+
+// TestRunCancelledWhileWriting: a run cancelled while a batch is being
+// written ends with the context's error once the write returns.
+func TestRunCancelledWhileWriting(t *testing.T) {
+	for range 20 {
+		ctx, cancel := context.WithCancel(context.Background())
+		w := &blockingWriter{entered: make(chan struct{}, 1), release: make(chan struct{})}
+		r := &Run{Checkpoints: &Checkpoints{Interval: time.Hour}}
+		r.Add(w, &batches{n: 1000})
+		done := make(chan error, 1)
+		go func() { done <- r.Run(ctx) }()
+		<-w.entered
+		cancel()
+		// Let the operator's goroutine see the cancellation first.
+		time.Sleep(time.Millisecond)
+		close(w.release)
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("cancelled run: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("a run cancelled while writing never ended")
+		}
+	}
+}
