@@ -133,12 +133,33 @@ type RowStore interface {
 	// ErrTableNotExist, writing nothing, when it has not.
 	WriteTarget(ctx context.Context, t RowTarget, overwrite bool,
 		produce func(emit func(row []any) error) error) error
+	// ApplyTarget is WriteTarget for a changelog: changes emits, in
+	// order, rows to store (put: for a table with a primary key, a row
+	// that replaces the row of its key) and rows whose key to delete
+	// (del: the row of that primary key is removed; only the key's
+	// values are read). Applied in one transaction, checked as
+	// WriteTarget is: when changes or the store fails nothing is
+	// applied. A del into a table without a primary key is an error.
+	ApplyTarget(ctx context.Context, t RowTarget, overwrite bool, changes Changes) error
 	// TruncateRows removes every row of a table.
 	TruncateRows(ctx context.Context, path ObjectPath) error
 	// BeginWriteGroup opens a write group on the store that keeps the
 	// catalog's rows. The group holds the store's write lock until it
 	// ends: its owner must commit or roll it back.
 	BeginWriteGroup(ctx context.Context) (WriteGroup, error)
+}
+
+// Changes produces the changes of one write into a managed table, in the
+// order they apply: put stores a row; del removes the row with the
+// primary key of row (a table with a primary key keeps one row per key,
+// so a put replaces the key's row and a del of a key without a row does
+// nothing). A changelog maps onto it as Flink's table store applies one:
+// +I and +U put, -U and -D del.
+type Changes func(put, del func(row []any) error) error
+
+// Inserts returns the changes that put every row produce emits.
+func Inserts(produce func(emit func(row []any) error) error) Changes {
+	return func(put, _ func(row []any) error) error { return produce(put) }
 }
 
 // RowStager is a RowStore that can hold the rows of a long statement
@@ -154,12 +175,12 @@ type RowStager interface {
 // one transaction (checked against the target's version, as WriteTarget
 // is). Its owner must Commit or Discard it.
 type RowStage interface {
-	// Append stages every row produce emits.
-	Append(ctx context.Context, produce func(emit func(row []any) error) error) error
-	// Commit writes the staged rows, then the rows produce emits, into
-	// the table in one transaction (replacing its rows when overwrite is
+	// Append stages the changes (see ApplyTarget).
+	Append(ctx context.Context, changes Changes) error
+	// Commit applies the staged changes, then the given ones, to the
+	// table in one transaction (replacing its rows when overwrite is
 	// set), and ends the stage. On error nothing is written.
-	Commit(ctx context.Context, overwrite bool, produce func(emit func(row []any) error) error) error
+	Commit(ctx context.Context, overwrite bool, changes Changes) error
 	// Discard drops the staged rows and ends the stage.
 	Discard() error
 }
@@ -180,6 +201,9 @@ type WriteGroup interface {
 	// WriteTarget is rs.WriteTarget inside the group.
 	WriteTarget(ctx context.Context, rs RowStore, t RowTarget, overwrite bool,
 		produce func(emit func(row []any) error) error) error
+	// ApplyTarget is rs.ApplyTarget inside the group: a statement of its
+	// own, as WriteRows is.
+	ApplyTarget(ctx context.Context, rs RowStore, t RowTarget, overwrite bool, changes Changes) error
 	// Commit ends the group, storing every statement that succeeded in
 	// it. An error means none of them was stored.
 	Commit(ctx context.Context) error

@@ -24,7 +24,10 @@
 // store's catalog version, raised by triggers on every catalog table,
 // invalidates (cache.go). A RowGroup (group.go) is one write transaction
 // that the row writes of several statements share, each in a savepoint of
-// its own, for the group commit of piped scripts.
+// its own, for the group commit of piped scripts. A managed table with a
+// primary key keeps one row per key: a write's rows replace the rows of
+// their keys, and ApplyTarget applies a changelog (catalogs.Changes) in
+// its order, a deletion removing its key's rows (rows.go, rows_stage.go).
 //
 // It imports catalogs, engine/types and github.com/mattn/go-sqlite3; no
 // engine package may import it (main wires it).

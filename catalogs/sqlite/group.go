@@ -115,29 +115,42 @@ func (g *RowGroup) Holds(rs catalogs.RowStore) bool {
 // holds.
 func (g *RowGroup) WriteRows(ctx context.Context, rs catalogs.RowStore, path catalogs.ObjectPath, cols []*types.Type,
 	overwrite bool, produce func(emit func(row []any) error) error) error {
-	return g.write(ctx, rs, catalogs.RowTarget{Path: path, Types: cols}, false, overwrite, produce)
+	return g.write(ctx, rs, catalogs.RowTarget{Path: path, Types: cols}, false, overwrite, produce, nil)
 }
 
 // WriteTarget is the catalog's WriteTarget inside the group.
 func (g *RowGroup) WriteTarget(ctx context.Context, rs catalogs.RowStore, t catalogs.RowTarget,
 	overwrite bool, produce func(emit func(row []any) error) error) error {
-	return g.write(ctx, rs, t, true, overwrite, produce)
+	return g.write(ctx, rs, t, true, overwrite, produce, nil)
 }
 
+// ApplyTarget is the catalog's ApplyTarget inside the group: a statement
+// in a savepoint of its own.
+func (g *RowGroup) ApplyTarget(ctx context.Context, rs catalogs.RowStore, t catalogs.RowTarget,
+	overwrite bool, changes catalogs.Changes) error {
+	return g.write(ctx, rs, t, true, overwrite, nil, changes)
+}
+
+// write writes the rows produce emits or, when produce is nil, applies
+// changes.
 func (g *RowGroup) write(ctx context.Context, rs catalogs.RowStore, t catalogs.RowTarget, bound, overwrite bool,
-	produce func(emit func(row []any) error) error) error {
+	produce func(emit func(row []any) error) error, changes catalogs.Changes) error {
 	path, cols := t.Path, t.Types
 	c, ok := rs.(*Catalog)
 	if !ok || c.store != g.store {
 		return catalogs.Errorf(catalogs.ErrStore, "the rows of %s are not kept in store %s", path.FullName(), g.store.path)
 	}
 	key := objectKey{c.name, path.Database, path.Object}
-	if !overwrite && (!bound || g.versionChecked(key, t.Version)) {
-		if done, err := g.appendRows(key, cols, produce); done {
-			return err
+	if produce != nil {
+		// Rows alone may join the group's pending rows.
+		if !overwrite && (!bound || g.versionChecked(key, t.Version)) {
+			if done, err := g.appendRows(key, cols, produce); done {
+				return err
+			}
 		}
+		changes = catalogs.Inserts(produce)
 	}
-	w, err := newRowWrite(c, t, bound, overwrite, produce)
+	w, err := newRowWrite(c, t, bound, overwrite, changes)
 	if err != nil {
 		return err
 	}

@@ -223,21 +223,26 @@ func (c *Catalog) ReadRows(ctx context.Context, path catalogs.ObjectPath, cols [
 // instead.)
 func (c *Catalog) WriteRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, overwrite bool,
 	produce func(emit func(row []any) error) error) error {
-	return c.write(ctx, catalogs.RowTarget{Path: path, Types: cols}, false, overwrite, produce)
+	return c.write(ctx, catalogs.RowTarget{Path: path, Types: cols}, false, overwrite, catalogs.Inserts(produce))
 }
 
 // WriteTarget is WriteRows bound to the table version of t (see
 // catalogs.RowTarget): checked inside the write transaction.
 func (c *Catalog) WriteTarget(ctx context.Context, t catalogs.RowTarget, overwrite bool,
 	produce func(emit func(row []any) error) error) error {
-	return c.write(ctx, t, true, overwrite, produce)
+	return c.write(ctx, t, true, overwrite, catalogs.Inserts(produce))
 }
 
-func (c *Catalog) write(ctx context.Context, t catalogs.RowTarget, bound, overwrite bool,
-	produce func(emit func(row []any) error) error) error {
+// ApplyTarget is WriteTarget for a changelog (see catalogs.Changes): the
+// puts and deletions apply in their order, in one transaction.
+func (c *Catalog) ApplyTarget(ctx context.Context, t catalogs.RowTarget, overwrite bool, changes catalogs.Changes) error {
+	return c.write(ctx, t, true, overwrite, changes)
+}
+
+func (c *Catalog) write(ctx context.Context, t catalogs.RowTarget, bound, overwrite bool, changes catalogs.Changes) error {
 	path := t.Path
 	key := objectKey{c.name, path.Database, path.Object}
-	w, err := newRowWrite(c, t, bound, overwrite, produce)
+	w, err := newRowWrite(c, t, bound, overwrite, changes)
 	if err != nil {
 		return err
 	}
@@ -265,7 +270,7 @@ func (c *Catalog) write(ctx context.Context, t catalogs.RowTarget, bound, overwr
 	return err
 }
 
-// rowWrite is one WriteRows call: the generated texts and the producer.
+// rowWrite is one write: the generated texts and the changes.
 type rowWrite struct {
 	c         *Catalog
 	target    catalogs.RowTarget
@@ -273,7 +278,7 @@ type rowWrite struct {
 	path      catalogs.ObjectPath
 	cols      []*types.Type
 	overwrite bool
-	produce   func(emit func(row []any) error) error
+	changes   catalogs.Changes
 	defs      []string
 	marks     []string
 	names     []string
@@ -282,12 +287,13 @@ type rowWrite struct {
 	// by run: rows after it replace the older rows of their keys.
 	keys   []int
 	before int64
+	// indexed is set once the key's index of the data table exists.
+	indexed bool
 }
 
-func newRowWrite(c *Catalog, t catalogs.RowTarget, bound, overwrite bool,
-	produce func(emit func(row []any) error) error) (*rowWrite, error) {
+func newRowWrite(c *Catalog, t catalogs.RowTarget, bound, overwrite bool, changes catalogs.Changes) (*rowWrite, error) {
 	cols := t.Types
-	w := &rowWrite{c: c, target: t, bound: bound, path: t.Path, cols: cols, overwrite: overwrite, produce: produce,
+	w := &rowWrite{c: c, target: t, bound: bound, path: t.Path, cols: cols, overwrite: overwrite, changes: changes,
 		defs: make([]string, len(cols)), marks: make([]string, len(cols)), names: make([]string, len(cols))}
 	for i, t := range cols {
 		st, err := sqliteType(t)
@@ -311,7 +317,7 @@ func (w *rowWrite) run(ctx context.Context, tx *sql.Tx, tbl string) (string, err
 	if err := c.checkTarget(ctx, tx, w.target, w.bound); err != nil {
 		return "", err
 	}
-	w.keys, w.before = c.tableKeys(ctx, tx, path, len(w.cols)), 0
+	w.keys, w.before, w.indexed = c.tableKeys(ctx, tx, path, len(w.cols)), 0, false
 	if tbl == "" {
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS row_tables (
 			id      INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -352,13 +358,64 @@ func (w *rowWrite) run(ctx context.Context, tx *sql.Tx, tbl string) (string, err
 	return tbl, w.upsert(ctx, tx, tbl)
 }
 
-// upsert inserts the produced rows and, for a table with a primary key,
-// keeps one row per key: the newest (see replaceKeys).
+// upsert applies the changes and, for a table with a primary key, keeps
+// one row per key: the newest (see replaceKeys).
 func (w *rowWrite) upsert(ctx context.Context, tx *sql.Tx, tbl string) error {
-	if err := w.insert(ctx, tx, tbl); err != nil {
+	if err := w.apply(ctx, tx, tbl); err != nil {
 		return err
 	}
 	return w.replaceKeys(ctx, tx, tbl)
+}
+
+// apply applies the changes to the data table tbl in their order: the
+// puts go in as rows, and each deletion, after the puts before it,
+// removes every row of its key (a later put of the key is newer).
+func (w *rowWrite) apply(ctx context.Context, tx execer, tbl string) error {
+	return w.insert(ctx, tx, tbl, func(row []any) error { return w.deleteKey(ctx, tx, tbl, row) })
+}
+
+// deleteKey removes the rows of row's primary key from the data table
+// tbl.
+func (w *rowWrite) deleteKey(ctx context.Context, tx execer, tbl string, row []any) error {
+	if len(w.keys) == 0 {
+		return noKeyErr(w.path)
+	}
+	if len(row) != len(w.cols) {
+		return fmt.Errorf("a row of %d values for %d columns", len(row), len(w.cols))
+	}
+	if err := w.keyIndex(ctx, tx, tbl); err != nil {
+		return err
+	}
+	on := make([]string, len(w.keys))
+	args := make([]any, len(w.keys))
+	for i, k := range w.keys {
+		on[i] = "c" + strconv.Itoa(k) + " = ?"
+		args[i] = toSQL(row[k], w.cols[k])
+	}
+	err := execText(ctx, tx, `DELETE FROM `+tbl+` WHERE `+strings.Join(on, " AND "), args...)
+	return storeErr(err, "cannot write the rows of %s", w.path.FullName())
+}
+
+// noKeyErr is the error of a deletion by key in a table without a
+// primary key.
+func noKeyErr(path catalogs.ObjectPath) error {
+	return catalogs.ClassErrorf(catalogs.ErrStore, "TableException",
+		"Table %s has no primary key: a change that deletes or retracts a row cannot be applied to it.",
+		path.FullName())
+}
+
+// keyIndex makes the index on the key columns of the data table tbl.
+func (w *rowWrite) keyIndex(ctx context.Context, tx execer, tbl string) error {
+	if w.indexed {
+		return nil
+	}
+	names := make([]string, len(w.keys))
+	for i, k := range w.keys {
+		names[i] = "c" + strconv.Itoa(k)
+	}
+	err := execText(ctx, tx, `CREATE INDEX IF NOT EXISTS `+tbl+`_key ON `+tbl+` (`+strings.Join(names, ", ")+`)`)
+	w.indexed = err == nil
+	return storeErr(err, "cannot write the rows of %s", w.path.FullName())
 }
 
 // replaceKeys keeps one row per primary key in the data table tbl, as
@@ -372,22 +429,29 @@ func (w *rowWrite) replaceKeys(ctx context.Context, tx execer, tbl string) error
 	if len(w.keys) == 0 {
 		return nil
 	}
-	names := make([]string, len(w.keys))
-	on := make([]string, len(w.keys))
-	for i, k := range w.keys {
-		names[i] = "c" + strconv.Itoa(k)
-		on[i] = "o." + names[i] + " = n." + names[i]
+	if err := w.keyIndex(ctx, tx, tbl); err != nil {
+		return err
 	}
-	err := execText(ctx, tx, `CREATE INDEX IF NOT EXISTS `+tbl+`_key ON `+tbl+` (`+strings.Join(names, ", ")+`)`)
-	if err == nil {
-		err = execText(ctx, tx, `DELETE FROM `+tbl+` WHERE rowid IN (SELECT o.rowid FROM `+tbl+` AS n JOIN `+tbl+
-			` AS o ON `+strings.Join(on, " AND ")+` AND o.rowid < n.rowid WHERE n.rowid > ?)`, w.before)
-	}
+	err := execText(ctx, tx, `DELETE FROM `+tbl+` WHERE rowid IN (SELECT o.rowid FROM `+tbl+` AS n JOIN `+tbl+
+		` AS o ON `+w.keyJoin("o", "n")+` AND o.rowid < n.rowid WHERE n.rowid > ?)`, w.before)
 	return storeErr(err, "cannot write the rows of %s", w.path.FullName())
 }
 
-// insert stores the produced rows into the data table tbl.
-func (w *rowWrite) insert(ctx context.Context, tx execer, tbl string) error {
+// keyJoin returns the condition that rows a and b (aliases) have the same
+// primary key.
+func (w *rowWrite) keyJoin(a, b string) string {
+	on := make([]string, len(w.keys))
+	for i, k := range w.keys {
+		name := "c" + strconv.Itoa(k)
+		on[i] = a + "." + name + " = " + b + "." + name
+	}
+	return strings.Join(on, " AND ")
+}
+
+// insert stores the rows the changes put into the table tbl, in
+// multi-row INSERTs; a deletion first writes the rows put before it, then
+// calls del.
+func (w *rowWrite) insert(ctx context.Context, tx execer, tbl string, del func(row []any) error) error {
 	cols, path := w.cols, w.path
 	// Rows go in multi-row INSERTs of up to perInsert rows (SQLite
 	// takes at most 32766 parameters a statement).
@@ -405,7 +469,10 @@ func (w *rowWrite) insert(ctx context.Context, tx execer, tbl string) error {
 		args, pending = args[:0], 0
 		return storeErr(err, "cannot write the rows of %s", path.FullName())
 	}
-	err := w.produce(func(row []any) error {
+	put := func(row []any) error {
+		if len(row) != len(cols) {
+			return fmt.Errorf("a row of %d values for %d columns", len(row), len(cols))
+		}
 		for i, v := range row {
 			args = append(args, toSQL(v, cols[i]))
 		}
@@ -414,6 +481,12 @@ func (w *rowWrite) insert(ctx context.Context, tx execer, tbl string) error {
 			return flush()
 		}
 		return nil
+	}
+	err := w.changes(put, func(row []any) error {
+		if err := flush(); err != nil {
+			return err
+		}
+		return del(row)
 	})
 	if err != nil {
 		return err

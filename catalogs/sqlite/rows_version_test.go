@@ -152,35 +152,35 @@ func TestStagedRows(t *testing.T) {
 
 	st, err := c.StageRows(ctx, target)
 	must(t, err)
-	must(t, st.Append(ctx, emitRows([]any{int32(1), "a"}, []any{int32(2), "b"})))
+	must(t, st.Append(ctx, catalogs.Inserts(emitRows([]any{int32(1), "a"}, []any{int32(2), "b"}))))
 	// Unseen, and the store takes other writes meanwhile.
 	equal(t, readRows(t, c, p, ab), "[0 old];")
 	writeRows(t, c, p, ab, []any{int32(9), "other"})
-	must(t, st.Append(ctx, emitRows([]any{int32(3), "c"})))
-	must(t, st.Commit(ctx, false, emitRows([]any{int32(4), "d"})))
+	must(t, st.Append(ctx, catalogs.Inserts(emitRows([]any{int32(3), "c"}))))
+	must(t, st.Commit(ctx, false, catalogs.Inserts(emitRows([]any{int32(4), "d"}))))
 	equal(t, readRows(t, c, p, ab), "[0 old];[9 other];[1 a];[2 b];[3 c];[4 d];")
 
 	// Overwrite replaces the rows.
 	st, err = c.StageRows(ctx, target)
 	must(t, err)
-	must(t, st.Append(ctx, emitRows([]any{int32(5), "e"})))
-	must(t, st.Commit(ctx, true, emitRows()))
+	must(t, st.Append(ctx, catalogs.Inserts(emitRows([]any{int32(5), "e"}))))
+	must(t, st.Commit(ctx, true, catalogs.Inserts(emitRows())))
 	equal(t, readRows(t, c, p, ab), "[5 e];")
 
 	// Discarded: nothing.
 	st, err = c.StageRows(ctx, target)
 	must(t, err)
-	must(t, st.Append(ctx, emitRows([]any{int32(6), "f"})))
+	must(t, st.Append(ctx, catalogs.Inserts(emitRows([]any{int32(6), "f"}))))
 	must(t, st.Discard())
 	equal(t, readRows(t, c, p, ab), "[5 e];")
 
 	// The table re-created meanwhile: the commit fails and writes nothing.
 	st, err = c.StageRows(ctx, target)
 	must(t, err)
-	must(t, st.Append(ctx, emitRows([]any{int32(7), "g"})))
+	must(t, st.Append(ctx, catalogs.Inserts(emitRows([]any{int32(7), "g"}))))
 	must(t, c.DropTable(ctx, p, false))
 	must(t, c.CreateTable(ctx, p, ab, false))
-	if err := st.Commit(ctx, false, emitRows()); !errors.Is(err, catalogs.ErrTableChanged) {
+	if err := st.Commit(ctx, false, catalogs.Inserts(emitRows())); !errors.Is(err, catalogs.ErrTableChanged) {
 		t.Fatalf("commit of a stage whose table was re-created: %v", err)
 	}
 	equal(t, readRows(t, c, p, ab), "")

@@ -39,8 +39,8 @@ func TestPrimaryKeyUpsert(t *testing.T) {
 
 	st, err := c.StageRows(ctx, target)
 	must(t, err)
-	must(t, st.Append(ctx, emitRows([]any{int32(2), "b3"}, []any{int32(4), "d"})))
-	must(t, st.Commit(ctx, false, emitRows([]any{int32(4), "d2"})))
+	must(t, st.Append(ctx, catalogs.Inserts(emitRows([]any{int32(2), "b3"}, []any{int32(4), "d"}))))
+	must(t, st.Commit(ctx, false, catalogs.Inserts(emitRows([]any{int32(4), "d2"}))))
 	equal(t, readRows(t, c, p, kt), "[1 a3];[3 c2];[2 b3];[4 d2];")
 
 	plain := managedTable(col("a", types.New(types.Int)), col("w", types.NewString()))

@@ -2,6 +2,7 @@ package connectors
 
 import (
 	"context"
+	"slices"
 
 	"eddy/catalogs"
 )
@@ -11,6 +12,9 @@ import (
 // as for every temporary table, in the session's MemoryStore. Flink's
 // managed tables have no identifier a user can name; neither has this
 // factory, which the Registry uses only for tables without the option.
+// A table with a primary key accepts upserts: its writer applies an
+// updating query's changelog by key; one without takes inserts (the
+// final rows of an updating query).
 func managedFactory() *Factory {
 	return &Factory{
 		Validate: func(*Table, bool) error { return nil },
@@ -35,6 +39,10 @@ func managedFactory() *Factory {
 		},
 		Abilities: func(t *Table) Abilities {
 			a := Abilities{Bounded: true}
+			if keyColumns(t) != nil {
+				// One row per key: a changelog applies by key.
+				a.Accepts = Upsert
+			}
 			if rs, ok := managedStore(t); ok {
 				if _, scans := rs.(catalogs.RowScanner); scans {
 					a.Projection, a.Filters = true, FilterCompare|FilterNullTest
@@ -43,6 +51,20 @@ func managedFactory() *Factory {
 			return a
 		},
 	}
+}
+
+// keyColumns returns the positions of the primary key's columns among
+// t's columns, or nil when it has none (or names a column t lacks).
+func keyColumns(t *Table) []int {
+	var keys []int
+	for _, k := range t.PrimaryKey {
+		i := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Name == k })
+		if i < 0 {
+			return nil
+		}
+		keys = append(keys, i)
+	}
+	return keys
 }
 
 // managedStore returns the catalog storing a managed table's rows, or

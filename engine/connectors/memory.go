@@ -3,11 +3,11 @@ package connectors
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
 	"eddy/catalogs"
+	"eddy/engine/types"
 	"eddy/engine/vector"
 )
 
@@ -43,16 +43,7 @@ func (m *MemoryStore) Reader(t *Table) Reader {
 // Writer returns a writer that appends (or, with overwrite, replaces) the
 // table's rows at Commit.
 func (m *MemoryStore) Writer(t *Table, overwrite bool) Writer {
-	w := &memWriter{m: m, key: keyOf(t), overwrite: overwrite}
-	for _, k := range t.PrimaryKey {
-		i := slices.IndexFunc(t.Columns, func(c Column) bool { return c.Name == k })
-		if i < 0 {
-			w.keys = nil
-			break
-		}
-		w.keys = append(w.keys, i)
-	}
-	return w
+	return &memWriter{m: m, key: keyOf(t), overwrite: overwrite, keys: keyColumns(t)}
 }
 
 // Drop forgets a table's rows (DROP TABLE, TRUNCATE TABLE).
@@ -80,7 +71,8 @@ type memWriter struct {
 	batches   []*vector.Batch
 	cur       *vector.Batch
 	// keys are the positions of the primary key's columns: a table with
-	// one keeps one row per key, the last written (nil: none).
+	// one keeps one row per key, the last written, and applies a
+	// changelog by key (a -U or -D row deletes the key's row); nil: none.
 	keys []int
 }
 
@@ -120,8 +112,9 @@ func (w *memWriter) Commit(ctx context.Context) error {
 }
 
 // lastPerKey returns the rows of batches with only the last row of each
-// key (the values at positions keys), in the order they were written: a
-// row replaces the older rows of its key, as in Flink's upsert tables.
+// key (the values at positions keys), in the order they were written, as
+// inserts: a row replaces the older rows of its key, as in Flink's upsert
+// tables, and a key whose last row is a -U or -D has no row.
 func lastPerKey(batches []*vector.Batch, keys []int) []*vector.Batch {
 	keyOfRow := func(b *vector.Batch, i int) string {
 		row := b.Row(i)
@@ -141,14 +134,14 @@ func lastPerKey(batches []*vector.Batch, keys []int) []*vector.Batch {
 	var cur *vector.Batch
 	for bi, b := range batches {
 		for i := range b.N {
-			if last[keyOfRow(b, i)] != [2]int{bi, i} {
+			if !b.Kind(i).IsAccumulate() || last[keyOfRow(b, i)] != [2]int{bi, i} {
 				continue
 			}
 			if cur == nil || cur.N >= vector.BatchSize {
 				cur = vector.NewBatch(b.Types(), vector.BatchSize)
 				out = append(out, cur)
 			}
-			cur.AppendFrom(b, i, b.Kind(i))
+			cur.AppendFrom(b, i, types.Insert)
 		}
 	}
 	return out

@@ -34,7 +34,7 @@ func (r *Registry) OpenGroupWriter(t *Table, g catalogs.WriteGroup, overwrite bo
 	}
 	// The group holds the store's write lock from before the statement
 	// was planned: the writer binds to its table at its first write.
-	return &rowStoreWriter{rs: rs, t: t, overwrite: overwrite, group: g}, true
+	return &rowStoreWriter{rs: rs, t: t, overwrite: overwrite, group: g, keyed: keyColumns(t) != nil}, true
 }
 
 // readRowStore reads a table one page of BatchSize rows per batch, so a
@@ -92,6 +92,11 @@ func (r *rowStoreReader) Close() error {
 // Commit (a batch statement larger than its memory share). It is bound
 // to the table it was opened for (catalogs.RowTarget): a write after that
 // table was dropped, created again or altered fails and writes nothing.
+//
+// A table with a primary key takes a changelog (its factory accepts
+// upserts): the rows are applied as changes in their order (+I and +U
+// write the key's row, -U and -D delete it, as Flink's table store
+// applies a changelog). A table without a key stores every row it gets.
 type rowStoreWriter struct {
 	rs        RowStore
 	t         *Table
@@ -102,12 +107,13 @@ type rowStoreWriter struct {
 	batches   []*vector.Batch
 	bytes     int64             // estimated heap bytes of batches
 	stage     catalogs.RowStage // rows spilled before the commit, or nil
+	keyed     bool              // the table has a primary key
 }
 
 // openRowStoreWriter opens a writer of t's rows bound to the table as it
 // is now, which must be as the statement was planned (t.Columns).
 func openRowStoreWriter(ctx context.Context, rs RowStore, t *Table, overwrite bool, g catalogs.WriteGroup) (*rowStoreWriter, error) {
-	w := &rowStoreWriter{rs: rs, t: t, overwrite: overwrite, group: g}
+	w := &rowStoreWriter{rs: rs, t: t, overwrite: overwrite, group: g, keyed: keyColumns(t) != nil}
 	if err := w.bind(ctx); err != nil {
 		return nil, err
 	}
@@ -172,7 +178,7 @@ func (w *rowStoreWriter) Spill(ctx context.Context) error {
 		}
 		w.stage = st
 	}
-	if err := w.stage.Append(ctx, w.produce(ctx, w.batches)); err != nil {
+	if err := w.stage.Append(ctx, w.changes(ctx, w.batches)); err != nil {
 		return err
 	}
 	w.reset()
@@ -183,7 +189,7 @@ func (w *rowStoreWriter) Commit(ctx context.Context) error {
 	if w.stage != nil {
 		st := w.stage
 		w.stage = nil
-		if err := st.Commit(ctx, w.overwrite, w.produce(ctx, w.batches)); err != nil {
+		if err := st.Commit(ctx, w.overwrite, w.changes(ctx, w.batches)); err != nil {
 			return err
 		}
 		w.reset()
@@ -214,6 +220,83 @@ func (w *rowStoreWriter) produce(ctx context.Context, batches []*vector.Batch) f
 	}
 }
 
+// changes returns the changes of the rows of batches: for a table with a
+// primary key, a -U or -D row deletes its key's row, every other row is
+// put, and only the last change of each key is kept (the key ends the
+// same as after all of them in order, in fewer writes); for a table
+// without a key, every row is put.
+func (w *rowStoreWriter) changes(ctx context.Context, batches []*vector.Batch) catalogs.Changes {
+	var keep [][]bool
+	if w.keyed {
+		keep = lastOfKeys(batches, keyColumns(w.t))
+	}
+	return func(put, del func(row []any) error) error {
+		for bi, b := range batches {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			for i := range b.N {
+				emit := put
+				if keep != nil {
+					if !keep[bi][i] {
+						continue
+					}
+					if !b.Kind(i).IsAccumulate() {
+						emit = del
+					}
+				}
+				if err := emit(b.Row(i)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// lastOfKeys marks, for each row of batches, whether it is the last row
+// of its key (the values at positions keys).
+func lastOfKeys(batches []*vector.Batch, keys []int) [][]bool {
+	type at struct{ b, i int }
+	last := map[string]at{}
+	var buf []byte
+	keyOf := func(b *vector.Batch, i int) string {
+		buf = buf[:0]
+		for _, k := range keys {
+			buf = vector.AppendKey(buf, b.Cols[k], i)
+		}
+		return string(buf)
+	}
+	keep := make([][]bool, len(batches))
+	for bi, b := range batches {
+		keep[bi] = make([]bool, b.N)
+		for i := range b.N {
+			k := keyOf(b, i)
+			if prev, ok := last[k]; ok {
+				keep[prev.b][prev.i] = false
+			}
+			last[k] = at{bi, i}
+			keep[bi][i] = true
+		}
+	}
+	return keep
+}
+
+// retracts reports whether the rows of batches delete keys.
+func (w *rowStoreWriter) retracts(batches []*vector.Batch) bool {
+	if !w.keyed {
+		return false
+	}
+	for _, b := range batches {
+		for i := range b.N {
+			if !b.Kind(i).IsAccumulate() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // reset empties the buffer.
 func (w *rowStoreWriter) reset() {
 	clear(w.batches)
@@ -226,11 +309,15 @@ func (w *rowStoreWriter) flush(ctx context.Context) error {
 	if err := w.bind(ctx); err != nil {
 		return err
 	}
-	produce := w.produce(ctx, w.batches)
 	var err error
-	if w.group != nil {
+	switch produce := w.produce(ctx, w.batches); {
+	case w.retracts(w.batches) && w.group != nil:
+		err = w.group.ApplyTarget(ctx, w.rs, w.target, w.overwrite, w.changes(ctx, w.batches))
+	case w.retracts(w.batches):
+		err = w.rs.ApplyTarget(ctx, w.target, w.overwrite, w.changes(ctx, w.batches))
+	case w.group != nil:
 		err = w.group.WriteTarget(ctx, w.rs, w.target, w.overwrite, produce)
-	} else {
+	default:
 		err = w.rs.WriteTarget(ctx, w.target, w.overwrite, produce)
 	}
 	if err != nil {

@@ -3,10 +3,12 @@ package sink
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"eddy/engine/connectors"
 	"eddy/engine/exec"
+	"eddy/engine/vector"
 )
 
 // Run is a prepared set of sinks: their writers are open and their
@@ -83,6 +85,12 @@ func (r *Run) Abort(err error) error {
 // Run writes every sink's rows, then commits all writers; on any failure
 // every writer not yet committed is aborted.
 func (r *Run) Run(ctx context.Context) error {
+	if r.Checkpoints != nil && r.Checkpoints.Interval > 0 {
+		if err := r.pumpTimed(ctx); err != nil {
+			return r.Abort(err)
+		}
+		return r.commit(ctx)
+	}
 	if r.Interleave && len(r.ops) > 1 {
 		if err := r.pumpInTurn(ctx); err != nil {
 			return r.Abort(err)
@@ -146,6 +154,111 @@ func (r *Run) pumpInTurn(ctx context.Context) error {
 	return nil
 }
 
+// pumpTimed writes the sinks' rows (all at once when Interleave is set,
+// else each to its end before the next) and checkpoints the writers
+// every Interval even while no row arrives: an operator's Next runs in a
+// goroutine of its own, which hands each batch over and waits until it is
+// written before it asks for the next, so that an updating query whose
+// last changes were buffered (a retraction, then nothing for a long time)
+// still commits them at the next checkpoint.
+func (r *Run) pumpTimed(ctx context.Context) error {
+	if r.Interleave {
+		all := make([]int, len(r.ops))
+		for i := range all {
+			all[i] = i
+		}
+		return r.pumpTicking(ctx, all)
+	}
+	for i := range r.ops {
+		if err := r.pumpTicking(ctx, []int{i}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pulled is a batch (or the end, or an error) of the operator of sink i.
+type pulled struct {
+	i   int
+	b   *vector.Batch
+	err error
+}
+
+// pumpTicking writes the rows of the sinks idx until all have ended,
+// checkpointing on a timer; their operators are closed when it returns.
+func (r *Run) pumpTicking(ctx context.Context, idx []int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	out := make(chan pulled)
+	acks := make(map[int]chan struct{}, len(idx))
+	var wg sync.WaitGroup
+	for _, i := range idx {
+		ack := make(chan struct{})
+		acks[i] = ack
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				b, err := r.ops[i].Next(ctx)
+				select {
+				case out <- pulled{i: i, b: b, err: err}:
+				case <-ctx.Done():
+					return
+				}
+				if err != nil || b == nil {
+					return
+				}
+				select {
+				case <-ack:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	defer func() {
+		cancel()
+		wg.Wait()
+		for _, i := range idx {
+			r.ops[i].Close()
+		}
+	}()
+	tick := time.NewTicker(r.Checkpoints.Interval)
+	defer tick.Stop()
+	for left := len(idx); left > 0; {
+		select {
+		case p := <-out:
+			if p.err != nil {
+				return p.err
+			}
+			if p.b == nil {
+				left--
+				continue
+			}
+			w := r.writers[p.i]
+			if err := w.Write(ctx, p.b); err != nil {
+				return err
+			}
+			if err := r.checkpoint(ctx, w); err != nil {
+				return err
+			}
+			// The operator's goroutine waits for this, unless the run was
+			// cancelled meanwhile: it has then gone.
+			select {
+			case acks[p.i] <- struct{}{}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		case <-tick.C:
+			if err := r.checkpoint(ctx, nil); err != nil {
+				return err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
 // commit commits every writer; after a failure the writers not yet
 // committed are discarded.
 func (r *Run) commit(ctx context.Context) error {
@@ -160,9 +273,10 @@ func (r *Run) commit(ctx context.Context) error {
 	return nil
 }
 
-// checkpoint commits, after a write to w, what the writers hold when a
-// checkpoint is due: all of them when the interval has passed, w alone
-// when it holds more than its share of memory.
+// checkpoint commits, after a write to w (nil: none, a tick of the
+// clock), what the writers hold when a checkpoint is due: all of them
+// when the interval has passed, w alone when it holds more than its share
+// of memory.
 func (r *Run) checkpoint(ctx context.Context, w any) error {
 	cp := r.Checkpoints
 	if cp == nil {
