@@ -18,6 +18,7 @@ import (
 	"eddy/catalogs/hive"
 	"eddy/catalogs/memory"
 	"eddy/engine"
+	"eddy/engine/result"
 	"eddy/engine/types"
 	"eddy/repl"
 )
@@ -66,9 +67,15 @@ func session(t *testing.T, opts ...catalogs.ManagerOption) *engine.Session {
 	return s
 }
 
+// executor runs statements: eddy's local engine or a session of a Flink
+// SQL Gateway.
+type executor interface {
+	Execute(ctx context.Context, sql string) (*result.Result, error)
+}
+
 // run executes statements and returns the rows of the last one, each
 // row printed as Flink prints it (+I[1, alan, 18]).
-func run(t *testing.T, s *engine.Session, stmts ...string) []string {
+func run(t *testing.T, s executor, stmts ...string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -100,7 +107,7 @@ func run(t *testing.T, s *engine.Session, stmts ...string) []string {
 	return out
 }
 
-func expectError(t *testing.T, s *engine.Session, stmt, want string) {
+func expectError(t *testing.T, s executor, stmt, want string) {
 	t.Helper()
 	_, err := s.Execute(context.Background(), stmt)
 	if err == nil || !strings.Contains(err.Error(), want) {
