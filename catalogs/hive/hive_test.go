@@ -115,6 +115,24 @@ func expectError(t *testing.T, s executor, stmt, want string) {
 	}
 }
 
+// drain runs a query and reads its rows, returning the first error.
+func drain(s executor, stmt string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := s.Execute(ctx, stmt)
+	if err != nil {
+		return err
+	}
+	defer res.Close()
+	for res.Rows != nil {
+		_, ok, err := res.Rows.Next(ctx)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	return nil
+}
+
 // thriftClient is a metastore client of the test's own, to check what
 // eddy stored.
 func thriftClient(t *testing.T, uri string) *hms.ThriftHiveMetastoreClient {
@@ -355,8 +373,8 @@ func TestUnreachableMetastore(t *testing.T) {
 }
 
 // TestPartitionDDL: the Hive dialect's ALTER TABLE ADD/DROP PARTITION
-// land in the metastore, and a table stored as Parquet is refused with a
-// clear error when written.
+// land in the metastore; a table stored as Parquet is written and read,
+// and one stored as ORC is refused with a clear error.
 func TestPartitionDDL(t *testing.T) {
 	uri, conf := metastore(t)
 	db := uniqueDB("part_db")
@@ -405,7 +423,15 @@ func TestPartitionDDL(t *testing.T) {
 	if tbl := getTable(t, c, db, "pq"); tbl.Sd.SerdeInfo.SerializationLib != "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe" {
 		t.Errorf("pq serde = %s", tbl.Sd.SerdeInfo.SerializationLib)
 	}
-	expectError(t, s, "INSERT INTO pq VALUES (1)", "eddy reads and writes only text files")
+	run(t, s, "INSERT INTO pq VALUES (1), (CAST(NULL AS INT))")
+	if got := run(t, s, "SELECT * FROM pq"); strings.Join(got, ";") != "+I[1];+I[NULL]" {
+		t.Errorf("pq = %v", got)
+	}
+	run(t, s, "CREATE TABLE oc (a INT) STORED AS ORC")
+	expectError(t, s, "INSERT INTO oc VALUES (1)", "eddy reads and writes only text files (STORED AS TEXTFILE, LazySimpleSerDe) and Parquet files (STORED AS PARQUET)")
+	if err := drain(s, "SELECT * FROM oc"); err == nil || !strings.Contains(err.Error(), "with SerDe org.apache.hadoop.hive.ql.io.orc.OrcSerde") {
+		t.Errorf("SELECT * FROM oc: got error %v, want one naming the ORC SerDe", err)
+	}
 }
 
 // TestWalkthroughScript runs testdata/walkthrough.sql as a script through

@@ -77,7 +77,9 @@ func TestFlinkInterop(t *testing.T) {
 		"SET 'table.sql-dialect' = 'hive'",
 		"CREATE TABLE people (id INT, name STRING, born DATE, score DOUBLE) PARTITIONED BY (dt STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE",
 		"CREATE TABLE plain (id BIGINT, tag STRING, ok BOOLEAN)",
+		"CREATE TABLE pq (id INT, name STRING, amount DECIMAL(10, 2), d DATE) PARTITIONED BY (region STRING) STORED AS PARQUET",
 		"SET 'table.sql-dialect' = 'default'",
+		"INSERT INTO pq VALUES (1, 'ann', 12.50, DATE '2024-03-01', 'eu'), (2, CAST(NULL AS STRING), CAST(NULL AS DECIMAL(10, 2)), DATE '2024-03-02', 'us')",
 		"INSERT INTO people VALUES (1, 'ann', DATE '2000-01-02', 1.5, '2024-01-01'), (2, CAST(NULL AS STRING), DATE '1999-12-31', -2.25, '2024-01-02')",
 		"INSERT INTO plain VALUES (10, 'x', TRUE), (11, CAST(NULL AS STRING), FALSE)",
 		"CREATE VIEW adults COMMENT 'named' AS SELECT id, name, dt FROM people WHERE id > 1",
@@ -86,7 +88,7 @@ func TestFlinkInterop(t *testing.T) {
 
 	// Flink lists and reads what eddy created.
 	run(t, f, create, "USE CATALOG h", "USE "+db)
-	if got := run(t, f, "SHOW TABLES"); strings.Join(got, ";") != "+I[adults];+I[csv_t];+I[gen];+I[people];+I[plain]" {
+	if got := run(t, f, "SHOW TABLES"); strings.Join(got, ";") != "+I[adults];+I[csv_t];+I[gen];+I[people];+I[plain];+I[pq]" {
 		t.Errorf("Flink: SHOW TABLES = %v", got)
 	}
 	if got := run(t, f, "SHOW VIEWS"); strings.Join(got, ";") != "+I[adults]" {
@@ -97,6 +99,7 @@ func TestFlinkInterop(t *testing.T) {
 	sameRows(t, e, f, "SELECT * FROM plain", "+I[10, x, TRUE]", "+I[11, NULL, FALSE]")
 	sameRows(t, e, f, "SELECT * FROM adults", "+I[2, NULL, 2024-01-02]")
 	sameRows(t, e, f, "SELECT count(*) FROM gen", "+I[3]")
+	sameRows(t, e, f, "SELECT * FROM pq", "+I[1, ann, 12.50, 2024-03-01, eu]", "+I[2, NULL, NULL, 2024-03-02, us]")
 
 	// Flink creates a generic table, a Hive table, a view, and inserts
 	// into eddy's Hive table (a new partition).
@@ -107,11 +110,21 @@ func TestFlinkInterop(t *testing.T) {
 		"INSERT INTO f_hive VALUES (1, 'a', 1.5), (2, CAST(NULL AS STRING), CAST(NULL AS DECIMAL(5, 1))), (3, 'c', -3.0)",
 		"CREATE VIEW f_view COMMENT 'a view of Flink' AS SELECT k, UPPER(v) AS uv FROM f_hive WHERE k > 1",
 		"INSERT INTO people VALUES (3, 'cy', DATE '2020-02-29', 0.5, '2024-01-03')",
+		"INSERT INTO pq VALUES (3, 'cy', -0.25, DATE '1970-01-01', 'eu')",
+		"SET 'table.sql-dialect' = 'hive'",
+		"CREATE TABLE f_dlm (a INT, b STRING, c DOUBLE) ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' STORED AS TEXTFILE",
+		"CREATE TABLE f_pq (a INT, b STRING, c DECIMAL(6, 3), d DATE) PARTITIONED BY (p STRING) STORED AS PARQUET",
+		"SET table.sql-dialect=default", // the Hive dialect's SET
+		"INSERT INTO f_dlm VALUES (1, 'x', 0.5), (2, CAST(NULL AS STRING), CAST(NULL AS DOUBLE))",
+		"INSERT INTO f_pq VALUES (1, 'x', 1.125, DATE '2024-05-06', 'a'), (2, CAST(NULL AS STRING), CAST(NULL AS DECIMAL(6, 3)), CAST(NULL AS DATE), 'b')",
 	)
 	want := map[string][]string{
 		"SELECT * FROM f_csv":  {"+I[1, one]", "+I[2, two]"},
 		"SELECT * FROM f_hive": {"+I[1, a, 1.5]", "+I[2, NULL, NULL]", "+I[3, c, -3.0]"},
 		"SELECT * FROM f_view": {"+I[2, NULL]", "+I[3, C]"},
+		"SELECT * FROM f_dlm":  {"+I[1, x, 0.5]", "+I[2, NULL, NULL]"},
+		"SELECT * FROM f_pq":   {"+I[1, x, 1.125, 2024-05-06, a]", "+I[2, NULL, NULL, NULL, b]"},
+		"SELECT * FROM pq":     {"+I[1, ann, 12.50, 2024-03-01, eu]", "+I[2, NULL, NULL, 2024-03-02, us]", "+I[3, cy, -0.25, 1970-01-01, eu]"},
 		"SELECT * FROM people": {"+I[1, ann, 2000-01-02, 1.5, 2024-01-01]", "+I[2, NULL, 1999-12-31, -2.25, 2024-01-02]", "+I[3, cy, 2020-02-29, 0.5, 2024-01-03]"},
 	}
 	queries := make([]string, 0, len(want))
@@ -136,9 +149,10 @@ func TestFlinkInterop(t *testing.T) {
 	}
 	out := eddyProcess(t, script)
 	for _, line := range []string{
-		"adults", "csv_t", "f_csv", "f_hive", "f_view", "gen", "people", "plain",
+		"adults", "csv_t", "f_csv", "f_dlm", "f_hive", "f_pq", "f_view", "gen", "people", "plain", "pq",
 		"1\tann\t1.50", "2\tbob\t20.00", "10\tx\tTRUE", "11\t\tFALSE", "2\t\t2024-01-02", "3\tcy\t2024-01-03",
-		"1\tone", "3\tc\t-3.0", "3\tC", "3\tcy\t2020-02-29\t0.5\t2024-01-03",
+		"1\tone", "3\tc\t-3.0", "3\tC", "3\tcy\t2020-02-29\t0.5\t2024-01-03", "3\tcy\t-0.25\t1970-01-01\teu",
+		"1\tx\t0.5", "1\tx\t1.125\t2024-05-06\ta",
 	} {
 		if !containsLine(out, line) {
 			t.Errorf("the second eddy process printed no line %q:\n%s", line, out)

@@ -116,8 +116,8 @@ do_start() {
   : >"$state/conf/config.yaml"
   local started=$SECONDS
   FLINK_CONF_DIR="$state/conf" HADOOP_USER_NAME=${HADOOP_USER_NAME:-eddy} nohup java -Xmx"$heap" -Djava.io.tmpdir="$state/tmp" "${java_opens[@]}" ${java_opts[@]+"${java_opts[@]}"} \
-    -cp "$build/target/classes:$(cat "$build/target/classpath.txt")" \
-    eddy.flink120.GatewayLauncher "$state" "$slots" >"$state/gateway.log" 2>&1 </dev/null &
+    -Djava.system.class.loader=eddy.flink120.SystemLoader -Deddy.classpath.file="$build/target/classpath.txt" \
+    -cp "$build/target/classes" eddy.flink120.GatewayLauncher "$state" "$slots" >"$state/gateway.log" 2>&1 </dev/null &
   echo $! >"$state/pid"
   while ((SECONDS - started < timeout)); do
     if ! alive; then

@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Starts a local Flink MiniCluster (one TaskManager) and a SQL Gateway REST
+ * Starts a local Flink 1.20 MiniCluster (one TaskManager) and a SQL Gateway REST
  * endpoint on 127.0.0.1 that submits its jobs to that cluster, then prints
  * the gateway's URL.
  *
