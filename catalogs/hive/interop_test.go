@@ -76,12 +76,12 @@ func TestFlinkInterop(t *testing.T) {
 		"INSERT INTO csv_t VALUES (1, 'ann', 1.50), (2, 'bob', 20.00)",
 		"SET 'table.sql-dialect' = 'hive'",
 		"CREATE TABLE people (id INT, name STRING, born DATE, score DOUBLE) PARTITIONED BY (dt STRING) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' STORED AS TEXTFILE",
-		"CREATE TABLE plain (id BIGINT, tag STRING, ok BOOLEAN)",
+		"CREATE TABLE plain (id BIGINT, tag STRING, ok BOOLEAN, ts TIMESTAMP)",
 		"CREATE TABLE pq (id INT, name STRING, amount DECIMAL(10, 2), d DATE) PARTITIONED BY (region STRING) STORED AS PARQUET",
 		"SET 'table.sql-dialect' = 'default'",
 		"INSERT INTO pq VALUES (1, 'ann', 12.50, DATE '2024-03-01', 'eu'), (2, CAST(NULL AS STRING), CAST(NULL AS DECIMAL(10, 2)), DATE '2024-03-02', 'us')",
 		"INSERT INTO people VALUES (1, 'ann', DATE '2000-01-02', 1.5, '2024-01-01'), (2, CAST(NULL AS STRING), DATE '1999-12-31', -2.25, '2024-01-02')",
-		"INSERT INTO plain VALUES (10, 'x', TRUE), (11, CAST(NULL AS STRING), FALSE)",
+		"INSERT INTO plain VALUES (10, 'x', TRUE, TIMESTAMP '2024-01-02 03:04:05.123'), (11, CAST(NULL AS STRING), FALSE, CAST(NULL AS TIMESTAMP))",
 		"CREATE VIEW adults COMMENT 'named' AS SELECT id, name, dt FROM people WHERE id > 1",
 	)
 	t.Cleanup(func() { run(t, e, "USE CATALOG default_catalog", "DROP DATABASE IF EXISTS h."+db+" CASCADE") })
@@ -96,7 +96,7 @@ func TestFlinkInterop(t *testing.T) {
 	}
 	sameRows(t, e, f, "SELECT * FROM csv_t", "+I[1, ann, 1.50]", "+I[2, bob, 20.00]")
 	sameRows(t, e, f, "SELECT * FROM people", "+I[1, ann, 2000-01-02, 1.5, 2024-01-01]", "+I[2, NULL, 1999-12-31, -2.25, 2024-01-02]")
-	sameRows(t, e, f, "SELECT * FROM plain", "+I[10, x, TRUE]", "+I[11, NULL, FALSE]")
+	sameRows(t, e, f, "SELECT * FROM plain", "+I[10, x, TRUE, 2024-01-02 03:04:05.123000000]", "+I[11, NULL, FALSE, NULL]")
 	sameRows(t, e, f, "SELECT * FROM adults", "+I[2, NULL, 2024-01-02]")
 	sameRows(t, e, f, "SELECT count(*) FROM gen", "+I[3]")
 	sameRows(t, e, f, "SELECT * FROM pq", "+I[1, ann, 12.50, 2024-03-01, eu]", "+I[2, NULL, NULL, 2024-03-02, us]")
@@ -113,17 +113,17 @@ func TestFlinkInterop(t *testing.T) {
 		"INSERT INTO pq VALUES (3, 'cy', -0.25, DATE '1970-01-01', 'eu')",
 		"SET 'table.sql-dialect' = 'hive'",
 		"CREATE TABLE f_dlm (a INT, b STRING, c DOUBLE) ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' STORED AS TEXTFILE",
-		"CREATE TABLE f_pq (a INT, b STRING, c DECIMAL(6, 3), d DATE) PARTITIONED BY (p STRING) STORED AS PARQUET",
+		"CREATE TABLE f_pq (a INT, b STRING, c DECIMAL(6, 3), d DATE, ts TIMESTAMP) PARTITIONED BY (p STRING) STORED AS PARQUET",
 		"SET table.sql-dialect=default", // the Hive dialect's SET
 		"INSERT INTO f_dlm VALUES (1, 'x', 0.5), (2, CAST(NULL AS STRING), CAST(NULL AS DOUBLE))",
-		"INSERT INTO f_pq VALUES (1, 'x', 1.125, DATE '2024-05-06', 'a'), (2, CAST(NULL AS STRING), CAST(NULL AS DECIMAL(6, 3)), CAST(NULL AS DATE), 'b')",
+		"INSERT INTO f_pq VALUES (1, 'x', 1.125, DATE '2024-05-06', TIMESTAMP '2024-05-06 07:08:09.5', 'a'), (2, CAST(NULL AS STRING), CAST(NULL AS DECIMAL(6, 3)), CAST(NULL AS DATE), CAST(NULL AS TIMESTAMP), 'b')",
 	)
 	want := map[string][]string{
 		"SELECT * FROM f_csv":  {"+I[1, one]", "+I[2, two]"},
 		"SELECT * FROM f_hive": {"+I[1, a, 1.5]", "+I[2, NULL, NULL]", "+I[3, c, -3.0]"},
 		"SELECT * FROM f_view": {"+I[2, NULL]", "+I[3, C]"},
 		"SELECT * FROM f_dlm":  {"+I[1, x, 0.5]", "+I[2, NULL, NULL]"},
-		"SELECT * FROM f_pq":   {"+I[1, x, 1.125, 2024-05-06, a]", "+I[2, NULL, NULL, NULL, b]"},
+		"SELECT * FROM f_pq":   {"+I[1, x, 1.125, 2024-05-06, 2024-05-06 07:08:09.500000000, a]", "+I[2, NULL, NULL, NULL, NULL, b]"},
 		"SELECT * FROM pq":     {"+I[1, ann, 12.50, 2024-03-01, eu]", "+I[2, NULL, NULL, 2024-03-02, us]", "+I[3, cy, -0.25, 1970-01-01, eu]"},
 		"SELECT * FROM people": {"+I[1, ann, 2000-01-02, 1.5, 2024-01-01]", "+I[2, NULL, 1999-12-31, -2.25, 2024-01-02]", "+I[3, cy, 2020-02-29, 0.5, 2024-01-03]"},
 	}
@@ -134,6 +134,12 @@ func TestFlinkInterop(t *testing.T) {
 	sort.Strings(queries)
 	for _, q := range queries {
 		sameRows(t, e, f, q, want[q]...)
+	}
+	// Both sides see the same columns and types.
+	for _, name := range []string{"csv_t", "gen", "people", "plain", "pq", "adults", "f_csv", "f_hive", "f_dlm", "f_pq", "f_view"} {
+		if de, df := describe(t, e, name), describe(t, f, name); de != df {
+			t.Errorf("DESCRIBE %s: eddy %s, Flink %s", name, de, df)
+		}
 	}
 	if got := run(t, e, "SHOW VIEWS"); strings.Join(got, ";") != "+I[adults];+I[f_view]" {
 		t.Errorf("eddy: SHOW VIEWS = %v", got)
@@ -150,14 +156,38 @@ func TestFlinkInterop(t *testing.T) {
 	out := eddyProcess(t, script)
 	for _, line := range []string{
 		"adults", "csv_t", "f_csv", "f_dlm", "f_hive", "f_pq", "f_view", "gen", "people", "plain", "pq",
-		"1\tann\t1.50", "2\tbob\t20.00", "10\tx\tTRUE", "11\t\tFALSE", "2\t\t2024-01-02", "3\tcy\t2024-01-03",
+		"1\tann\t1.50", "2\tbob\t20.00", "10\tx\tTRUE\t2024-01-02 03:04:05.123000000", "11\t\tFALSE\t", "2\t\t2024-01-02", "3\tcy\t2024-01-03",
 		"1\tone", "3\tc\t-3.0", "3\tC", "3\tcy\t2020-02-29\t0.5\t2024-01-03", "3\tcy\t-0.25\t1970-01-01\teu",
-		"1\tx\t0.5", "1\tx\t1.125\t2024-05-06\ta",
+		"1\tx\t0.5", "1\tx\t1.125\t2024-05-06\t2024-05-06 07:08:09.500000000\ta",
 	} {
 		if !containsLine(out, line) {
 			t.Errorf("the second eddy process printed no line %q:\n%s", line, out)
 		}
 	}
+}
+
+// describe returns the columns DESCRIBE lists: name and type.
+func describe(t *testing.T, s executor, table string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := s.Execute(ctx, "DESCRIBE "+table)
+	if err != nil {
+		t.Fatalf("DESCRIBE %s: %v", table, err)
+	}
+	defer res.Close()
+	var cols []string
+	for {
+		row, ok, err := res.Rows.Next(ctx)
+		if err != nil {
+			t.Fatalf("DESCRIBE %s: %v", table, err)
+		}
+		if !ok {
+			break
+		}
+		cols = append(cols, fmt.Sprintf("%v %v", row.Values[0], row.Values[1]))
+	}
+	return strings.Join(cols, ", ")
 }
 
 // eddyProcess builds eddy and runs script in it (eddy -f) with a store of
