@@ -141,6 +141,13 @@ func TestFlinkInterop(t *testing.T) {
 			t.Errorf("DESCRIBE %s: eddy %s, Flink %s", name, de, df)
 		}
 	}
+	// Each side shows the other's view with its comment.
+	if got := run(t, e, "SHOW CREATE VIEW f_view"); len(got) != 1 || !strings.Contains(got[0], "COMMENT 'a view of Flink'") {
+		t.Errorf("eddy: SHOW CREATE VIEW f_view = %v", got)
+	}
+	if got := run(t, f, "SHOW CREATE VIEW adults"); len(got) != 1 || !strings.Contains(got[0], "COMMENT 'named'") {
+		t.Errorf("Flink: SHOW CREATE VIEW adults = %v", got)
+	}
 	if got := run(t, e, "SHOW VIEWS"); strings.Join(got, ";") != "+I[adults];+I[f_view]" {
 		t.Errorf("eddy: SHOW VIEWS = %v", got)
 	}
