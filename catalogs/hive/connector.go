@@ -35,7 +35,8 @@ const (
 var _ connectors.CatalogConnector = (*Catalog)(nil)
 
 // Connector supplies the connector of the catalog's Hive tables: reading
-// and writing their text files. Generic tables keep their own connector.
+// and writing their text or Parquet files. Generic tables keep their own
+// connector.
 func (c *Catalog) Connector(t *connectors.Table) (*connectors.Factory, bool) {
 	if !isHiveTable(t.Options) {
 		return nil, false
