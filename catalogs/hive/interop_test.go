@@ -207,7 +207,11 @@ func eddyProcess(t *testing.T, script string) string {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(t.TempDir(), "eddy")
-	build := exec.Command(goTool, "build", "-o", bin, "eddy")
+	args := []string{"build", "-o", bin}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command(goTool, append(args, "eddy")...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build eddy: %v\n%s", err, out)
 	}
