@@ -35,7 +35,8 @@ const (
 var _ connectors.CatalogConnector = (*Catalog)(nil)
 
 // Connector supplies the connector of the catalog's Hive tables: reading
-// and writing their text files. Generic tables keep their own connector.
+// and writing their text or Parquet files. Generic tables keep their own
+// connector.
 func (c *Catalog) Connector(t *connectors.Table) (*connectors.Factory, bool) {
 	if !isHiveTable(t.Options) {
 		return nil, false
@@ -66,18 +67,55 @@ func localPath(loc string) (string, error) {
 	return u.Path, nil
 }
 
-// checkText refuses storage formats other than text files.
-func checkText(t *hms.Table, name catalogs.Identifier) error {
-	if t.Sd == nil {
-		return fmt.Errorf("table %s has no storage descriptor", name)
+// fileFormat is a storage format of Hive tables that eddy reads and
+// writes.
+type fileFormat int
+
+const (
+	formatText    fileFormat = iota // TextInputFormat with LazySimpleSerDe
+	formatParquet                   // MapredParquetInputFormat with ParquetHiveSerDe
+)
+
+// formatOf returns the file format of a table's or partition's storage
+// descriptor, refusing the formats eddy does not read or write.
+func formatOf(sd *hms.StorageDescriptor, name catalogs.Identifier) (fileFormat, error) {
+	if sd == nil {
+		return 0, fmt.Errorf("table %s has no storage descriptor", name)
 	}
-	lib := t.Sd.SerdeInfo.GetSerializationLib()
-	if t.Sd.InputFormat != inputText || (lib != serdeLazySimple && lib != "org.apache.hadoop.hive.serde2.MetadataTypedColumnsetSerDe") {
-		return &connectors.Error{Exception: "TableException", Msg: fmt.Sprintf(
-			"Hive table %s is stored as %s with SerDe %s: eddy reads and writes only text files (STORED AS TEXTFILE, LazySimpleSerDe)",
-			name, t.Sd.InputFormat, lib)}
+	lib := sd.SerdeInfo.GetSerializationLib()
+	switch {
+	case sd.InputFormat == inputText && (lib == serdeLazySimple || lib == "org.apache.hadoop.hive.serde2.MetadataTypedColumnsetSerDe"):
+		return formatText, nil
+	case sd.InputFormat == inputParquet && lib == serdeParquet:
+		return formatParquet, nil
 	}
-	return nil
+	return 0, &connectors.Error{Exception: "TableException", Msg: fmt.Sprintf(
+		"Hive table %s is stored as %s with SerDe %s: eddy reads and writes only text files (STORED AS TEXTFILE, LazySimpleSerDe) and Parquet files (STORED AS PARQUET)",
+		name, sd.InputFormat, lib)}
+}
+
+// parquetCodec returns the parquet format's codec with Flink's defaults,
+// which is what Flink's Hive connector reads Parquet tables with; the
+// table's TBLPROPERTIES may set the format's own options
+// ('parquet.compression').
+func parquetCodec(options map[string]string) (connectors.Codec, error) {
+	f, ok := connectors.NewRegistry().Format("parquet")
+	if !ok {
+		return nil, errors.New("the parquet format is not registered")
+	}
+	opts := map[string]string{}
+	for _, k := range f.Options {
+		if v, ok := options[k]; ok {
+			opts[k] = v
+		}
+	}
+	return f.Configure(opts)
+}
+
+// dataColumns returns the columns stored in a Hive table's files: all but
+// the partition columns, which come last.
+func dataColumns(t *connectors.Table, nData int) []connectors.Column {
+	return t.Columns[:nData]
 }
 
 func objectPath(t *connectors.Table) catalogs.ObjectPath {
@@ -89,7 +127,7 @@ func objectPath(t *connectors.Table) catalogs.ObjectPath {
 type hivePartition struct {
 	dir    string
 	values []string
-	serde  map[string]string
+	sd     *hms.StorageDescriptor
 }
 
 func (c *Catalog) partitions(ctx context.Context, ht *hms.Table) ([]hivePartition, error) {
@@ -98,7 +136,7 @@ func (c *Catalog) partitions(ctx context.Context, ht *hms.Table) ([]hivePartitio
 		if err != nil {
 			return nil, err
 		}
-		return []hivePartition{{dir: dir, serde: ht.Sd.SerdeInfo.Parameters}}, nil
+		return []hivePartition{{dir: dir, sd: ht.Sd}}, nil
 	}
 	var parts []*hms.Partition
 	err := c.cl.call(ctx, func(ctx context.Context, h *hms.ThriftHiveMetastoreClient) (err error) {
@@ -114,7 +152,7 @@ func (c *Catalog) partitions(ctx context.Context, ht *hms.Table) ([]hivePartitio
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, hivePartition{dir: dir, values: p.Values, serde: p.Sd.SerdeInfo.Parameters})
+		out = append(out, hivePartition{dir: dir, values: p.Values, sd: p.Sd})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
 	return out, nil
@@ -146,7 +184,7 @@ func (c *Catalog) openReader(ctx context.Context, t *connectors.Table) (connecto
 	if err != nil {
 		return nil, err
 	}
-	if err := checkText(ht, t.Name); err != nil {
+	if _, err := formatOf(ht.Sd, t.Name); err != nil {
 		return nil, err
 	}
 	parts, err := c.partitions(ctx, ht)
@@ -155,13 +193,22 @@ func (c *Catalog) openReader(ctx context.Context, t *connectors.Table) (connecto
 	}
 	colTypes := t.Types()
 	nData := len(colTypes) - len(ht.PartitionKeys)
-	r := &textReader{types: colTypes, nData: nData}
+	r := &textReader{types: colTypes, nData: nData, cols: dataColumns(t, nData)}
 	for _, p := range parts {
 		files, err := dataFiles(p.dir)
 		if err != nil {
 			return nil, err
 		}
-		sd, err := newTextSerDe(p.serde)
+		format, err := formatOf(p.sd, t.Name)
+		if err != nil {
+			return nil, err
+		}
+		if format == formatParquet && r.parquet == nil {
+			if r.parquet, err = parquetCodec(ht.Parameters); err != nil {
+				return nil, err
+			}
+		}
+		sd, err := newTextSerDe(p.sd.SerdeInfo.Parameters)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +219,7 @@ func (c *Catalog) openReader(ctx context.Context, t *connectors.Table) (connecto
 			}
 		}
 		for _, f := range files {
-			r.files = append(r.files, textFile{path: f, serde: sd, partVals: pvals})
+			r.files = append(r.files, textFile{path: f, format: format, serde: sd, partVals: pvals})
 		}
 	}
 	return r, nil
@@ -180,17 +227,23 @@ func (c *Catalog) openReader(ctx context.Context, t *connectors.Table) (connecto
 
 type textFile struct {
 	path     string
-	serde    *textSerDe
+	format   fileFormat
+	serde    *textSerDe // the text SerDe (and the partition values' encoding)
 	partVals []any
 }
 
+// textReader reads the files of a Hive table one after the other: lines
+// of text through the table's SerDe, or Parquet files by column name.
 type textReader struct {
-	types []*types.Type
-	nData int
-	files []textFile
-	cur   *os.File
-	sc    *bufio.Reader
-	file  textFile
+	types   []*types.Type
+	nData   int
+	cols    []connectors.Column // the columns in the files
+	parquet connectors.Codec    // set when a file is Parquet
+	files   []textFile
+	cur     *os.File
+	sc      *bufio.Reader
+	dec     connectors.RowDecoder
+	file    textFile
 }
 
 func (r *textReader) Next(ctx context.Context) (*vector.Batch, error) {
@@ -210,11 +263,26 @@ func (r *textReader) Next(ctx context.Context) (*vector.Batch, error) {
 				return nil, err
 			}
 			r.cur, r.sc = f, bufio.NewReaderSize(f, 1<<16)
+			if r.file.format == formatParquet {
+				r.dec = r.parquet.Decoder(f, r.file.path, r.cols)
+			}
+		}
+		if r.dec != nil {
+			_, ok, err := r.dec.Next(row[:r.nData])
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				r.closeFile()
+				continue
+			}
+			copy(row[r.nData:], r.file.partVals)
+			b.AppendRow(types.Insert, row)
+			continue
 		}
 		line, err := r.sc.ReadString('\n')
 		if err == io.EOF && line == "" {
-			r.cur.Close()
-			r.cur, r.sc = nil, nil
+			r.closeFile()
 			continue
 		}
 		if err != nil && err != io.EOF {
@@ -231,11 +299,15 @@ func (r *textReader) Next(ctx context.Context) (*vector.Batch, error) {
 	return b, nil
 }
 
-func (r *textReader) Close() error {
+func (r *textReader) closeFile() {
 	if r.cur != nil {
 		r.cur.Close()
-		r.cur, r.sc = nil, nil
 	}
+	r.cur, r.sc, r.dec = nil, nil, nil
+}
+
+func (r *textReader) Close() error {
+	r.closeFile()
 	return nil
 }
 
@@ -249,8 +321,15 @@ func (c *Catalog) openWriter(ctx context.Context, t *connectors.Table, spec conn
 	if err != nil {
 		return nil, err
 	}
-	if err := checkText(ht, t.Name); err != nil {
+	format, err := formatOf(ht.Sd, t.Name)
+	if err != nil {
 		return nil, err
+	}
+	var pq connectors.Codec
+	if format == formatParquet {
+		if pq, err = parquetCodec(ht.Parameters); err != nil {
+			return nil, err
+		}
 	}
 	root, err := localPath(ht.Sd.Location)
 	if err != nil {
@@ -273,7 +352,8 @@ func (c *Catalog) openWriter(ctx context.Context, t *connectors.Table, spec conn
 	if success == "" {
 		success = defaultSuccessTag
 	}
-	return &textWriter{c: c, ht: ht, root: root, serde: sd, types: t.Types(), keys: keys,
+	return &textWriter{c: c, ht: ht, root: root, serde: sd, parquet: pq, cols: dataColumns(t, len(t.Columns)-len(keys)),
+		types: t.Types(), keys: keys,
 		id: hex.EncodeToString(id[:]), overwrite: spec.Overwrite,
 		successFile: strings.Contains(policy, "success-file"), successName: success,
 		files: map[string]*pendingFile{}}, nil
@@ -289,13 +369,18 @@ type pendingFile struct {
 	final  string
 	f      *os.File
 	w      *bufio.Writer
+	enc    connectors.RowEncoder // the Parquet encoder, nil for text
 }
 
+// textWriter writes the rows of one statement into new files of a Hive
+// table: lines of text through the table's SerDe, or Parquet files.
 type textWriter struct {
 	c           *Catalog
 	ht          *hms.Table
 	root        string
 	serde       *textSerDe
+	parquet     connectors.Codec    // set for a Parquet table
+	cols        []connectors.Column // the columns in the files
 	types       []*types.Type
 	keys        []string
 	id          string
@@ -324,6 +409,9 @@ func (w *textWriter) file(dir string, vals []string) (*pendingFile, error) {
 		return nil, err
 	}
 	pf.f, pf.w = f, bufio.NewWriterSize(f, 1<<16)
+	if w.parquet != nil {
+		pf.enc = w.parquet.Encoder(pf.w, w.cols)
+	}
 	w.files[dir] = pf
 	w.order = append(w.order, dir)
 	return pf, nil
@@ -357,10 +445,16 @@ func (w *textWriter) Write(ctx context.Context, b *vector.Batch) error {
 		if err != nil {
 			return err
 		}
-		w.line.Reset()
-		w.serde.encodeRow(&w.line, row[:nData], w.types[:nData])
-		if _, err := pf.w.Write(w.line.Bytes()); err != nil {
-			return err
+		if pf.enc != nil {
+			if err := pf.enc.Write(types.Insert, row[:nData]); err != nil {
+				return err
+			}
+		} else {
+			w.line.Reset()
+			w.serde.encodeRow(&w.line, row[:nData], w.types[:nData])
+			if _, err := pf.w.Write(w.line.Bytes()); err != nil {
+				return err
+			}
 		}
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -384,6 +478,11 @@ func (w *textWriter) Commit(ctx context.Context) error {
 	}
 	for _, dir := range w.order {
 		pf := w.files[dir]
+		if pf.enc != nil {
+			if err := pf.enc.Flush(); err != nil {
+				return err
+			}
+		}
 		if err := pf.w.Flush(); err != nil {
 			return err
 		}

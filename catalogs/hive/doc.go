@@ -11,8 +11,12 @@
 // CREATE TABLE makes) are plain Hive tables: columns, partition keys and a
 // storage descriptor; their rows are text files in Hive's default SerDe
 // (LazySimpleSerDe: \001 between fields, \N for NULL) that this package
-// reads and writes itself (Connector), committing new partitions to the
+// reads and writes itself, or Parquet files read and written through the
+// engine's parquet format (Connector), new partitions committed to the
 // metastore.
+//
+// The interoperability test runs real Flink 1.20 with its Hive connector
+// (testdata/flink120/gateway.sh) on the same metastore as eddy.
 //
 // The metastore client (client.go) uses the Thrift bindings generated from
 // hive_metastore.thrift that github.com/beltran/gohive ships, over a plain

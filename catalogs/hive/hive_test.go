@@ -18,6 +18,7 @@ import (
 	"eddy/catalogs/hive"
 	"eddy/catalogs/memory"
 	"eddy/engine"
+	"eddy/engine/result"
 	"eddy/engine/types"
 	"eddy/repl"
 )
@@ -66,9 +67,15 @@ func session(t *testing.T, opts ...catalogs.ManagerOption) *engine.Session {
 	return s
 }
 
+// executor runs statements: eddy's local engine or a session of a Flink
+// SQL Gateway.
+type executor interface {
+	Execute(ctx context.Context, sql string) (*result.Result, error)
+}
+
 // run executes statements and returns the rows of the last one, each
 // row printed as Flink prints it (+I[1, alan, 18]).
-func run(t *testing.T, s *engine.Session, stmts ...string) []string {
+func run(t *testing.T, s executor, stmts ...string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -100,12 +107,30 @@ func run(t *testing.T, s *engine.Session, stmts ...string) []string {
 	return out
 }
 
-func expectError(t *testing.T, s *engine.Session, stmt, want string) {
+func expectError(t *testing.T, s executor, stmt, want string) {
 	t.Helper()
 	_, err := s.Execute(context.Background(), stmt)
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("%s: got error %v, want one containing %q", stmt, err, want)
 	}
+}
+
+// drain runs a query and reads its rows, returning the first error.
+func drain(s executor, stmt string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := s.Execute(ctx, stmt)
+	if err != nil {
+		return err
+	}
+	defer res.Close()
+	for res.Rows != nil {
+		_, ok, err := res.Rows.Next(ctx)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	return nil
 }
 
 // thriftClient is a metastore client of the test's own, to check what
@@ -348,8 +373,8 @@ func TestUnreachableMetastore(t *testing.T) {
 }
 
 // TestPartitionDDL: the Hive dialect's ALTER TABLE ADD/DROP PARTITION
-// land in the metastore, and a table stored as Parquet is refused with a
-// clear error when written.
+// land in the metastore; a table stored as Parquet is written and read,
+// and one stored as ORC is refused with a clear error.
 func TestPartitionDDL(t *testing.T) {
 	uri, conf := metastore(t)
 	db := uniqueDB("part_db")
@@ -398,7 +423,15 @@ func TestPartitionDDL(t *testing.T) {
 	if tbl := getTable(t, c, db, "pq"); tbl.Sd.SerdeInfo.SerializationLib != "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe" {
 		t.Errorf("pq serde = %s", tbl.Sd.SerdeInfo.SerializationLib)
 	}
-	expectError(t, s, "INSERT INTO pq VALUES (1)", "eddy reads and writes only text files")
+	run(t, s, "INSERT INTO pq VALUES (1), (CAST(NULL AS INT))")
+	if got := run(t, s, "SELECT * FROM pq"); strings.Join(got, ";") != "+I[1];+I[NULL]" {
+		t.Errorf("pq = %v", got)
+	}
+	run(t, s, "CREATE TABLE oc (a INT) STORED AS ORC")
+	expectError(t, s, "INSERT INTO oc VALUES (1)", "eddy reads and writes only text files (STORED AS TEXTFILE, LazySimpleSerDe) and Parquet files (STORED AS PARQUET)")
+	if err := drain(s, "SELECT * FROM oc"); err == nil || !strings.Contains(err.Error(), "with SerDe org.apache.hadoop.hive.ql.io.orc.OrcSerde") {
+		t.Errorf("SELECT * FROM oc: got error %v, want one naming the ORC SerDe", err)
+	}
 }
 
 // TestWalkthroughScript runs testdata/walkthrough.sql as a script through

@@ -129,8 +129,11 @@ func (c *parquetCodec) Encoder(w io.Writer, cols []Column) RowEncoder {
 	for _, col := range cols {
 		root.fields = append(root.fields, parquetField{Node: c.node(col.Type), name: col.Name})
 	}
+	// Strings and bytes PLAIN-encoded, as parquet-java writes them: Flink's
+	// vectorized Parquet reader (the filesystem and Hive connectors') does
+	// not read the DELTA_LENGTH_BYTE_ARRAY encoding parquet-go would pick.
 	opts := []parquet.WriterOption{parquet.NewSchema("flink_schema", root), parquet.Compression(c.compression),
-		parquet.CreatedBy("eddy", "", "")}
+		parquet.CreatedBy("eddy", "", ""), parquet.DefaultEncodingFor(parquet.ByteArray, &parquet.Plain)}
 	if c.pageSize > 0 {
 		opts = append(opts, parquet.PageBufferSize(c.pageSize))
 	}
