@@ -134,6 +134,8 @@ func (b *Builder) Build(n plan.Node) (Operator, error) {
 		return b.correlate(n)
 	case *plan.LookupJoin:
 		return b.lookupJoin(n)
+	case *plan.TemporalJoin:
+		return b.temporalJoin(n)
 	case *plan.Unnest:
 		return b.unnest(n)
 	case *plan.Sink:

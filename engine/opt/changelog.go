@@ -89,6 +89,9 @@ func updating(n plan.Node, src Sources) bool {
 		if n.Kind != plan.InnerJoin && n.Kind != plan.CrossJoin && n.Kind != plan.SemiJoin {
 			return true
 		}
+	case *plan.TemporalJoin:
+		// Its rows have the left rows' kinds, whatever the versions are.
+		return updating(n.Left, src)
 	case *plan.Limit:
 		if _, ok := n.Input.(*plan.Sort); ok && n.Fetch >= 0 {
 			return true
