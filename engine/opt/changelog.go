@@ -52,6 +52,9 @@ func (c changelog) rewriteNode(n plan.Node) (plan.Node, error) {
 			return &cp, nil
 		}
 	case *plan.Join:
+		if tj := timedJoin(x, c.src); tj != nil {
+			return tj, nil // an interval or window join (interval.go)
+		}
 		if x.Strategy == plan.JoinStrategyUnset {
 			cp := *x
 			cp.Strategy = plan.JoinStream
