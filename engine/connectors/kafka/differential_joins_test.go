@@ -84,6 +84,16 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 		`{"user_id":1,"page":"c","ts":"2024-01-01 10:15:00"}`, `{"user_id":3,"page":"d","ts":"2024-01-01 10:16:00"}`,
 		`{"user_id":2,"page":"e","ts":"2024-01-01 10:26:00"}`, `{"user_id":4,"page":"f","ts":"2024-01-01 10:28:00"}`)
 
+	// Orders as an upsert topic: o1's price changes, o3 is withdrawn.
+	orderUpserts := newTopic(t, addr, 1)
+	produce(t, orderUpserts, true,
+		`{"order_id":"o1"}|{"order_id":"o1","price":2.00,"currency":"EUR","order_time":"2024-01-01 10:15:00"}`,
+		`{"order_id":"o3"}|{"order_id":"o3","price":50.00,"currency":"JPY","order_time":"2024-01-01 10:32:00"}`,
+		`{"order_id":"o1"}|{"order_id":"o1","price":2.50,"currency":"EUR","order_time":"2024-01-01 11:20:00"}`,
+		`{"order_id":"o6"}|{"order_id":"o6","price":7.00,"currency":"EUR","order_time":"2024-01-01 11:30:00"}`,
+		`{"order_id":"o3"}|NULL`,
+		`{"order_id":"o8"}|{"order_id":"o8","price":6.00,"currency":"GBP","order_time":"2024-01-01 12:00:00"}`)
+
 	json := `'format' = 'json'`
 	upsertJSON := `'key.format' = 'json', 'value.format' = 'json'`
 	for _, sql := range []string{
@@ -107,6 +117,10 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 		`CREATE VIEW versioned_rates AS SELECT currency, rate, update_time FROM (
 			SELECT *, ROW_NUMBER() OVER (PARTITION BY currency ORDER BY update_time DESC) AS rownum FROM rates_log)
 			WHERE rownum = 1`,
+		`CREATE TABLE order_changes (order_id STRING, price DECIMAL(32, 2), currency STRING, order_time TIMESTAMP(3),
+			WATERMARK FOR order_time AS order_time - INTERVAL '15' SECOND, PRIMARY KEY (order_id) NOT ENFORCED)
+			WITH ('connector' = 'upsert-kafka', 'topic' = '` + orderUpserts + `', 'properties.bootstrap.servers' = '` + addr + `',
+			'scan.bounded.mode' = 'latest-offset', ` + upsertJSON + `)`,
 		`CREATE TABLE shipments (order_id STRING, ship_time TIMESTAMP(3), WATERMARK FOR ship_time AS ship_time - INTERVAL '1' MINUTE)
 			WITH ('connector' = 'kafka', ` + bounded(shipments, json) + `)`,
 		`CREATE TABLE clicks (user_id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' MINUTE)
@@ -136,6 +150,8 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 			LEFT JOIN versioned_rates FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency WHERE o.price > 2`,
 		`SELECT r.currency, COUNT(*) AS n, SUM(o.price * r.rate) AS total FROM orders AS o
 			JOIN rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency GROUP BY r.currency`,
+		`SELECT o.order_id, o.price, r.rate FROM order_changes AS o
+			LEFT JOIN rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency`,
 		// Flink's refusals.
 		`SELECT o.order_id, r.rate FROM orders AS o
 			JOIN rates_log FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency`,
@@ -159,6 +175,8 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 			ON o.order_id = s.order_id AND s.ship_time BETWEEN o.order_time AND o.order_time + INTERVAL '1' HOUR`,
 		`SELECT o.order_id, s.order_id, s.ship_time FROM orders AS o FULL JOIN shipments AS s
 			ON o.order_id = s.order_id AND s.ship_time BETWEEN o.order_time - INTERVAL '10' MINUTE AND o.order_time + INTERVAL '1' HOUR`,
+		`SELECT s.order_id, o.price FROM shipments AS s JOIN orders AS o
+			ON s.order_id = o.order_id AND o.order_time BETWEEN s.ship_time - INTERVAL '90' MINUTE AND s.ship_time`,
 		// Window joins.
 		`SELECT L.user_id, L.window_start, L.window_end, L.n, R.pages FROM
 			(SELECT user_id, window_start, window_end, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' MINUTES))
@@ -173,6 +191,12 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 		`SELECT L.user_id, R.user_id, L.window_start, R.window_end FROM
 			(SELECT * FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' MINUTES))) L
 			LEFT JOIN (SELECT * FROM TABLE(TUMBLE(TABLE page_views, DESCRIPTOR(ts), INTERVAL '10' MINUTES))) R
+			ON L.user_id = R.user_id AND L.window_start = R.window_start AND L.window_end = R.window_end`,
+		`SELECT L.user_id, L.window_start, L.window_end, L.n, R.n FROM
+			(SELECT user_id, window_start, window_end, COUNT(*) AS n FROM TABLE(HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' MINUTES, INTERVAL '10' MINUTES))
+				GROUP BY user_id, window_start, window_end) L
+			FULL JOIN (SELECT user_id, window_start, window_end, COUNT(*) AS n FROM TABLE(HOP(TABLE page_views, DESCRIPTOR(ts), INTERVAL '5' MINUTES, INTERVAL '10' MINUTES))
+				GROUP BY user_id, window_start, window_end) R
 			ON L.user_id = R.user_id AND L.window_start = R.window_start AND L.window_end = R.window_end`,
 	}
 	cases := make([]diffCase, len(queries))
