@@ -30,8 +30,13 @@ import (
 // its source's WATERMARK clause, and the largest time there is once the
 // input has ended, so at the end of bounded inputs every kept left row is
 // emitted. Rows with a NULL time are dropped. The inputs are read a batch
-// of each in turn, as the streaming join reads them.
+// of each in turn, as the streaming join reads them. In batch mode the
+// join fails as Flink's batch planner fails on it.
 func (b *Builder) temporalJoin(n *plan.TemporalJoin) (Operator, error) {
+	if !b.opts.Streaming {
+		// Flink's batch planner cannot decorrelate the snapshot.
+		return nil, &plannerError{msg: "unexpected correlate variable $cor0 in the plan"}
+	}
 	left, err := b.Build(n.Left)
 	if err != nil {
 		return nil, err
