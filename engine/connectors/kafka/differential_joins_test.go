@@ -55,6 +55,15 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 		`{"before":{"currency":"EUR","rate":114,"update_time":"2024-01-01 09:00:00"},"after":{"currency":"EUR","rate":119,"update_time":"2024-01-01 11:15:00"},"op":"u"}`,
 		`{"before":null,"after":{"currency":"GBP","rate":108,"update_time":"2024-01-01 11:49:00"},"op":"c"}`,
 		`{"before":null,"after":{"currency":"USD","rate":2,"update_time":"2024-01-01 12:30:00"},"op":"c"}`)
+	// As in the documentation: the version time is the metadata of the
+	// debezium records (source.ts_ms).
+	sourced := newTopic(t, addr, 1)
+	produce(t, sourced, false,
+		`{"before":null,"after":{"currency":"JPY","rate":102},"source":{"ts_ms":1704099600000},"op":"c"}`,
+		`{"before":null,"after":{"currency":"EUR","rate":114},"source":{"ts_ms":1704099600000},"op":"c"}`,
+		`{"before":null,"after":{"currency":"USD","rate":1},"source":{"ts_ms":1704099600000},"op":"c"}`,
+		`{"before":{"currency":"EUR","rate":114},"after":{"currency":"EUR","rate":119},"source":{"ts_ms":1704107700000},"op":"u"}`,
+		`{"before":null,"after":{"currency":"GBP","rate":108},"source":{"ts_ms":1704109740000},"op":"c"}`)
 	log := newTopic(t, addr, 1)
 	produce(t, log, false,
 		`{"currency":"JPY","rate":102,"update_time":"2024-01-01 09:00:00"}`,
@@ -111,6 +120,10 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 		`CREATE TABLE currency_rates (currency STRING, rate DECIMAL(10, 2), update_time TIMESTAMP(3),
 			WATERMARK FOR update_time AS update_time - INTERVAL '15' SECOND, PRIMARY KEY (currency) NOT ENFORCED)
 			WITH ('connector' = 'kafka', ` + bounded(changes, `'format' = 'debezium-json'`) + `)`,
+		`CREATE TABLE sourced_rates (currency STRING, rate DECIMAL(10, 2),
+			update_time TIMESTAMP(3) METADATA FROM 'value.source.timestamp' VIRTUAL,
+			WATERMARK FOR update_time AS update_time - INTERVAL '15' SECOND, PRIMARY KEY (currency) NOT ENFORCED)
+			WITH ('connector' = 'kafka', ` + bounded(sourced, `'value.format' = 'debezium-json'`) + `)`,
 		`CREATE TABLE rates_log (currency STRING, rate DECIMAL(10, 2), update_time TIMESTAMP(3),
 			WATERMARK FOR update_time AS update_time - INTERVAL '15' SECOND)
 			WITH ('connector' = 'kafka', ` + bounded(log, json) + `)`,
@@ -138,6 +151,8 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 		// changelog, and the same rates from upsert-kafka and a view.
 		`SELECT order_id, price, orders.currency, rate, order_time FROM orders
 			LEFT JOIN currency_rates FOR SYSTEM_TIME AS OF orders.order_time ON orders.currency = currency_rates.currency`,
+		`SELECT order_id, price, orders.currency, rate, order_time, update_time FROM orders
+			LEFT JOIN sourced_rates FOR SYSTEM_TIME AS OF orders.order_time ON orders.currency = sourced_rates.currency`,
 		`SELECT o.order_id, o.price * r.rate AS converted, r.update_time FROM orders AS o
 			JOIN currency_rates FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency`,
 		`SELECT o.order_id, o.currency, r.rate FROM orders AS o
