@@ -58,7 +58,8 @@ func (b *Builder) timedJoin(kind plan.JoinKind, left, right plan.Node, keys []pl
 	}
 	o := &timedJoinOp{in: [2]Operator{l, r}, types: [2][]*types.Type{left.Schema().Types(), right.Schema().Types()},
 		outTypes: out.Types(),
-		wm:       [2]int64{minWatermark, minWatermark}, state: [2]map[string][]*timedRecord{{}, {}}}
+		wm:       [2]int64{minWatermark, minWatermark}, soonest: [2]int64{maxWatermark, maxWatermark},
+		state: [2]map[string][]*timedRecord{{}, {}}}
 	o.outer[0] = kind == plan.LeftJoin || kind == plan.FullJoin
 	o.outer[1] = kind == plan.RightJoin || kind == plan.FullJoin
 	o.delay[0], _ = watermarkDelay(left)
@@ -113,7 +114,11 @@ type timedJoinOp struct {
 	expOff  [2]int64
 	delay   [2]int64
 
-	wm      [2]int64
+	wm [2]int64
+	// soonest is, per side, the smallest expiry time of its kept rows
+	// (maxWatermark: none): a watermark below it expires nothing, and
+	// the state is not walked.
+	soonest [2]int64
 	ended   [2]bool
 	turn    int
 	state   [2]map[string][]*timedRecord
@@ -179,6 +184,7 @@ func (o *timedJoinOp) consume(ctx context.Context, side int, bt *vector.Batch) e
 			continue // a row without a time meets nothing
 		}
 		rec := &timedRecord{row: row, expires: millis(exp.Times[i]) + o.expOff[side]}
+		o.soonest[side] = min(o.soonest[side], rec.expires)
 		var keyed bool
 		buf, keyed = encodeKey(buf[:0], keys, o.nullSafe, i)
 		if !keyed {
@@ -239,11 +245,16 @@ func (o *timedJoinOp) check(ctx context.Context, side int, row []any, cands []*t
 // passed, emitting the unmatched ones of an outer side padded.
 func (o *timedJoinOp) expire(side int) {
 	wm := o.wm[1-side]
+	if wm < o.soonest[side] {
+		return
+	}
+	o.soonest[side] = maxWatermark
 	drop := func(recs []*timedRecord) []*timedRecord {
 		kept := recs[:0]
 		for _, r := range recs {
 			if r.expires > wm {
 				kept = append(kept, r)
+				o.soonest[side] = min(o.soonest[side], r.expires)
 				continue
 			}
 			if o.outer[side] && !r.matched {

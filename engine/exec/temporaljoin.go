@@ -23,7 +23,9 @@ import (
 //     in a LEFT join, padded with NULLs; the output row has the left
 //     row's kind;
 //   - then every key keeps only its versions newer than the watermark and
-//     the latest one at or before it.
+//     the latest one at or before it (versions are dropped when left rows
+//     are emitted, Flink's when any row's timer fires: this changes only
+//     which versions a late left row can still meet).
 //
 // The watermark is the smaller of the two inputs' watermarks; an input's
 // watermark is the largest event time it has delivered minus the delay of
@@ -49,7 +51,7 @@ func (b *Builder) temporalJoin(n *plan.TemporalJoin) (Operator, error) {
 	o := &temporalJoinOp{n: n, in: [2]Operator{left, right},
 		types:    [2][]*types.Type{n.Left.Schema().Types(), n.Right.Schema().Types()},
 		outTypes: n.Schema().Types(), timeCol: [2]int{n.LeftTime, n.RightTime},
-		wm: [2]int64{minWatermark, minWatermark}, done: minWatermark, keys: map[string]*temporalKey{}}
+		wm: [2]int64{minWatermark, minWatermark}, done: minWatermark, next: maxWatermark, keys: map[string]*temporalKey{}}
 	o.delay[0], _ = watermarkDelay(n.Left)
 	o.delay[1], _ = watermarkDelay(n.Right)
 	for _, k := range n.EquiKeys {
@@ -101,8 +103,12 @@ type temporalJoinOp struct {
 	timeCol  [2]int
 	delay    [2]int64
 
-	wm     [2]int64 // each input's watermark
-	done   int64    // the watermark up to which left rows are emitted
+	wm   [2]int64 // each input's watermark
+	done int64    // the watermark up to which left rows are emitted
+	// next is the smallest time of the kept left rows (maxWatermark:
+	// none): a watermark below it emits nothing, and the state is not
+	// walked.
+	next   int64
 	ended  [2]bool
 	turn   int
 	seq    int64
@@ -134,7 +140,7 @@ func (o *temporalJoinOp) Next(ctx context.Context) (*vector.Batch, error) {
 		} else if err := o.consume(ctx, side, bt); err != nil {
 			return nil, err
 		}
-		if wm := min(o.wm[0], o.wm[1]); wm > o.done {
+		if wm := min(o.wm[0], o.wm[1]); wm > o.done && wm >= o.next {
 			o.done = wm
 			if err := o.emit(ctx, wm); err != nil {
 				return nil, err
@@ -184,6 +190,7 @@ func (o *temporalJoinOp) consume(ctx context.Context, side int, bt *vector.Batch
 			continue
 		}
 		o.seq++
+		o.next = min(o.next, ts)
 		r := temporalRow{seq: o.seq, time: ts, kind: kind, row: bt.Row(i)}
 		if !keyed {
 			o.unkeyd = append(o.unkeyd, r)
@@ -228,11 +235,13 @@ type pending struct {
 // versions no later left row can meet.
 func (o *temporalJoinOp) emit(ctx context.Context, wm int64) error {
 	var due []pending
+	o.next = maxWatermark
 	take := func(rows []temporalRow, st *temporalKey) []temporalRow {
 		kept := rows[:0]
 		for _, r := range rows {
 			if r.time > wm {
 				kept = append(kept, r)
+				o.next = min(o.next, r.time)
 				continue
 			}
 			p := pending{left: r}
