@@ -52,8 +52,8 @@ func (c changelog) rewriteNode(n plan.Node) (plan.Node, error) {
 			return &cp, nil
 		}
 	case *plan.Join:
-		if tj := timedJoin(x, c.src); tj != nil {
-			return tj, nil // an interval or window join (interval.go)
+		if tj, err := timedJoin(x, c.src); tj != nil || err != nil {
+			return tj, err // an interval or window join (interval.go)
 		}
 		if x.Strategy == plan.JoinStrategyUnset {
 			cp := *x

@@ -2,6 +2,7 @@ package opt
 
 import (
 	"eddy/engine/plan"
+	"eddy/engine/sqlerr"
 	"eddy/engine/types"
 )
 
@@ -11,19 +12,49 @@ import (
 // of two windowed inputs (windowJoin), else an interval join when it
 // bounds the distance between an event-time attribute of each side from
 // below and above; nil for a regular join.
-func timedJoin(j *plan.Join, src Sources) plan.Node {
+//
+// Either join of an input that updates is Flink's error.
+func timedJoin(j *plan.Join, src Sources) (plan.Node, error) {
 	switch j.Kind {
 	case plan.InnerJoin, plan.LeftJoin, plan.RightJoin, plan.FullJoin:
 	default:
+		return nil, nil
+	}
+	var tj plan.Node
+	name := "StreamPhysicalWindowJoin"
+	if tj = windowJoin(j); tj == nil {
+		tj, name = intervalJoin(j), "StreamPhysicalIntervalJoin"
+	}
+	if tj == nil {
+		return nil, nil
+	}
+	for _, in := range []plan.Node{j.Left, j.Right} {
+		if p := updateProducer(in, src); p != nil {
+			return nil, sqlerr.Errorf(sqlerr.TableException,
+				"%s doesn't support consuming update and delete changes which is produced by node %s", name, p.Describe())
+		}
+	}
+	return tj, nil
+}
+
+// updateProducer returns the node that makes n's rows carry updates,
+// below the projections and filters that pass them on, or nil when n is
+// insert-only.
+func updateProducer(n plan.Node, src Sources) plan.Node {
+	if !updating(n, src) {
 		return nil
 	}
-	if updating(j.Left, src) || updating(j.Right, src) {
-		return nil
+	switch x := n.(type) {
+	case *plan.Project:
+		if p := updateProducer(x.Input, src); p != nil {
+			return p
+		}
+	case *plan.Filter:
+		if p := updateProducer(x.Input, src); p != nil {
+			return p
+		}
 	}
-	if w := windowJoin(j); w != nil {
-		return w
-	}
-	return intervalJoin(j)
+	return n
 }
 
 // intervalJoin recognises the time bounds of an interval join among the

@@ -192,6 +192,8 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 			ON o.order_id = s.order_id AND s.ship_time BETWEEN o.order_time - INTERVAL '10' MINUTE AND o.order_time + INTERVAL '1' HOUR`,
 		`SELECT s.order_id, o.price FROM shipments AS s JOIN orders AS o
 			ON s.order_id = o.order_id AND o.order_time BETWEEN s.ship_time - INTERVAL '90' MINUTE AND s.ship_time`,
+		`SELECT o.order_id, s.ship_time FROM order_changes AS o JOIN shipments AS s
+			ON o.order_id = s.order_id AND s.ship_time BETWEEN o.order_time AND o.order_time + INTERVAL '1' HOUR`,
 		// Window joins.
 		`SELECT L.user_id, L.window_start, L.window_end, L.n, R.pages FROM
 			(SELECT user_id, window_start, window_end, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' MINUTES))
