@@ -134,6 +134,8 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 			WATERMARK FOR order_time AS order_time - INTERVAL '15' SECOND, PRIMARY KEY (order_id) NOT ENFORCED)
 			WITH ('connector' = 'upsert-kafka', 'topic' = '` + orderUpserts + `', 'properties.bootstrap.servers' = '` + addr + `',
 			'scan.bounded.mode' = 'latest-offset', ` + upsertJSON + `)`,
+		`CREATE VIEW converted AS SELECT o.order_id, o.price * r.rate AS amount, o.order_time FROM orders AS o
+			JOIN rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency`,
 		`CREATE TABLE shipments (order_id STRING, ship_time TIMESTAMP(3), WATERMARK FOR ship_time AS ship_time - INTERVAL '1' MINUTE)
 			WITH ('connector' = 'kafka', ` + bounded(shipments, json) + `)`,
 		`CREATE TABLE clicks (user_id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' MINUTE)
@@ -167,6 +169,8 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 			JOIN rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency GROUP BY r.currency`,
 		`SELECT o.order_id, o.price, r.rate FROM order_changes AS o
 			LEFT JOIN rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency`,
+		`SELECT window_start, window_end, COUNT(*), SUM(amount) FROM TABLE(TUMBLE(TABLE converted, DESCRIPTOR(order_time), INTERVAL '1' HOUR))
+			GROUP BY window_start, window_end`,
 		// Flink's refusals.
 		`SELECT o.order_id, r.rate FROM orders AS o
 			JOIN rates_log FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency`,
