@@ -78,9 +78,12 @@ func (s *state) temporalJoin(j *ast.Join, kind plan.JoinKind, lp, rp plan.Node, 
 			"Event-Time Temporal Table Join requires both primary key and row time attribute in versioned table, but no row time attribute can be found."))
 		return nil
 	}
+	if kind == plan.CrossJoin {
+		kind = plan.InnerJoin // a comma join: its key is then missing
+	}
 	if kind != plan.InnerJoin && kind != plan.LeftJoin {
 		// Flink's planner fails on the join type it does not expect.
-		name := map[plan.JoinKind]string{plan.RightJoin: "RIGHT", plan.FullJoin: "FULL", plan.CrossJoin: "INNER"}[kind]
+		name := map[plan.JoinKind]string{plan.RightJoin: "RIGHT", plan.FullJoin: "FULL"}[kind]
 		s.noPlan(errorf(pos, errTemporalJoinType, "Unknown join type %s", name))
 		return nil
 	}
