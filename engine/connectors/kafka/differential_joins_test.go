@@ -17,6 +17,11 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 	addr := broker(t)
 	flink := flinkSession(t, "streaming")
 	eddy := session(t, "streaming")
+	// One slot a query: the topics have one partition each, and a shared
+	// gateway may have few slots free.
+	if _, err := query(t, flink, "SET 'parallelism.default' = '1'", -1); err != nil {
+		t.Fatal(err)
+	}
 	bounded := func(topic, more string) string {
 		return fmt.Sprintf(`'topic' = '%s', 'properties.bootstrap.servers' = '%s',
 			'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', %s`, topic, addr, more)
@@ -230,6 +235,9 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 	// join of an insert-only source's deduplicating view.
 	bflink := flinkSession(t, "batch")
 	beddy := session(t, "batch")
+	if _, err := query(t, bflink, "SET 'parallelism.default' = '1'", -1); err != nil {
+		t.Fatal(err)
+	}
 	for _, sql := range []string{
 		`CREATE TABLE orders (order_id STRING, price DECIMAL(32, 2), currency STRING, order_time TIMESTAMP(3),
 			WATERMARK FOR order_time AS order_time - INTERVAL '15' SECOND) WITH ('connector' = 'kafka', ` + bounded(orders, json) + `)`,
