@@ -51,10 +51,10 @@ func (s *state) isTemporal(te ast.TableExpr) bool {
 }
 
 // temporalJoin plans an event-time temporal join of the versioned table
-// rp, with Flink's refusals in the order its planner meets them: a table
-// without an event-time attribute, a join other than INNER or LEFT, a
-// table without a primary key (a table's PRIMARY KEY, or the key of a
-// deduplicating view); whether the key is covered by the ON equalities is
+// rp, with Flink's refusals: a table without an event-time attribute, a
+// join other than INNER or LEFT, no ON equalities at all, a table without
+// a primary key (a table's PRIMARY KEY, or the key of a deduplicating
+// view); whether the key is read and covered by the ON equalities is
 // checked on the query's whole plan (checkTemporalJoins).
 func (s *state) temporalJoin(j *ast.Join, kind plan.JoinKind, lp, rp plan.Node, cond plan.Expr) plan.Node {
 	t := j.Right.(*ast.TableName)
@@ -79,12 +79,17 @@ func (s *state) temporalJoin(j *ast.Join, kind plan.JoinKind, lp, rp plan.Node, 
 		return nil
 	}
 	if kind == plan.CrossJoin {
-		kind = plan.InnerJoin // a comma join: its key is then missing
+		kind = plan.InnerJoin // a comma join, without join keys
 	}
 	if kind != plan.InnerJoin && kind != plan.LeftJoin {
 		// Flink's planner fails on the join type it does not expect.
 		name := map[plan.JoinKind]string{plan.RightJoin: "RIGHT", plan.FullJoin: "FULL"}[kind]
 		s.noPlan(errorf(pos, errTemporalJoinType, "Unknown join type %s", name))
+		return nil
+	}
+	jn := plan.NewJoin(kind, lp, rp, cond)
+	if len(jn.EquiKeys) == 0 {
+		s.noPlan(errorf(pos, ErrTemporalJoin, "Currently the join key in Temporal Table Join can not be empty."))
 		return nil
 	}
 	pk := UpsertKey(rp)
@@ -93,7 +98,6 @@ func (s *state) temporalJoin(j *ast.Join, kind plan.JoinKind, lp, rp plan.Node, 
 			"Temporal Table Join requires primary key in versioned table, but no primary key can be found."))
 		return nil
 	}
-	jn := plan.NewJoin(kind, lp, rp, cond)
 	return &plan.TemporalJoin{Kind: kind, Left: lp, Right: rp, EquiKeys: jn.EquiKeys, Residual: jn.Residual,
 		LeftTime: period.Index, RightTime: rightTime, VersionKey: pk}
 }

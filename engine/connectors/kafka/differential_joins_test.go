@@ -188,6 +188,10 @@ func TestDifferentialFlinkJoins(t *testing.T) {
 		`SELECT o.order_id, r.rate FROM orders AS o
 			JOIN rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r ON o.price = r.rate`,
 		`SELECT * FROM orders AS o JOIN rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r ON o.price = r.rate`,
+		`SELECT o.order_id, r.rate FROM orders AS o, rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r
+			WHERE o.currency = r.currency`,
+		`SELECT o.order_id, r.rate FROM orders AS o
+			FULL JOIN rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency`,
 		`SELECT o.order_id, r.rate FROM orders AS o
 			RIGHT JOIN rates_upsert FOR SYSTEM_TIME AS OF o.order_time AS r ON o.currency = r.currency`,
 		// Interval joins.
