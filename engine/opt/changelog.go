@@ -12,6 +12,8 @@ import (
 // table that stores rows receives the final rows), and Join.Strategy of
 // the joins not yet given one: the batch hash join (JoinHash) for an inner or
 // cross join of two bounded insert-only inputs, else the streaming join (JoinStream).
+// A join that ties its inputs' event times becomes an interval or window
+// join instead (timedJoin).
 func Changelog(n plan.Node, src Sources) (plan.Node, error) {
 	if src == nil {
 		src = DefaultSources{}
