@@ -92,7 +92,7 @@ func (s *state) temporalJoin(j *ast.Join, kind plan.JoinKind, lp, rp plan.Node, 
 		s.noPlan(errorf(pos, ErrTemporalJoin, "Currently the join key in Temporal Table Join can not be empty."))
 		return nil
 	}
-	pk := UpsertKey(rp)
+	pk := upsertKey(rp)
 	if pk == nil {
 		s.noPlan(errorf(pos, ErrTemporalJoin,
 			"Temporal Table Join requires primary key in versioned table, but no primary key can be found."))
@@ -252,12 +252,12 @@ func uniqueJoinNames(l, r plan.Schema) []string {
 	return out
 }
 
-// UpsertKey returns the columns of n's output that identify its rows as
+// upsertKey returns the columns of n's output that identify its rows as
 // Flink's planner derives an upsert key (the smallest): a table's PRIMARY
 // KEY, carried through projections that keep all its columns and through
 // filters, or the partition columns of a deduplication (ROW_NUMBER()
 // OVER (PARTITION BY ... ORDER BY ...) = 1); nil when there is none.
-func UpsertKey(n plan.Node) []int {
+func upsertKey(n plan.Node) []int {
 	switch x := n.(type) {
 	case *plan.Scan:
 		if len(x.PrimaryKey) == 0 {
@@ -277,7 +277,7 @@ func UpsertKey(n plan.Node) []int {
 	case *plan.ChangelogNormalize:
 		return append([]int(nil), x.Key...)
 	case *plan.Project:
-		in := UpsertKey(x.Input)
+		in := upsertKey(x.Input)
 		if in == nil {
 			return nil
 		}
@@ -296,7 +296,7 @@ func UpsertKey(n plan.Node) []int {
 		if k := dedupKey(x); k != nil {
 			return k
 		}
-		return UpsertKey(x.Input)
+		return upsertKey(x.Input)
 	case *plan.TopN:
 		if x.Func != "" && x.Start == 1 && x.End == 1 {
 			return columnsOf(x.Partition)
