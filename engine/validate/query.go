@@ -176,7 +176,7 @@ type state struct {
 	// temporals are the tables read FOR SYSTEM_TIME AS OF an event-time
 	// attribute, with the period as a plan expression over the relations
 	// to their left (temporal.go).
-	temporals map[*ast.TableName]plan.Expr
+	temporals map[*ast.TableName]*temporalRead
 	// windows are the named windows of the SELECT being validated.
 	windows map[string]*ast.WindowSpec
 	// planOnly: the caller uses only the plan and the columns of the
@@ -217,7 +217,7 @@ func (s *state) query(q ast.Query, outer *qscope) (*Analyzed, error) {
 	if top {
 		an.Reads = reads
 		if s.planErr == nil && an.Plan != nil && s.temporals != nil {
-			s.noPlan(checkTemporalJoins(an.Plan))
+			s.noPlan(s.checkTemporalReads(an.Plan))
 		}
 		if s.planErr != nil || an.Plan == nil {
 			an.Plan, an.PlanErr = nil, s.planErr

@@ -30,9 +30,29 @@ func (s *state) markTemporal(t *ast.TableName, st *Typed, env *exprEnv) {
 		return
 	}
 	if s.temporals == nil {
-		s.temporals = map[*ast.TableName]plan.Expr{}
+		s.temporals = map[*ast.TableName]*temporalRead{}
 	}
-	s.temporals[t] = period
+	s.temporals[t] = &temporalRead{period: period.(*plan.ColumnRef)}
+}
+
+// temporalRead is a table read FOR SYSTEM_TIME AS OF an event-time
+// attribute: the period, and whether a join made it a temporal join.
+type temporalRead struct {
+	period *plan.ColumnRef
+	joined bool
+}
+
+// checkTemporalReads fails a query whose tables read FOR SYSTEM_TIME AS
+// OF are not all the versioned side of a join, then checks its temporal
+// joins' keys (checkTemporalJoins).
+func (s *state) checkTemporalReads(root plan.Node) error {
+	for t, r := range s.temporals {
+		if !r.joined {
+			return errorf(t.SystemTime.Position(), ErrTemporalJoin,
+				"Temporal table can only be used in temporal join and only supports 'FOR SYSTEM_TIME AS OF' left table's time attribute field.")
+		}
+	}
+	return checkTemporalJoins(root)
 }
 
 // ErrTemporalJoin is an event-time temporal join Flink's planner refuses
@@ -59,7 +79,9 @@ func (s *state) isTemporal(te ast.TableExpr) bool {
 func (s *state) temporalJoin(j *ast.Join, kind plan.JoinKind, lp, rp plan.Node, cond plan.Expr) plan.Node {
 	t := j.Right.(*ast.TableName)
 	pos := t.Name.Position()
-	period := s.temporals[t].(*plan.ColumnRef)
+	read := s.temporals[t]
+	read.joined = true
+	period := read.period
 	lcols, rcols := lp.Schema(), rp.Schema()
 	if period.Index >= len(lcols) {
 		s.noPlan(errorf(pos, ErrTemporalJoin,
