@@ -19,7 +19,9 @@
 // ORDER BY ... LIMIT, topn.go), deduplication (dedup.go), window Top-N
 // (topn_window.go), regular joins with their outer-join retractions and
 // semi/anti joins for IN and EXISTS (streamjoin*.go); aggregates over an
-// updating input retract every function (streamjoin_retract.go).
+// updating input retract every function (streamjoin_retract.go). Event-time
+// temporal joins (temporaljoin.go), interval and window joins
+// (intervaljoin.go) hold rows until the watermark passes them.
 //
 // The executor runs the plan it is given and rewrites nothing: the
 // optimizer (engine/opt) has already pruned the scans, made the Top-Ns

@@ -134,6 +134,12 @@ func (b *Builder) Build(n plan.Node) (Operator, error) {
 		return b.correlate(n)
 	case *plan.LookupJoin:
 		return b.lookupJoin(n)
+	case *plan.TemporalJoin:
+		return b.temporalJoin(n)
+	case *plan.IntervalJoin:
+		return b.intervalJoin(n)
+	case *plan.WindowJoin:
+		return b.windowJoin(n)
 	case *plan.Unnest:
 		return b.unnest(n)
 	case *plan.Sink:

@@ -12,6 +12,8 @@ import (
 // table that stores rows receives the final rows), and Join.Strategy of
 // the joins not yet given one: the batch hash join (JoinHash) for an inner or
 // cross join of two bounded insert-only inputs, else the streaming join (JoinStream).
+// A join that ties its inputs' event times becomes an interval or window
+// join instead (timedJoin).
 func Changelog(n plan.Node, src Sources) (plan.Node, error) {
 	if src == nil {
 		src = DefaultSources{}
@@ -52,6 +54,9 @@ func (c changelog) rewriteNode(n plan.Node) (plan.Node, error) {
 			return &cp, nil
 		}
 	case *plan.Join:
+		if tj, err := timedJoin(x, c.src); tj != nil || err != nil {
+			return tj, err // an interval or window join (interval.go)
+		}
 		if x.Strategy == plan.JoinStrategyUnset {
 			cp := *x
 			cp.Strategy = plan.JoinStream
@@ -89,6 +94,9 @@ func updating(n plan.Node, src Sources) bool {
 		if n.Kind != plan.InnerJoin && n.Kind != plan.CrossJoin && n.Kind != plan.SemiJoin {
 			return true
 		}
+	case *plan.TemporalJoin:
+		// Its rows have the left rows' kinds, whatever the versions are.
+		return updating(n.Left, src)
 	case *plan.Limit:
 		if _, ok := n.Input.(*plan.Sort); ok && n.Fetch >= 0 {
 			return true

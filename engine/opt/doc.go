@@ -25,7 +25,9 @@
 //   - changelog (streaming) derives which nodes produce only inserts and
 //     which produce updates, and records it where the executor needs it:
 //     Aggregate.InputUpdates, TopN.InputUpdates, Sink.InputUpdates and
-//     Join.Strategy.
+//     Join.Strategy; a join of insert-only inputs whose condition ties
+//     their event times becomes a plan.IntervalJoin or plan.WindowJoin
+//     (interval.go, windowjoin.go).
 //   - direct-insert marks a Sink of constant rows into a table whose
 //     catalog keeps its rows (Sink.Direct), for an executor that writes
 //     them without operators.

@@ -128,7 +128,7 @@ func (s *state) tableName(t *ast.TableName, qs *qscope) (ast.TableExpr, plan.Nod
 	out := &ast.TableName{Name: quotedName(id.Catalog, id.Database, id.Object), Hints: t.Hints}
 	if t.SystemTime != nil {
 		// The period expression sees the relations to the left (a lookup join).
-		st, err := s.typeExpr(qs, t.SystemTime, clauseFrom)
+		st, env, err := s.typeExprEnv(qs, t.SystemTime, clauseFrom)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -137,7 +137,8 @@ func (s *state) tableName(t *ast.TableName, qs *qscope) (ast.TableExpr, plan.Nod
 			// A processing-time temporal join: the join plans a lookup.
 			s.markLookup(t)
 		} else {
-			s.noPlanf(t.SystemTime.Position(), "FOR SYSTEM_TIME AS OF is not supported by the local engine")
+			// An event-time temporal join of a versioned table.
+			s.markTemporal(t, st, env)
 		}
 	}
 	alias, err := s.addRelation(qs, t.Alias, last, cols, t.Name.Position())
@@ -453,6 +454,8 @@ func (s *state) join(j *ast.Join, qs *qscope) (ast.TableExpr, plan.Node, error) 
 			p = c
 		case s.isLookup(j.Right):
 			p = s.lookupJoin(j, kind, lp, rp, cond, nLeft)
+		case s.isTemporal(j.Right):
+			p = s.temporalJoin(j, kind, lp, rp, cond)
 		default:
 			p = plan.NewJoin(kind, lp, rp, cond)
 		}

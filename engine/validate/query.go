@@ -173,6 +173,10 @@ type state struct {
 	// lookups are the tables read FOR SYSTEM_TIME AS OF a processing-time
 	// attribute: the join they are the right side of is a lookup join.
 	lookups map[*ast.TableName]bool
+	// temporals are the tables read FOR SYSTEM_TIME AS OF an event-time
+	// attribute, with the period as a plan expression over the relations
+	// to their left (temporal.go).
+	temporals map[*ast.TableName]*temporalRead
 	// windows are the named windows of the SELECT being validated.
 	windows map[string]*ast.WindowSpec
 	// planOnly: the caller uses only the plan and the columns of the
@@ -212,6 +216,9 @@ func (s *state) query(q ast.Query, outer *qscope) (*Analyzed, error) {
 	}
 	if top {
 		an.Reads = reads
+		if s.planErr == nil && an.Plan != nil && s.temporals != nil {
+			s.noPlan(s.checkTemporalReads(an.Plan))
+		}
 		if s.planErr != nil || an.Plan == nil {
 			an.Plan, an.PlanErr = nil, s.planErr
 			if an.PlanErr == nil {
