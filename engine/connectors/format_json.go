@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"eddy/engine/types"
+	"eddy/engine/vector"
 )
 
 // jsonFormat is the json format (connectors.md §4b, Flink's JsonFormatFactory).
@@ -120,4 +121,21 @@ func (r *jsonMessageReader) Decode(msg []byte) ([][]any, []types.RowKind, error)
 		return r.rows, r.kinds, nil
 	}
 	return r.f.DecodeMessage(msg, r.cols)
+}
+
+// Append implements MessageAppender.
+func (r *jsonMessageReader) Append(msg []byte, vecs []*vector.Vec) (int, error) {
+	if r.fast != nil && r.fast.appendObject(msg, vecs) {
+		return 1, nil
+	}
+	rows, _, err := r.f.DecodeMessage(msg, r.cols)
+	if err != nil {
+		return 0, err
+	}
+	for _, row := range rows {
+		for i, v := range vecs {
+			v.Append(row[i])
+		}
+	}
+	return len(rows), nil
 }
