@@ -122,8 +122,25 @@ func (r *reader) positions() map[tp]int64 {
 	return out
 }
 
+// recordPool lends the client the slices it decodes a fetch's records
+// into; the reader recycles each record once it has read it, and a slice
+// whose records are all recycled comes back for the next fetch.
+type recordPool struct{ p sync.Pool }
+
+// GetRecords implements kgo.PoolRecords.
+func (rp *recordPool) GetRecords(n int) []kgo.Record {
+	if s, ok := rp.p.Get().(*[]kgo.Record); ok && cap(*s) >= n {
+		return (*s)[:0]
+	}
+	return make([]kgo.Record, 0, n)
+}
+
+// PutRecords implements kgo.PoolRecords.
+func (rp *recordPool) PutRecords(s []kgo.Record) { rp.p.Put(&s) }
+
 func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
-	opts := []kgo.Opt{kgo.KeepControlRecords()}
+	// The record slices are the one allocation per record of a fetch.
+	opts := []kgo.Opt{kgo.KeepControlRecords(), kgo.WithPools(&recordPool{})}
 	if s.bounded != modeUnbounded {
 		// A bounded read knows where it ends: a fetch past the last
 		// records must not hold the read (and its Close) for the broker's
@@ -381,7 +398,9 @@ func (r *reader) Next(ctx context.Context) (*vector.Batch, error) {
 		for len(r.pending) > 0 && out.N < vector.BatchSize {
 			rec := r.pending[0]
 			r.pending = r.pending[1:]
-			if err := r.add(out, rec); err != nil {
+			err := r.add(out, rec)
+			rec.Recycle() // nothing of the record is used after add but its key's, value's and headers' bytes, which are not pooled
+			if err != nil {
 				return nil, err
 			}
 		}
