@@ -98,6 +98,21 @@ func (f *jsonOptions) DecodeMessage(msg []byte, cols []Column) ([][]any, []types
 	return decodeAll(f.Decoder(bytes.NewReader(msg), "message", cols), len(cols))
 }
 
+// EncodeMessage implements MessageEncoder: the line the encoder of a file
+// writes, without its buffered writer.
+func (f *jsonOptions) EncodeMessage(_ types.RowKind, row []any, cols []Column) ([]byte, error) {
+	names := make([]string, len(cols))
+	ts := make([]*types.Type, len(cols))
+	for i, c := range cols {
+		names[i], ts[i] = c.Name, c.Type
+	}
+	b, err := f.write.appendRow(make([]byte, 0, 64), row, names, ts)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
 // messageReader implements messageReaderMaker: a message holding one flat
 // object is read by jsonFields, any other the general way (DecodeMessage).
 func (f *jsonOptions) messageReader(cols []Column) MessageReader {

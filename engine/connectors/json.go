@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -256,9 +257,20 @@ func (e *jsonEncoder) Write(_ types.RowKind, row []any) error {
 // Flush implements RowEncoder.
 func (e *jsonEncoder) Flush() error { return e.buf.Flush() }
 
+// appendJSONString writes s quoted as encoding/json does; a string of
+// printable ASCII that needs no escape (the common case) is copied as it
+// is.
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c >= utf8.RuneSelf, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // jsonWriteOptions are the encoding options of the json format and of the
@@ -306,6 +318,12 @@ func (o *jsonWriteOptions) appendJSON(b []byte, v any, t *types.Type) ([]byte, e
 		}
 		return append(b, "false"...), nil
 	case int8, int16, int32, int64:
+		if n, ok := v.(int64); ok && t.Kind == types.BigInt {
+			return strconv.AppendInt(b, n, 10), nil
+		}
+		if n, ok := v.(int32); ok && t.Kind == types.Int {
+			return strconv.AppendInt(b, int64(n), 10), nil
+		}
 		if t.Kind == types.Date || t.Kind == types.Time {
 			return appendJSONString(b, formatCSVField(v, t)), nil
 		}
