@@ -29,30 +29,32 @@ type jsonFields struct {
 	cols  []jsonCol
 	index map[string]int
 	slots []jsonSlot
-	// arena holds the bytes of the strings read: a string is a view of
-	// bytes appended to it, never written again, so a message's strings
-	// cost no allocation of their own. When it is full a new one takes
-	// its place; the old one lives as long as a string of it does.
-	arena []byte
+	strs  stringArena
 }
 
-// arenaSize is the size of a jsonFields' string arena.
+// stringArena holds the bytes of the strings a message reader reads: a
+// string is a view of bytes appended to it, never written again, so short
+// strings cost no allocation of their own. When the arena is full a new
+// one takes its place; the old one lives as long as a string of it does.
+type stringArena struct{ buf []byte }
+
+// arenaSize is the size of a stringArena's blocks.
 const arenaSize = 8 << 10
 
 // str returns b as a string held by the arena.
-func (j *jsonFields) str(b []byte) string {
+func (a *stringArena) str(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
 	if len(b) > arenaSize/8 {
 		return string(b)
 	}
-	if cap(j.arena)-len(j.arena) < len(b) {
-		j.arena = make([]byte, 0, arenaSize)
+	if cap(a.buf)-len(a.buf) < len(b) {
+		a.buf = make([]byte, 0, arenaSize)
 	}
-	start := len(j.arena)
-	j.arena = append(j.arena, b...)
-	return unsafe.String(&j.arena[start], len(b))
+	start := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return unsafe.String(&a.buf[start], len(b))
 }
 
 // jsonCol is a column of a jsonFields: its name, type and conversion.
@@ -264,7 +266,7 @@ func (j *jsonFields) field(s *jsonScanner, col int) bool {
 		if !escaped {
 			switch c.conv {
 			case jsString:
-				slot.s, slot.state = j.str(raw), slotTyped
+				slot.s, slot.state = j.strs.str(raw), slotTyped
 				return true
 			case jsTime:
 				if t, ok := jsonTimestamp(raw, c.t, j.f.isoTimestamps); ok {
@@ -297,7 +299,7 @@ func (j *jsonFields) field(s *jsonScanner, col int) bool {
 				return true
 			}
 		case jsString:
-			slot.s, slot.state = j.str(num), slotTyped
+			slot.s, slot.state = j.strs.str(num), slotTyped
 			return true
 		}
 		v = json.Number(num)

@@ -31,6 +31,27 @@ func BenchmarkSourceJSON(b *testing.B) {
 	reportRates(b, benchRows, start, cpu)
 }
 
+// BenchmarkSourceAvro reads Avro records (the schema derived from the
+// table, as Flink's avro format writes them) into a blackhole sink.
+func BenchmarkSourceAvro(b *testing.B) {
+	addr := broker(b)
+	topic, avroTopic := newTopic(b, addr, 1), newTopic(b, addr, 1)
+	produceJSON(b, addr, topic, benchRows)
+	s := session(b, "batch")
+	exec1(b, s, sourceTable(topic, addr))
+	exec1(b, s, fmt.Sprintf(`CREATE TABLE avro_src (id BIGINT, name STRING, score DOUBLE, ts TIMESTAMP(3)) WITH (
+		'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'avro',
+		'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, avroTopic, addr))
+	exec1(b, s, "INSERT INTO avro_src SELECT * FROM src")
+	exec1(b, s, `CREATE TABLE bh (id BIGINT, name STRING, score DOUBLE, ts TIMESTAMP(3)) WITH ('connector' = 'blackhole')`)
+	b.ResetTimer()
+	start, cpu := time.Now(), cpuTime(b)
+	for range b.N {
+		exec1(b, s, "INSERT INTO bh SELECT * FROM avro_src")
+	}
+	reportRates(b, benchRows, start, cpu)
+}
+
 // produceJSON writes n JSON records of the benchmarks' shape to topic.
 func produceJSON(b *testing.B, addr, topic string, n int) {
 	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.DefaultProduceTopic(topic))
