@@ -46,6 +46,13 @@ type clientConfig struct {
 	sasl            string
 	user, password  string
 	tls             *tls.Config
+	// compression is 'compression.type' (Kafka's default: none) and
+	// linger 'linger.ms': how a sink batches. Without 'linger.ms' a batch
+	// goes as soon as the partition has no request in flight (the Go
+	// client's way, which batches while the previous request is under
+	// way; the Java client waits 5 ms).
+	compression kgo.CompressionCodec
+	linger      time.Duration
 }
 
 // newClientConfig reads the client properties eddy understands; the
@@ -82,6 +89,27 @@ func newClientConfig(o map[string]string) (clientConfig, error) {
 		c.readCommitted = true
 	default:
 		return c, configError("isolation.level", v, "String must be one of: read_committed, read_uncommitted")
+	}
+	switch v := o["properties.compression.type"]; v {
+	case "", "none":
+		c.compression = kgo.NoCompression()
+	case "gzip":
+		c.compression = kgo.GzipCompression()
+	case "snappy":
+		c.compression = kgo.SnappyCompression()
+	case "lz4":
+		c.compression = kgo.Lz4Compression()
+	case "zstd":
+		c.compression = kgo.ZstdCompression()
+	default:
+		return c, configError("compression.type", v, "String must be one of: none, gzip, snappy, lz4, zstd")
+	}
+	if v, ok := o["properties.linger.ms"]; ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 0 {
+			return c, configError("linger.ms", v, "Value must be at least 0")
+		}
+		c.linger = time.Duration(n) * time.Millisecond
 	}
 	switch v := o["properties.auto.offset.reset"]; v {
 	case "", "none":

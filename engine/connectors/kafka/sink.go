@@ -43,6 +43,8 @@ func openWriter(ctx context.Context, s *spec, ws connectors.WriteSpec) (connecto
 	opts := append(s.client.opts(),
 		kgo.AllowAutoTopicCreation(),
 		kgo.DefaultProduceTopic(s.topics[0]),
+		kgo.ProducerBatchCompression(s.client.compression),
+		kgo.ProducerLinger(s.client.linger),
 	)
 	switch s.partitioner {
 	case "fixed":
