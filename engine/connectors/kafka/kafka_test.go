@@ -458,6 +458,11 @@ func TestValidation(t *testing.T) {
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'key.fields' = 'n'`, "The option 'key.fields' can only be declared if a key format is defined using 'key.format'."},
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'bogus' = '1'`, "Unsupported options found for 'kafka'.\n\nUnsupported options:\n\nbogus"},
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'nope'`, "Could not find any factory for identifier 'nope'"},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.compression.type' = 'brotli'`, "Invalid value brotli for configuration compression.type: String must be one of: none, gzip, snappy, lz4, zstd"},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.security.protocol' = 'SSL', 'properties.ssl.truststore.type' = 'BKS', 'properties.ssl.truststore.location' = 'x'`, "Failed to create SSL keystore of type BKS"},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.security.protocol' = 'SSL', 'properties.ssl.truststore.certificates' = 'x'`, "SSL trust store certs can be specified only for PEM, but trust store type is JKS."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.security.protocol' = 'SSL', 'properties.ssl.truststore.type' = 'PEM', 'properties.ssl.truststore.certificates' = 'not a certificate'`, "Failed to load PEM SSL trust store from ssl.truststore.certificates: no certificate found."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.security.protocol' = 'SSL', 'properties.ssl.truststore.location' = '/nonexistent/ts.jks'`, "Failed to load SSL keystore /nonexistent/ts.jks of type JKS"},
 	} {
 		exec1(t, s, "CREATE TABLE v (n INT) WITH ('connector' = 'kafka', "+c.with+")")
 		_, err := query(t, s, "SELECT * FROM v", -1)
