@@ -82,6 +82,10 @@ type reader struct {
 	valA    connectors.MessageAppender
 	valVecs []*vector.Vec
 	vecsOf  *vector.Batch
+	// keyOnly are the key's fields (index in the key, column) that are no
+	// value field: with 'value.fields-include' = 'ALL' the value's field
+	// is the column's value.
+	keyOnly [][2]int
 	// discover is when an unbounded read next looks for new partitions
 	// (zero: never).
 	discover time.Time
@@ -162,6 +166,11 @@ func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
 	r.valR = connectors.NewMessageReader(s.value, r.valC)
 	if a, ok := r.valR.(connectors.MessageAppender); ok && !s.upsert {
 		r.valA = a
+		for i, p := range s.keyIdx {
+			if !slices.Contains(s.valueIdx, p) {
+				r.keyOnly = append(r.keyOnly, [2]int{i, p})
+			}
+		}
 	}
 	if err := r.assign(ctx); err != nil {
 		cl.Close()
@@ -596,8 +605,8 @@ func (r *reader) append(out *vector.Batch, rec *kgo.Record) error {
 		return &decodeError{r.decodeError(rec, err)}
 	}
 	for range n {
-		for i, p := range s.keyIdx {
-			out.Cols[p].Append(key[i])
+		for _, k := range r.keyOnly {
+			out.Cols[k[1]].Append(key[k[0]])
 		}
 		for i, m := range meta {
 			out.Cols[len(s.t.Columns)+i].Append(m)
