@@ -482,6 +482,13 @@ func (s *jsonScanner) stringBytes() (raw []byte, escaped bool, ok bool) {
 	start := s.i + 1
 	ascii := true
 	for i := start; i < len(s.b); i++ {
+		// Runs of plain characters first: the common case.
+		for i < len(s.b) && jsonPlain[s.b[i]] {
+			i++
+		}
+		if i >= len(s.b) {
+			break
+		}
 		switch c := s.b[i]; {
 		case c == '\\':
 			escaped = true
@@ -495,12 +502,21 @@ func (s *jsonScanner) stringBytes() (raw []byte, escaped bool, ok bool) {
 			return raw, escaped, true
 		case c < 0x20:
 			return nil, false, false
-		case c >= utf8.RuneSelf:
+		default: // not ASCII
 			ascii = false
 		}
 	}
 	return nil, false, false
 }
+
+// jsonPlain marks the bytes a string holds as they are: ASCII but for
+// control characters, the quote and the backslash.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // skipValue skips a value of a field no column reads, checking that it is
 // valid JSON.
