@@ -143,7 +143,7 @@ func (rp *recordPool) GetRecords(n int) []kgo.Record {
 func (rp *recordPool) PutRecords(s []kgo.Record) { rp.p.Put(&s) }
 
 func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
-	// The record slices are the one allocation per record of a fetch.
+	// The fetched records come from a pool, not a new slice per fetch.
 	opts := []kgo.Opt{kgo.KeepControlRecords(), kgo.WithPools(&recordPool{})}
 	if s.bounded != modeUnbounded {
 		// A bounded read knows where it ends: a fetch past the last
