@@ -3,6 +3,8 @@ package connectors
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"eddy/engine/types"
@@ -146,4 +148,29 @@ func FuzzJSONFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkJSONFast(t, opts, []byte(s))
 	})
+}
+
+// TestJavaFloatForm: the JSON writer's numbers are types.JavaFloat's.
+func TestJavaFloatForm(t *testing.T) {
+	values := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 1e-3, 9.999e-4, 1e7, 9999999.5, 1e22, 1.5e-300,
+		math.MaxFloat64, math.SmallestNonzeroFloat64, 123456.789, -2.5e-5, 100, 1e100}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100_000 {
+		values = append(values, math.Float64frombits(r.Uint64()), r.NormFloat64()*math.Pow(10, float64(r.IntN(40)-20)))
+	}
+	for _, f := range values {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		if got, want := string(appendJavaFloat(nil, f, 64)), types.JavaFloat(f, 64); got != want {
+			t.Fatalf("%v: %s, want %s", f, got, want)
+		}
+		f32 := float64(float32(f))
+		if math.IsInf(f32, 0) {
+			continue
+		}
+		if got, want := string(appendJavaFloat(nil, f32, 32)), types.JavaFloat(f32, 32); got != want {
+			t.Fatalf("float32 %v: %s, want %s", f32, got, want)
+		}
+	}
 }
