@@ -141,6 +141,17 @@ type MessageReader interface {
 	Decode(msg []byte) (rows [][]any, kinds []types.RowKind, err error)
 }
 
+// MessageAppender is a MessageReader that can also append the rows of a
+// message straight into column vectors, without an engine value per
+// field: the readers of insert-only formats (json).
+type MessageAppender interface {
+	MessageReader
+	// Append decodes msg and appends its rows, all inserts, to vecs (one
+	// per column of the reader's layout, of the columns' types), and
+	// returns how many it appended. On an error vecs are unchanged.
+	Append(msg []byte, vecs []*vector.Vec) (int, error)
+}
+
 // messageReaderMaker is implemented by codecs with a MessageReader of
 // their own.
 type messageReaderMaker interface {

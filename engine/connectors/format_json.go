@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"eddy/engine/types"
+	"eddy/engine/vector"
 )
 
 // jsonFormat is the json format (connectors.md §4b, Flink's JsonFormatFactory).
@@ -97,6 +98,21 @@ func (f *jsonOptions) DecodeMessage(msg []byte, cols []Column) ([][]any, []types
 	return decodeAll(f.Decoder(bytes.NewReader(msg), "message", cols), len(cols))
 }
 
+// EncodeMessage implements MessageEncoder: the line the encoder of a file
+// writes, without its buffered writer.
+func (f *jsonOptions) EncodeMessage(_ types.RowKind, row []any, cols []Column) ([]byte, error) {
+	names := make([]string, len(cols))
+	ts := make([]*types.Type, len(cols))
+	for i, c := range cols {
+		names[i], ts[i] = c.Name, c.Type
+	}
+	b, err := f.write.appendRow(make([]byte, 0, 64), row, names, ts)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
 // messageReader implements messageReaderMaker: a message holding one flat
 // object is read by jsonFields, any other the general way (DecodeMessage).
 func (f *jsonOptions) messageReader(cols []Column) MessageReader {
@@ -120,4 +136,21 @@ func (r *jsonMessageReader) Decode(msg []byte) ([][]any, []types.RowKind, error)
 		return r.rows, r.kinds, nil
 	}
 	return r.f.DecodeMessage(msg, r.cols)
+}
+
+// Append implements MessageAppender.
+func (r *jsonMessageReader) Append(msg []byte, vecs []*vector.Vec) (int, error) {
+	if r.fast != nil && r.fast.appendObject(msg, vecs) {
+		return 1, nil
+	}
+	rows, _, err := r.f.DecodeMessage(msg, r.cols)
+	if err != nil {
+		return 0, err
+	}
+	for _, row := range rows {
+		for i, v := range vecs {
+			v.Append(row[i])
+		}
+	}
+	return len(rows), nil
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -256,9 +257,20 @@ func (e *jsonEncoder) Write(_ types.RowKind, row []any) error {
 // Flush implements RowEncoder.
 func (e *jsonEncoder) Flush() error { return e.buf.Flush() }
 
+// appendJSONString writes s quoted as encoding/json does; a string of
+// printable ASCII that needs no escape (the common case) is copied as it
+// is.
 func appendJSONString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c >= utf8.RuneSelf, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // jsonWriteOptions are the encoding options of the json format and of the
@@ -295,6 +307,42 @@ func (o *jsonWriteOptions) appendRow(b []byte, row []any, names []string, ts []*
 	return append(b, '}'), nil
 }
 
+// appendJavaFloat appends a finite f as types.JavaFloat writes it (Java's
+// Double.toString and Float.toString), without the strings in between.
+func appendJavaFloat(b []byte, f float64, bits int) []byte {
+	if f == 0 {
+		if math.Signbit(f) {
+			return append(b, "-0.0"...)
+		}
+		return append(b, "0.0"...)
+	}
+	if a := math.Abs(f); a >= 1e-3 && a < 1e7 {
+		start := len(b)
+		b = strconv.AppendFloat(b, f, 'f', -1, bits)
+		if bytes.IndexByte(b[start:], '.') < 0 {
+			b = append(b, ".0"...)
+		}
+		return b
+	}
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, bits) // d[.ddd]e±dd
+	at := bytes.IndexByte(e, 'e')
+	b = append(b, e[:at]...)
+	if bytes.IndexByte(e[:at], '.') < 0 {
+		b = append(b, ".0"...)
+	}
+	b = append(b, 'E')
+	exp := e[at+1:]
+	if exp[0] == '-' {
+		b = append(b, '-')
+	}
+	exp = exp[1:]
+	for len(exp) > 1 && exp[0] == '0' {
+		exp = exp[1:]
+	}
+	return append(b, exp...)
+}
+
 // appendJSON writes a value as Flink's JSON format does.
 func (o *jsonWriteOptions) appendJSON(b []byte, v any, t *types.Type) ([]byte, error) {
 	switch x := v.(type) {
@@ -306,6 +354,12 @@ func (o *jsonWriteOptions) appendJSON(b []byte, v any, t *types.Type) ([]byte, e
 		}
 		return append(b, "false"...), nil
 	case int8, int16, int32, int64:
+		if n, ok := v.(int64); ok && t.Kind == types.BigInt {
+			return strconv.AppendInt(b, n, 10), nil
+		}
+		if n, ok := v.(int32); ok && t.Kind == types.Int {
+			return strconv.AppendInt(b, int64(n), 10), nil
+		}
 		if t.Kind == types.Date || t.Kind == types.Time {
 			return appendJSONString(b, formatCSVField(v, t)), nil
 		}
@@ -318,7 +372,11 @@ func (o *jsonWriteOptions) appendJSON(b []byte, v any, t *types.Type) ([]byte, e
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return appendJSONString(b, types.ValueString(v, t)), nil
 		}
-		return append(b, types.ValueString(v, t)...), nil
+		bits := 64
+		if _, single := x.(float32); single {
+			bits = 32
+		}
+		return appendJavaFloat(b, f, bits), nil
 	case *apd.Decimal:
 		// Flink's JSON writer takes the value without trailing zeros (a
 		// Jackson number node), then prints it as Java's

@@ -1,9 +1,11 @@
 package kafka
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -13,11 +15,13 @@ import (
 	"strings"
 	"time"
 
+	keystore "github.com/pavlo-v-chernykh/keystore-go/v4"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+	"software.sslmate.com/src/go-pkcs12"
 
 	"eddy/engine/connectors"
 )
@@ -42,6 +46,13 @@ type clientConfig struct {
 	sasl            string
 	user, password  string
 	tls             *tls.Config
+	// compression is 'compression.type' (Kafka's default: none) and
+	// linger 'linger.ms': how a sink batches. Without 'linger.ms' a batch
+	// goes as soon as the partition has no request in flight (the Go
+	// client's way, which batches while the previous request is under
+	// way; the Java client waits 5 ms).
+	compression kgo.CompressionCodec
+	linger      time.Duration
 }
 
 // newClientConfig reads the client properties eddy understands; the
@@ -78,6 +89,27 @@ func newClientConfig(o map[string]string) (clientConfig, error) {
 		c.readCommitted = true
 	default:
 		return c, configError("isolation.level", v, "String must be one of: read_committed, read_uncommitted")
+	}
+	switch v := o["properties.compression.type"]; v {
+	case "", "none":
+		c.compression = kgo.NoCompression()
+	case "gzip":
+		c.compression = kgo.GzipCompression()
+	case "snappy":
+		c.compression = kgo.SnappyCompression()
+	case "lz4":
+		c.compression = kgo.Lz4Compression()
+	case "zstd":
+		c.compression = kgo.ZstdCompression()
+	default:
+		return c, configError("compression.type", v, "String must be one of: none, gzip, snappy, lz4, zstd")
+	}
+	if v, ok := o["properties.linger.ms"]; ok {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 0 {
+			return c, configError("linger.ms", v, "Value must be at least 0")
+		}
+		c.linger = time.Duration(n) * time.Millisecond
 	}
 	switch v := o["properties.auto.offset.reset"]; v {
 	case "", "none":
@@ -152,40 +184,35 @@ func parseJAAS(v string) (user, password string, err error) {
 	return user, password, nil
 }
 
-// tlsConfig reads the PEM trust store and key store options ('ssl.*').
+// tlsConfig reads the trust store and key store options ('ssl.*') as the
+// Kafka client does: a trust store of type JKS (the default), PKCS12 or
+// PEM at 'ssl.truststore.location' (with 'ssl.truststore.password' for
+// JKS and PKCS12), or PEM certificates in 'ssl.truststore.certificates';
+// without one, the system's roots. The server's host name is checked
+// against its certificate unless 'ssl.endpoint.identification.algorithm'
+// is empty; its certificate chain always is. A key store (a client
+// certificate) is read from PEM only.
 func tlsConfig(o map[string]string) (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
-	if o["properties.ssl.endpoint.identification.algorithm"] == "" && hasKey(o, "properties.ssl.endpoint.identification.algorithm") {
+	switch alg := o["properties.ssl.endpoint.identification.algorithm"]; {
+	case !hasKey(o, "properties.ssl.endpoint.identification.algorithm"), strings.EqualFold(alg, "https"):
+	case alg == "":
+		// The chain is verified without the host name (VerifyConnection).
 		cfg.InsecureSkipVerify = true
+		cfg.VerifyConnection = func(cs tls.ConnectionState) error { return verifyChain(cfg.RootCAs, cs) }
+	default:
+		return nil, &connectors.Error{Exception: "IllegalArgumentException",
+			Msg: fmt.Sprintf("Unsupported endpoint identification algorithm: %s", alg)}
 	}
-	pemOnly := func(key string) error {
-		if t := o[key]; t != "" && !strings.EqualFold(t, "PEM") {
-			return &connectors.Error{Exception: "IllegalArgumentException",
-				Msg: fmt.Sprintf("'%s' = '%s' is not supported; eddy's Kafka client reads PEM stores only.", strings.TrimPrefix(key, propertiesPrefix), t)}
-		}
-		return nil
+	if t := o["properties.ssl.keystore.type"]; t != "" && !strings.EqualFold(t, "PEM") {
+		return nil, &connectors.Error{Exception: "IllegalArgumentException",
+			Msg: fmt.Sprintf("'ssl.keystore.type' = '%s' is not supported; eddy's Kafka client reads PEM key stores only.", t)}
 	}
-	if err := pemOnly("properties.ssl.truststore.type"); err != nil {
+	pool, err := trustStore(o)
+	if err != nil {
 		return nil, err
 	}
-	if err := pemOnly("properties.ssl.keystore.type"); err != nil {
-		return nil, err
-	}
-	trust := []byte(o["properties.ssl.truststore.certificates"])
-	if loc := o["properties.ssl.truststore.location"]; loc != "" {
-		b, err := os.ReadFile(loc)
-		if err != nil {
-			return nil, &connectors.Error{Exception: "KafkaException", Msg: fmt.Sprintf("Failed to load SSL keystore %s of type PEM: %v", loc, err)}
-		}
-		trust = b
-	}
-	if len(trust) > 0 {
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(trust) {
-			return nil, &connectors.Error{Exception: "KafkaException", Msg: "Failed to load the SSL trust store: no PEM certificate found."}
-		}
-		cfg.RootCAs = pool
-	}
+	cfg.RootCAs = pool
 	chain, key := []byte(o["properties.ssl.keystore.certificate.chain"]), []byte(o["properties.ssl.keystore.key"])
 	if loc := o["properties.ssl.keystore.location"]; loc != "" {
 		b, err := os.ReadFile(loc)
@@ -202,6 +229,121 @@ func tlsConfig(o map[string]string) (*tls.Config, error) {
 		cfg.Certificates = []tls.Certificate{cert}
 	}
 	return cfg, nil
+}
+
+// verifyChain checks the server's certificate chain against roots (nil:
+// the system's), whatever host name it names.
+func verifyChain(roots *x509.CertPool, cs tls.ConnectionState) error {
+	if len(cs.PeerCertificates) == 0 {
+		return errors.New("the server sent no certificate")
+	}
+	opts := x509.VerifyOptions{Roots: roots, Intermediates: x509.NewCertPool()}
+	for _, c := range cs.PeerCertificates[1:] {
+		opts.Intermediates.AddCert(c)
+	}
+	_, err := cs.PeerCertificates[0].Verify(opts)
+	return err
+}
+
+// trustStore returns the certificates the trust store options name, nil
+// for the system's roots.
+func trustStore(o map[string]string) (*x509.CertPool, error) {
+	typ := strings.ToUpper(o["properties.ssl.truststore.type"])
+	switch typ {
+	case "", "JKS", "PKCS12", "PEM":
+	default:
+		return nil, &connectors.Error{Exception: "KafkaException",
+			Msg: fmt.Sprintf("Failed to create SSL keystore of type %s: %s not found", o["properties.ssl.truststore.type"], o["properties.ssl.truststore.type"])}
+	}
+	loc, certs := o["properties.ssl.truststore.location"], o["properties.ssl.truststore.certificates"]
+	password, hasPassword := o["properties.ssl.truststore.password"]
+	if certs != "" {
+		if typ != "PEM" {
+			return nil, &connectors.Error{Exception: "InvalidConfigurationException",
+				Msg: "SSL trust store certs can be specified only for PEM, but trust store type is " + orDefault(typ, "JKS") + "."}
+		}
+		if loc != "" {
+			return nil, &connectors.Error{Exception: "InvalidConfigurationException",
+				Msg: "Both SSL trust store location and separate trust certificates are specified."}
+		}
+		return pemPool([]byte(certs), "ssl.truststore.certificates")
+	}
+	if loc == "" {
+		return nil, nil
+	}
+	if typ == "PEM" && hasPassword {
+		return nil, &connectors.Error{Exception: "InvalidConfigurationException",
+			Msg: "SSL trust store password cannot be specified for PEM format."}
+	}
+	b, err := os.ReadFile(loc)
+	failed := func(t string, err error) error {
+		return &connectors.Error{Exception: "KafkaException", Msg: fmt.Sprintf("Failed to load SSL keystore %s of type %s: %v", loc, t, err)}
+	}
+	if err != nil {
+		return nil, failed(orDefault(typ, "JKS"), err)
+	}
+	// Without a type the Kafka client reads JKS; eddy also takes the PEM
+	// files it read before trust store types were known. A JKS store of
+	// Java 9 and later reads PKCS12 files too, and so does eddy's.
+	switch {
+	case typ == "PEM" || typ == "" && bytes.Contains(b, []byte("-----BEGIN")):
+		pool, err := pemPool(b, loc)
+		if err != nil {
+			return nil, failed("PEM", err)
+		}
+		return pool, nil
+	case typ != "PKCS12" && len(b) >= 4 && binary.BigEndian.Uint32(b) == jksMagic:
+		ks := keystore.New()
+		err := ks.Load(bytes.NewReader(b), []byte(password))
+		// Without a password Java reads the entries but cannot check the
+		// store's integrity: so does eddy.
+		if err != nil && (password != "" || len(ks.Aliases()) == 0) {
+			return nil, failed("JKS", errors.New("keystore was tampered with, or password was incorrect"))
+		}
+		pool := x509.NewCertPool()
+		for _, a := range ks.Aliases() {
+			e, err := ks.GetTrustedCertificateEntry(a)
+			if err != nil {
+				continue // a key entry: not a trusted certificate
+			}
+			c, err := x509.ParseCertificate(e.Certificate.Content)
+			if err != nil {
+				return nil, failed("JKS", err)
+			}
+			pool.AddCert(c)
+		}
+		return pool, nil
+	default:
+		cs, err := pkcs12.DecodeTrustStore(b, password)
+		if err != nil {
+			return nil, failed(orDefault(typ, "JKS"), err)
+		}
+		pool := x509.NewCertPool()
+		for _, c := range cs {
+			pool.AddCert(c)
+		}
+		return pool, nil
+	}
+}
+
+// jksMagic starts a Java KeyStore file.
+const jksMagic = 0xFEEDFEED
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// pemPool returns the PEM certificates of b, from source.
+func pemPool(b []byte, source string) (*x509.CertPool, error) {
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(b) {
+		return nil, &connectors.Error{Exception: "InvalidConfigurationException",
+			Msg: fmt.Sprintf("Failed to load PEM SSL trust store from %s: no certificate found.", source)}
+	}
+	return pool, nil
 }
 
 func hasKey(o map[string]string, k string) bool {

@@ -13,15 +13,25 @@ import (
 )
 
 // flinkSession opens a Flink SQL Gateway session in mode, or skips.
-func flinkSession(t *testing.T, mode string) *gateway.Session {
+func flinkSession(t testing.TB, mode string) *gateway.Session {
+	t.Helper()
+	return openFlink(t, map[string]string{"execution.runtime-mode": mode})
+}
+
+// openFlink opens a Flink SQL Gateway session with more session
+// properties, or skips.
+func openFlink(t testing.TB, more map[string]string) *gateway.Session {
 	t.Helper()
 	url := os.Getenv("EDDY_GATEWAY")
 	if url == "" {
 		t.Skip("EDDY_GATEWAY is not set: start a Flink SQL Gateway with engine/gateway/testdata/flink/gateway.sh start")
 	}
+	props := map[string]string{"table.local-time-zone": "UTC", "sql-client.execution.result-mode": "tableau"}
+	for k, v := range more {
+		props[k] = v
+	}
 	flink, err := gateway.Open(context.Background(), gateway.Config{ClientConfig: gateway.ClientConfig{Endpoint: url, RequestTimeout: 2 * time.Minute},
-		Properties: map[string]string{"execution.runtime-mode": mode, "table.local-time-zone": "UTC",
-			"sql-client.execution.result-mode": "tableau"}})
+		Properties: props})
 	if err != nil {
 		t.Fatal(err)
 	}

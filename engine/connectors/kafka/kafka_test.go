@@ -458,6 +458,11 @@ func TestValidation(t *testing.T) {
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'key.fields' = 'n'`, "The option 'key.fields' can only be declared if a key format is defined using 'key.format'."},
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'bogus' = '1'`, "Unsupported options found for 'kafka'.\n\nUnsupported options:\n\nbogus"},
 		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'nope'`, "Could not find any factory for identifier 'nope'"},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.compression.type' = 'brotli'`, "Invalid value brotli for configuration compression.type: String must be one of: none, gzip, snappy, lz4, zstd"},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.security.protocol' = 'SSL', 'properties.ssl.truststore.type' = 'BKS', 'properties.ssl.truststore.location' = 'x'`, "Failed to create SSL keystore of type BKS"},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.security.protocol' = 'SSL', 'properties.ssl.truststore.certificates' = 'x'`, "SSL trust store certs can be specified only for PEM, but trust store type is JKS."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.security.protocol' = 'SSL', 'properties.ssl.truststore.type' = 'PEM', 'properties.ssl.truststore.certificates' = 'not a certificate'`, "Failed to load PEM SSL trust store from ssl.truststore.certificates: no certificate found."},
+		{`'properties.bootstrap.servers' = 'h:1', 'topic' = 't', 'format' = 'json', 'properties.security.protocol' = 'SSL', 'properties.ssl.truststore.location' = '/nonexistent/ts.jks'`, "Failed to load SSL keystore /nonexistent/ts.jks of type JKS"},
 	} {
 		exec1(t, s, "CREATE TABLE v (n INT) WITH ('connector' = 'kafka', "+c.with+")")
 		_, err := query(t, s, "SELECT * FROM v", -1)
@@ -663,4 +668,23 @@ func TestSASLScram(t *testing.T) {
 	if strings.Contains(err.Error(), "not-the-password") {
 		t.Errorf("the error prints the password: %v", err)
 	}
+}
+
+// TestKeyFieldsInValue reads key fields that the value holds too
+// ('value.fields-include' = 'ALL': the value's field is the column's) and
+// key fields that it does not ('EXCEPT_KEY'), with metadata, through the
+// path that decodes straight into vectors.
+func TestKeyFieldsInValue(t *testing.T) {
+	addr := broker(t)
+	topic := newTopic(t, addr, 1)
+	produce(t, topic, true, `{"id":1,"k2":"a"}|{"id":10,"v":"x"}`, `{"id":2,"k2":"b"}|{"id":20,"v":"y"}`, `NULL|{"id":30,"v":"z"}`)
+	s := session(t, "batch")
+	for name, more := range map[string]string{"kv_all": "", "kv_except": `'value.fields-include' = 'EXCEPT_KEY',`} {
+		exec1(t, s, fmt.Sprintf(`CREATE TABLE %s (id INT, k2 STRING, v STRING, off BIGINT METADATA FROM 'offset' VIRTUAL) WITH (
+			'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', %s
+			'key.format' = 'json', 'key.fields' = 'id;k2', 'value.format' = 'json',
+			'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset')`, name, topic, addr, more))
+	}
+	wantRows(t, mustQuery(t, s, "SELECT id, k2, v, off FROM kv_all", -1), "+I 10 <nil> x 0", "+I 20 <nil> y 1", "+I 30 <nil> z 2")
+	wantRows(t, mustQuery(t, s, "SELECT id, k2, v, off FROM kv_except", -1), "+I 1 a x 0", "+I 2 b y 1", "+I <nil> <nil> z 2")
 }

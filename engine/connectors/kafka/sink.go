@@ -37,12 +37,17 @@ type writer struct {
 	pipeline *connectors.Pipeline
 	// txRecords counts the records of the open transaction.
 	txRecords int
+	// row, key and val are the scratch rows a record is encoded from (the
+	// formats keep nothing of them).
+	row, key, val []any
 }
 
 func openWriter(ctx context.Context, s *spec, ws connectors.WriteSpec) (connectors.Writer, error) {
 	opts := append(s.client.opts(),
 		kgo.AllowAutoTopicCreation(),
 		kgo.DefaultProduceTopic(s.topics[0]),
+		kgo.ProducerBatchCompression(s.client.compression),
+		kgo.ProducerLinger(s.client.linger),
 	)
 	switch s.partitioner {
 	case "fixed":
@@ -96,7 +101,11 @@ func (w *writer) Write(ctx context.Context, b *vector.Batch) error {
 		if w.s.upsert && kind == types.UpdateBefore {
 			continue // the update-after that follows replaces the key's value
 		}
-		rec, err := w.record(kind, b.Row(i))
+		w.row = w.row[:0]
+		for _, v := range b.Cols {
+			w.row = append(w.row, v.Get(i))
+		}
+		rec, err := w.record(kind, w.row)
 		if err != nil {
 			return err
 		}
@@ -196,11 +205,11 @@ func (w *writer) record(kind types.RowKind, row []any) (*kgo.Record, error) {
 	s := w.s
 	rec := &kgo.Record{Topic: w.topic}
 	if s.key != nil {
-		key := make([]any, len(s.keyIdx))
-		for i, p := range s.keyIdx {
-			key[i] = row[p]
+		w.key = w.key[:0]
+		for _, p := range s.keyIdx {
+			w.key = append(w.key, row[p])
 		}
-		b, err := connectors.EncodeBytes(s.key, types.Insert, key, w.keyC)
+		b, err := connectors.EncodeBytes(s.key, types.Insert, w.key, w.keyC)
 		if err != nil {
 			return nil, w.encodeError(err)
 		}
@@ -213,11 +222,11 @@ func (w *writer) record(kind types.RowKind, row []any) (*kgo.Record, error) {
 	if s.upsert {
 		kind = types.Insert
 	}
-	val := make([]any, len(s.valueIdx))
-	for i, p := range s.valueIdx {
-		val[i] = row[p]
+	w.val = w.val[:0]
+	for _, p := range s.valueIdx {
+		w.val = append(w.val, row[p])
 	}
-	b, err := connectors.EncodeBytes(s.value, kind, val, w.valC)
+	b, err := connectors.EncodeBytes(s.value, kind, w.val, w.valC)
 	if err != nil {
 		return nil, w.encodeError(err)
 	}

@@ -71,6 +71,21 @@ type reader struct {
 	commit time.Time // the last group commit
 	// pending are records of the last poll not yet returned.
 	pending []*kgo.Record
+	// cursors are the partitions being read; last is the one of the last
+	// record (records come in runs of one partition).
+	cursors map[tp]*cursor
+	last    *cursor
+	// valA is valR when it appends straight into vectors (and the table is
+	// no upsert-kafka one): the rows of a record then go into the batch
+	// without an engine value per field. valVecs are the value columns'
+	// vectors of the batch vecsOf.
+	valA    connectors.MessageAppender
+	valVecs []*vector.Vec
+	vecsOf  *vector.Batch
+	// keyOnly are the key's fields (index in the key, column) that are no
+	// value field: with 'value.fields-include' = 'ALL' the value's field
+	// is the column's value.
+	keyOnly [][2]int
 	// discover is when an unbounded read next looks for new partitions
 	// (zero: never).
 	discover time.Time
@@ -81,6 +96,15 @@ type reader struct {
 	handedOver atomic.Bool
 	// mu guards next against the sink reading it at a commit.
 	mu sync.Mutex
+}
+
+// cursor is the read position of one partition: next is the offset after
+// the last record read; a bounded read stops before end.
+type cursor struct {
+	p       tp
+	next    int64
+	end     int64
+	bounded bool
 }
 
 // sourceKey registers the readers with a group id in a statement's
@@ -102,8 +126,25 @@ func (r *reader) positions() map[tp]int64 {
 	return out
 }
 
+// recordPool lends the client the slices it decodes a fetch's records
+// into; the reader recycles each record once it has read it, and a slice
+// whose records are all recycled comes back for the next fetch.
+type recordPool struct{ p sync.Pool }
+
+// GetRecords implements kgo.PoolRecords.
+func (rp *recordPool) GetRecords(n int) []kgo.Record {
+	if s, ok := rp.p.Get().(*[]kgo.Record); ok && cap(*s) >= n {
+		return (*s)[:0]
+	}
+	return make([]kgo.Record, 0, n)
+}
+
+// PutRecords implements kgo.PoolRecords.
+func (rp *recordPool) PutRecords(s []kgo.Record) { rp.p.Put(&s) }
+
 func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
-	opts := []kgo.Opt{kgo.KeepControlRecords()}
+	// The fetched records come from a pool, not a new slice per fetch.
+	opts := []kgo.Opt{kgo.KeepControlRecords(), kgo.WithPools(&recordPool{})}
 	if s.bounded != modeUnbounded {
 		// A bounded read knows where it ends: a fetch past the last
 		// records must not hold the read (and its Close) for the broker's
@@ -117,12 +158,20 @@ func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{s: s, cl: cl, adm: adm, next: map[tp]int64{}, scan: s.t.ScanTypes(), commit: time.Now()}
+	r := &reader{s: s, cl: cl, adm: adm, next: map[tp]int64{}, cursors: map[tp]*cursor{}, scan: s.t.ScanTypes(), commit: time.Now()}
 	r.keyC, r.valC = s.columns(s.keyIdx), s.columns(s.valueIdx)
 	if s.key != nil {
 		r.keyR = connectors.NewMessageReader(s.key, r.keyC)
 	}
 	r.valR = connectors.NewMessageReader(s.value, r.valC)
+	if a, ok := r.valR.(connectors.MessageAppender); ok && !s.upsert {
+		r.valA = a
+		for i, p := range s.keyIdx {
+			if !slices.Contains(s.valueIdx, p) {
+				r.keyOnly = append(r.keyOnly, [2]int{i, p})
+			}
+		}
+	}
 	if err := r.assign(ctx); err != nil {
 		cl.Close()
 		return nil, err
@@ -358,15 +407,19 @@ func (r *reader) Next(ctx context.Context) (*vector.Batch, error) {
 		for len(r.pending) > 0 && out.N < vector.BatchSize {
 			rec := r.pending[0]
 			r.pending = r.pending[1:]
-			if err := r.add(out, rec); err != nil {
+			err := r.add(out, rec)
+			rec.Recycle() // nothing of the record is used after add but its key's, value's and headers' bytes, which are not pooled
+			if err != nil {
 				return nil, err
 			}
 		}
 		if out.N > 0 {
+			r.publish()
 			r.maybeCommit(ctx, false)
 			return out, nil
 		}
 		if r.ends != nil && r.left == 0 {
+			r.publish()
 			r.maybeCommit(ctx, true)
 			return nil, nil
 		}
@@ -425,7 +478,9 @@ func (r *reader) discoverPartitions(ctx context.Context) error {
 		if _, known := r.next[p]; known || o.Err != nil {
 			return
 		}
+		r.mu.Lock()
 		r.next[p] = o.Offset
+		r.mu.Unlock()
 		if consume[p.topic] == nil {
 			consume[p.topic] = map[int32]kgo.Offset{}
 		}
@@ -437,34 +492,77 @@ func (r *reader) discoverPartitions(ctx context.Context) error {
 	return nil
 }
 
+// publish makes the read positions of the cursors those the sink and
+// the group commits see: the positions after the records returned.
+func (r *reader) publish() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for p, c := range r.cursors {
+		r.next[p] = c.next
+	}
+}
+
+// cursor returns the cursor of rec's partition.
+func (r *reader) cursor(rec *kgo.Record) *cursor {
+	if c := r.last; c != nil && c.p.partition == rec.Partition && c.p.topic == rec.Topic {
+		return c
+	}
+	p := tp{rec.Topic, rec.Partition}
+	c := r.cursors[p]
+	if c == nil {
+		r.mu.Lock()
+		c = &cursor{p: p, next: r.next[p]}
+		r.mu.Unlock()
+		if r.ends != nil {
+			c.end, c.bounded = r.ends[p], true
+		}
+		r.cursors[p] = c
+	}
+	r.last = c
+	return c
+}
+
 // add appends the rows of one record to out and advances its partition.
 func (r *reader) add(out *vector.Batch, rec *kgo.Record) error {
-	p := tp{rec.Topic, rec.Partition}
-	if r.ends != nil {
-		end := r.ends[p]
-		if r.next[p] >= end {
-			return nil // a record past the end fetched with the last ones
-		}
-		defer func() {
-			if r.next[p] >= end {
-				// Done: stop fetching the partition.
-				r.left--
-				r.cl.PauseFetchPartitions(map[string][]int32{p.topic: {p.partition}})
-			}
-		}()
+	c := r.cursor(rec)
+	if c.bounded && c.next >= c.end {
+		return nil // a record past the end fetched with the last ones
 	}
-	r.mu.Lock()
-	r.next[p] = rec.Offset + 1
-	r.mu.Unlock()
-	if rec.Attrs.IsControl() || (r.ends != nil && rec.Offset >= r.ends[p]) {
+	c.next = rec.Offset + 1
+	if c.bounded && c.next >= c.end {
+		// Done: stop fetching the partition.
+		r.left--
+		r.cl.PauseFetchPartitions(map[string][]int32{c.p.topic: {c.p.partition}})
+	}
+	if rec.Attrs.IsControl() || (c.bounded && rec.Offset >= c.end) {
 		return nil
 	}
-	rows, kinds, err := r.decode(rec)
-	if err != nil {
+	var err error
+	if r.valA != nil {
+		err = r.append(out, rec)
+	} else {
+		err = r.appendRows(out, rec)
+	}
+	if de, ok := err.(*decodeError); ok {
 		if r.s.ignoreParseErrs {
 			return nil
 		}
-		return err
+		return de.err
+	}
+	return err
+}
+
+// decodeError is a record the formats cannot decode.
+type decodeError struct{ err error }
+
+func (e *decodeError) Error() string { return e.err.Error() }
+func (e *decodeError) Unwrap() error { return e.err }
+
+// appendRows appends the rows of a record as engine values.
+func (r *reader) appendRows(out *vector.Batch, rec *kgo.Record) error {
+	rows, kinds, err := r.decode(rec)
+	if err != nil {
+		return &decodeError{err}
 	}
 	var meta []any
 	if len(r.s.t.Metadata) > 0 {
@@ -478,28 +576,79 @@ func (r *reader) add(out *vector.Batch, rec *kgo.Record) error {
 	return nil
 }
 
+// append appends the rows of a record straight into out's vectors: the
+// value's by valA, the key's and the metadata's once per row.
+func (r *reader) append(out *vector.Batch, rec *kgo.Record) error {
+	s := r.s
+	if rec.Value == nil {
+		return nil // a tombstone: no row
+	}
+	key, err := r.decodeKey(rec)
+	if err != nil {
+		return &decodeError{err}
+	}
+	var meta []any
+	if len(s.t.Metadata) > 0 {
+		if meta, err = r.metadata(rec); err != nil {
+			return err
+		}
+	}
+	if r.vecsOf != out {
+		r.vecsOf = out
+		r.valVecs = r.valVecs[:0]
+		for _, p := range s.valueIdx {
+			r.valVecs = append(r.valVecs, out.Cols[p])
+		}
+	}
+	n, err := r.valA.Append(rec.Value, r.valVecs)
+	if err != nil {
+		return &decodeError{r.decodeError(rec, err)}
+	}
+	for range n {
+		for _, k := range r.keyOnly {
+			out.Cols[k[1]].Append(key[k[0]])
+		}
+		for i, m := range meta {
+			out.Cols[len(s.t.Columns)+i].Append(m)
+		}
+		if out.Kinds != nil {
+			out.Kinds = append(out.Kinds, types.Insert)
+		}
+	}
+	out.N += n
+	return nil
+}
+
+// decodeKey returns the key's fields of a record (NULLs without a key),
+// nil without a key format.
+func (r *reader) decodeKey(rec *kgo.Record) ([]any, error) {
+	s := r.s
+	if s.key == nil {
+		return nil, nil
+	}
+	if rec.Key == nil {
+		return make([]any, len(s.keyIdx)), nil
+	}
+	rows, _, err := r.keyR.Decode(rec.Key)
+	if err != nil {
+		return nil, r.decodeError(rec, err)
+	}
+	if len(rows) == 0 {
+		return make([]any, len(s.keyIdx)), nil
+	}
+	// The reader's rows are valid until its next call.
+	return append([]any(nil), rows[0]...), nil
+}
+
 // decode returns the physical rows of a record: the key's fields and the
 // value's, with their row kinds (for upsert-kafka: the upsert stream by
 // key, +U for a value and -D for a tombstone).
 func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
 	s := r.s
 	width := len(s.t.Columns)
-	var key []any
-	if s.key != nil {
-		if rec.Key == nil {
-			key = make([]any, len(s.keyIdx))
-		} else {
-			rows, _, err := r.keyR.Decode(rec.Key)
-			if err != nil {
-				return nil, nil, r.decodeError(rec, err)
-			}
-			if len(rows) == 0 {
-				key = make([]any, len(s.keyIdx))
-			} else {
-				// The reader's rows are valid until its next call.
-				key = append([]any(nil), rows[0]...)
-			}
-		}
+	key, err := r.decodeKey(rec)
+	if err != nil {
+		return nil, nil, err
 	}
 	if rec.Value == nil {
 		if !s.upsert {

@@ -20,9 +20,22 @@
 #   kafka.sh sasl-config
 #                       print the path of a client properties file for the
 #                       SASL_PLAINTEXT listener
+#   kafka.sh tls-url    print the SSL address (TLS with a certificate for
+#                       127.0.0.1 and localhost signed by a test CA that
+#                       `start` makes once per state directory)
+#   kafka.sh sasl-ssl-url
+#                       print the SASL_SSL address (TLS, and the logins of
+#                       the SASL_PLAINTEXT listener)
+#   kafka.sh tls-config | sasl-ssl-config
+#                       print the path of a client properties file for the
+#                       SSL or the SASL_SSL listener
+#   kafka.sh tls-dir    print the directory of the test CA's trust stores:
+#                       ca.pem (PEM), truststore.p12 (PKCS12) and
+#                       truststore.jks (JKS), password eddy-tls
 #
 # Clients, run against the running broker with Kafka's class path; with
-# --sasl first they use the SASL_PLAINTEXT listener:
+# --sasl, --tls or --sasl-ssl first they use the SASL_PLAINTEXT, SSL or
+# SASL_SSL listener:
 #
 #   kafka.sh topics [--sasl] ARGS...     kafka-topics (TopicCommand)
 #   kafka.sh produce [--sasl] TOPIC [ARGS...]
@@ -151,12 +164,21 @@ answers() { # host:port
   [[ $(tr -d ' \n' <<<"$reply") == ????????00000007 ]]
 }
 
+# listening succeeds when host:port accepts a connection (a TLS listener
+# answers no plain request).
+listening() { # host:port
+  timeout 5 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "${1%:*}" "${1##*:}" 2>/dev/null
+}
+
 address() { # file
   alive || return 1
   [[ -f $state/$1 ]] || return 1
   local addr
   addr=$(cat "$state/$1")
-  answers "$addr" || return 1
+  case $1 in
+    tls-url | sasl-ssl-url) listening "$addr" || return 1 ;;
+    *) answers "$addr" || return 1 ;;
+  esac
   echo "$addr"
 }
 
@@ -167,6 +189,45 @@ do_sasl_url() { address sasl-url; }
 do_sasl_config() {
   do_sasl_url >/dev/null || return 1
   echo "$state/sasl-client.properties"
+}
+
+# listener_config prints the client properties file of a listener (sasl,
+# tls or sasl-ssl) of the running broker.
+listener_config() { # name
+  address "$1-url" >/dev/null || return 1
+  echo "$state/$1-client.properties"
+}
+
+# The test CA and the broker's key store: made once per state directory
+# with the JDK's keytool, so that a client's trust store stays valid
+# across restarts.
+tls_password=eddy-tls
+
+make_tls() {
+  local dir=$state/tls
+  [[ -s $dir/broker.p12 && -s $dir/truststore.p12 && -s $dir/truststore.jks && -s $dir/ca.pem ]] && return 0
+  command -v keytool >/dev/null || die "keytool (the JDK's) is not installed"
+  rm -rf "$dir.tmp"
+  mkdir -p "$dir.tmp"
+  local kt=(keytool -J-Xmx64m -J-XX:TieredStopAtLevel=1 -noprompt -storepass "$tls_password" -keypass "$tls_password")
+  (
+    cd "$dir.tmp"
+    "${kt[@]}" -genkeypair -alias ca -dname "CN=eddy test CA" -keyalg RSA -keysize 2048 -validity 3650 \
+      -ext bc:c -keystore ca.p12 -storetype PKCS12
+    "${kt[@]}" -exportcert -rfc -alias ca -keystore ca.p12 -file ca.pem
+    "${kt[@]}" -genkeypair -alias broker -dname "CN=localhost" -keyalg RSA -keysize 2048 -validity 3650 \
+      -keystore broker.p12 -storetype PKCS12
+    "${kt[@]}" -certreq -alias broker -keystore broker.p12 -file broker.csr
+    "${kt[@]}" -gencert -alias ca -keystore ca.p12 -infile broker.csr -outfile broker.pem -rfc -validity 3650 \
+      -ext SAN=dns:localhost,ip:127.0.0.1 -ext KU=digitalSignature,keyEncipherment -ext EKU=serverAuth
+    "${kt[@]}" -importcert -alias ca -file ca.pem -keystore broker.p12
+    "${kt[@]}" -importcert -alias broker -file broker.pem -keystore broker.p12
+    "${kt[@]}" -importcert -alias ca -file ca.pem -keystore truststore.p12 -storetype PKCS12
+    "${kt[@]}" -importcert -alias ca -file ca.pem -keystore truststore.jks -storetype JKS
+    rm -f broker.csr ca.p12
+  ) >"$state/keytool.log" 2>&1 || { cat "$state/keytool.log" >&2; die "keytool failed to make the test CA"; }
+  rm -rf "$dir"
+  mv "$dir.tmp" "$dir"
 }
 
 # locked runs its arguments holding the state directory's lock, so that
@@ -187,8 +248,9 @@ do_start() {
   if alive; then do_stop; fi
   command -v timeout >/dev/null || die "timeout (coreutils) is not installed"
   built || do_build
-  rm -f "$state/url" "$state/sasl-url" "$state/sasl-client.properties" "$state/pid"
+  rm -f "$state"/*url "$state"/*-client.properties "$state/pid"
   rm -rf "$state/tmp"
+  make_tls
   mkdir -p "$state/tmp"
   # A new log file, not a truncated one: a node that lost its pid file
   # may still be writing to the old one.
@@ -248,12 +310,12 @@ do_stop() {
   if [[ $cds == -XX:ArchiveClassesAtExit=* ]]; then
     if $clean; then publish_cds broker "${cds#*=}"; else rm -f "${cds#*=}"; fi
   fi
-  rm -f "$state/pid" "$state/url" "$state/sasl-url" "$state/sasl-client.properties" "$state/cds"
+  rm -f "$state/pid" "$state"/*url "$state"/*-client.properties "$state/cds"
 }
 
 do_reset() {
   do_stop
-  rm -rf "$state/data" "$state/tmp" "$state/server.properties" "$state/kafka.log"
+  rm -rf "$state/data" "$state/tmp" "$state/tls" "$state/server.properties" "$state/kafka.log"
 }
 
 # The JVM options of the tools: they log warnings, the JVM's included, to
@@ -287,18 +349,22 @@ run_tool() { # class args...
   exec java "${tool_opts[@]}" ${cds[@]+"${cds[@]}"} -cp "$(classpath)" "$@"
 }
 
+# listener_flag succeeds when its argument picks a listener for a client.
+listener_flag() { [[ ${1:-} == --sasl || ${1:-} == --tls || ${1:-} == --sasl-ssl ]]; }
+
 # client runs a tool against the running broker. Its arguments: the
 # option the tool takes a client properties file with, then the class and
-# the tool's own arguments; --sasl first switches to the SASL listener.
-client() { # [--sasl] config-option class args...
-  local sasl=false
-  if [[ ${1:-} == --sasl ]]; then sasl=true; shift; fi
+# the tool's own arguments; --sasl, --tls or --sasl-ssl first switches to
+# that listener.
+client() { # [--sasl|--tls|--sasl-ssl] config-option class args...
+  local listener=
+  if listener_flag "${1:-}"; then listener=${1#--}; shift; fi
   local config_opt=$1 class=$2
   shift 2
   local addr
-  if $sasl; then
-    addr=$(do_sasl_url) || die "no broker is running (kafka.sh start)"
-    run_tool "$class" --bootstrap-server "$addr" "$config_opt" "$state/sasl-client.properties" "$@"
+  if [[ -n $listener ]]; then
+    addr=$(address "$listener-url") || die "no broker with a ${listener^^} listener is running (kafka.sh start)"
+    run_tool "$class" --bootstrap-server "$addr" "$config_opt" "$state/$listener-client.properties" "$@"
   else
     addr=$(do_url) || die "no broker is running (kafka.sh start)"
     run_tool "$class" --bootstrap-server "$addr" "$@"
@@ -317,7 +383,7 @@ with_topic() { # class config-option [--sasl] topic args...
   local class=$1 config_opt=$2
   shift 2
   local sasl=()
-  if [[ ${1:-} == --sasl ]]; then sasl=(--sasl); shift; fi
+  if listener_flag "${1:-}"; then sasl=("$1"); shift; fi
   [[ $# -ge 1 ]] || die "missing topic name"
   local topic=$1
   shift
@@ -333,7 +399,7 @@ do_consume() { # [--sasl] topic args...
 
 do_topics() { # [--sasl] args...
   local sasl=()
-  if [[ ${1:-} == --sasl ]]; then sasl=(--sasl); shift; fi
+  if listener_flag "${1:-}"; then sasl=("$1"); shift; fi
   client ${sasl[@]+"${sasl[@]}"} --command-config org.apache.kafka.tools.TopicCommand "$@"
 }
 
@@ -347,6 +413,14 @@ case $cmd in
   url) do_url ;;
   sasl-url) do_sasl_url ;;
   sasl-config) do_sasl_config ;;
+  tls-url) address tls-url ;;
+  sasl-ssl-url) address sasl-ssl-url ;;
+  tls-config) listener_config tls ;;
+  sasl-ssl-config) listener_config sasl-ssl ;;
+  tls-dir)
+    address tls-url >/dev/null || exit 1
+    echo "$state/tls"
+    ;;
   topics) do_topics "$@" ;;
   produce) with_topic org.apache.kafka.tools.ConsoleProducer --producer.config "$@" ;;
   consume) do_consume "$@" ;;
@@ -356,7 +430,7 @@ case $cmd in
     run_tool "$@"
     ;;
   *)
-    echo "usage: $0 build|start|stop|reset|url|sasl-url|sasl-config|topics|produce|consume|produce-tx|tool" >&2
+    echo "usage: $0 build|start|stop|reset|url|sasl-url|sasl-config|tls-url|sasl-ssl-url|tls-config|sasl-ssl-config|tls-dir|topics|produce|consume|produce-tx|tool" >&2
     exit 2
     ;;
 esac

@@ -36,14 +36,20 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Arguments: state-dir [name=value ...]. The node keeps its data in
  * state-dir/data, formatted with a random cluster id when it holds none
- * yet. Each start listens on three free ports: PLAINTEXT, SASL_PLAINTEXT
- * with SASL/PLAIN and SCRAM-SHA-256 (user {@value #USER}, password {@value #PASSWORD}) and the
+ * yet. Each start listens on five free ports: PLAINTEXT, SASL_PLAINTEXT
+ * with SASL/PLAIN and SCRAM-SHA-256 (user {@value #USER}, password {@value #PASSWORD}), SSL
+ * and SASL_SSL (the same logins) with the key store state-dir/tls/broker.p12
+ * (PKCS12, password {@value #TLS_PASSWORD}, made by kafka.sh), and the
  * controller listener. The name=value arguments override broker
- * properties. Once both client listeners answer, the launcher writes
+ * properties. Once the client listeners answer, the launcher writes
  *
  * <ul>
  *   <li>state-dir/sasl-url: host:port of the SASL_PLAINTEXT listener,
  *   <li>state-dir/sasl-client.properties: client properties for it,
+ *   <li>state-dir/tls-url: host:port of the SSL listener,
+ *   <li>state-dir/tls-client.properties: client properties for it,
+ *   <li>state-dir/sasl-ssl-url: host:port of the SASL_SSL listener,
+ *   <li>state-dir/sasl-ssl-client.properties: client properties for it,
  *   <li>state-dir/url: host:port of the PLAINTEXT listener, written last,
  * </ul>
  *
@@ -56,6 +62,7 @@ public final class BrokerLauncher {
 
     static final String USER = "eddy";
     static final String PASSWORD = "eddy-secret";
+    static final String TLS_PASSWORD = "eddy-tls";
     private static final String HOST = "127.0.0.1";
 
     private BrokerLauncher() {}
@@ -72,12 +79,15 @@ public final class BrokerLauncher {
         // Kafka's own lock on the log directory is taken, so hold a lock
         // of our own from the start to the end of the process.
         FileLock lock = lockState(state.resolve("broker.lock"));
-        int[] ports = freePorts(3);
+        int[] ports = freePorts(5);
         String plain = HOST + ":" + ports[0];
         String sasl = HOST + ":" + ports[1];
         String controller = HOST + ":" + ports[2];
+        String ssl = HOST + ":" + ports[3];
+        String saslSsl = HOST + ":" + ports[4];
+        Path tls = state.resolve("tls");
 
-        Map<String, String> props = brokerProperties(data, plain, sasl, controller);
+        Map<String, String> props = brokerProperties(data, plain, sasl, controller, ssl, saslSsl, tls);
         for (int i = 1; i < args.length; i++) {
             int eq = args[i].indexOf('=');
             if (eq <= 0) {
@@ -97,20 +107,33 @@ public final class BrokerLauncher {
                 new Thread(() -> kafka.Kafka.main(new String[] {config.toString()}), "kafka-main");
         node.start();
 
-        awaitReady(clientProperties(plain, false));
-        addScramUser(clientProperties(plain, false));
-        awaitReady(clientProperties(sasl, true));
+        awaitReady(clientProperties(plain, false, null));
+        addScramUser(clientProperties(plain, false, null));
+        awaitReady(clientProperties(sasl, true, null));
+        awaitReady(clientProperties(ssl, false, tls));
+        awaitReady(clientProperties(saslSsl, true, tls));
 
-        Properties saslClient = new Properties();
-        saslClient.putAll(clientProperties(sasl, true));
-        saslClient.remove(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
-        writeAtomically(state.resolve("sasl-client.properties"), propertiesText(saslClient));
-        writeAtomically(state.resolve("sasl-url"), sasl + "\n");
+        writeClient(state, "sasl", clientProperties(sasl, true, null), sasl);
+        writeClient(state, "tls", clientProperties(ssl, false, tls), ssl);
+        writeClient(state, "sasl-ssl", clientProperties(saslSsl, true, tls), saslSsl);
         writeAtomically(state.resolve("url"), plain + "\n");
         System.out.println(plain);
         System.out.flush();
         node.join();
         Reference.reachabilityFence(lock);
+    }
+
+    /**
+     * Writes state-dir/NAME-client.properties (the client properties
+     * without the address) and then state-dir/NAME-url.
+     */
+    private static void writeClient(Path state, String name, Properties props, String address)
+            throws IOException {
+        Properties p = new Properties();
+        p.putAll(props);
+        p.remove(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+        writeAtomically(state.resolve(name + "-client.properties"), propertiesText(p));
+        writeAtomically(state.resolve(name + "-url"), address + "\n");
     }
 
     /**
@@ -145,29 +168,47 @@ public final class BrokerLauncher {
 
     /** The broker properties of a small single-node cluster for tests. */
     private static Map<String, String> brokerProperties(
-            Path data, String plain, String sasl, String controller) {
+            Path data,
+            String plain,
+            String sasl,
+            String controller,
+            String ssl,
+            String saslSsl,
+            Path tls) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
         p.put("controller.quorum.voters", "1@" + controller);
         p.put("controller.listener.names", "CONTROLLER");
-        p.put(
-                "listeners",
-                "PLAINTEXT://" + plain + ",SASL_PLAINTEXT://" + sasl + ",CONTROLLER://" + controller);
-        p.put("advertised.listeners", "PLAINTEXT://" + plain + ",SASL_PLAINTEXT://" + sasl);
+        String clients =
+                "PLAINTEXT://" + plain
+                        + ",SASL_PLAINTEXT://" + sasl
+                        + ",SSL://" + ssl
+                        + ",SASL_SSL://" + saslSsl;
+        p.put("listeners", clients + ",CONTROLLER://" + controller);
+        p.put("advertised.listeners", clients);
         p.put(
                 "listener.security.protocol.map",
-                "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+                "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,SASL_SSL:SASL_SSL,"
+                        + "CONTROLLER:PLAINTEXT");
         p.put("inter.broker.listener.name", "PLAINTEXT");
         p.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256");
-        p.put(
-                "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
-                "org.apache.kafka.common.security.scram.ScramLoginModule required;");
-        p.put(
-                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
-                "org.apache.kafka.common.security.plain.PlainLoginModule required"
-                        + " username=\"" + USER + "\" password=\"" + PASSWORD + "\""
-                        + " user_" + USER + "=\"" + PASSWORD + "\";");
+        for (String listener : new String[] {"sasl_plaintext", "sasl_ssl"}) {
+            p.put(
+                    "listener.name." + listener + ".scram-sha-256.sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+            p.put(
+                    "listener.name." + listener + ".plain.sasl.jaas.config",
+                    "org.apache.kafka.common.security.plain.PlainLoginModule required"
+                            + " username=\"" + USER + "\" password=\"" + PASSWORD + "\""
+                            + " user_" + USER + "=\"" + PASSWORD + "\";");
+        }
+        // The SSL listeners present the certificate the test CA signed for
+        // 127.0.0.1 and localhost; clients are not asked for one.
+        p.put("ssl.keystore.type", "PKCS12");
+        p.put("ssl.keystore.location", tls.resolve("broker.p12").toString());
+        p.put("ssl.keystore.password", TLS_PASSWORD);
+        p.put("ssl.key.password", TLS_PASSWORD);
         p.put("log.dirs", data.toString());
         // One partition and one replica everywhere, internal topics included,
         // so that topics, consumer groups and transactions come up at once.
@@ -232,11 +273,24 @@ public final class BrokerLauncher {
         }
     }
 
-    private static Properties clientProperties(String address, boolean sasl) {
+    /**
+     * The client properties of a listener: with SASL/PLAIN logins when
+     * sasl, over TLS trusting the test CA (tls/truststore.p12) unless tls is
+     * null.
+     */
+    private static Properties clientProperties(String address, boolean sasl, Path tls) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, address);
+        if (tls != null) {
+            p.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, sasl ? "SASL_SSL" : "SSL");
+            p.put("ssl.truststore.type", "PKCS12");
+            p.put("ssl.truststore.location", tls.resolve("truststore.p12").toString());
+            p.put("ssl.truststore.password", TLS_PASSWORD);
+        }
         if (sasl) {
-            p.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+            if (tls == null) {
+                p.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+            }
             p.put("sasl.mechanism", "PLAIN");
             p.put(
                     "sasl.jaas.config",
