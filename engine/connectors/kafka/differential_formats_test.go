@@ -52,9 +52,6 @@ var knownMismatches = map[string]string{
 	"SELECT * FROM csv_by_eddy": "an empty CSV field of a DATE column: eddy reads NULL (what both writers write for NULL), " +
 		"Flink 2.2 fails with 'Fail to deserialize at field'",
 	"SELECT * FROM csv_by_flink": "as csv_by_eddy: the empty DATE field Flink's own writer wrote for NULL",
-	`SELECT order_id, price, orders.currency, rate, order_time, update_time FROM orders
-			LEFT JOIN sourced_rates FOR SYSTEM_TIME AS OF orders.order_time ON orders.currency = sourced_rates.currency`: "the Kafka " +
-		"source does not read its value format's metadata ('value.source.timestamp'): the version times are NULL, no version joins",
 }
 
 // compareRuns runs each case on eddy and on Flink and counts the

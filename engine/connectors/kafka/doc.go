@@ -12,7 +12,9 @@
 // 'scan.bounded.mode' is set, at the offsets that mode names. It emits the
 // physical columns decoded from the record's key and value, followed by the
 // metadata columns the table reads (topic, partition, headers,
-// leader-epoch, offset, timestamp, timestamp-type). With
+// leader-epoch, offset, timestamp, timestamp-type, and the value format's
+// own keys under 'value.', such as debezium-json's
+// 'value.source.timestamp'). With
 // 'properties.group.id' set, the offsets it has read are committed to that
 // group as it goes and when it closes.
 //

@@ -45,6 +45,9 @@ func factory(reg *connectors.Registry, upsert bool) *connectors.Factory {
 				ReadableMetadata: readableMetadata(),
 				WritableMetadata: writableMetadata(),
 			}
+			if s, err := newSpec(reg, t, upsert, false); err == nil {
+				a.ReadableMetadata = withValueMetadata(s.value, a.ReadableMetadata)
+			}
 			if upsert {
 				// An upsert stream by the PRIMARY KEY: the planner puts a
 				// ChangelogNormalize above the scan, as Flink's does.

@@ -1,6 +1,7 @@
 package kafka
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +33,31 @@ func readableMetadata() []connectors.MetadataKey {
 		{Key: "timestamp", Type: types.NewTimestampLTZ(3).WithNullable(false)},
 		{Key: "timestamp-type", Type: types.NewString().WithNullable(false)},
 	}
+}
+
+// valueMetadataPrefix is the prefix of the value format's metadata keys
+// among the source's.
+const valueMetadataPrefix = "value."
+
+// withValueMetadata returns the source's readable metadata for a value
+// format: the format's own keys under valueMetadataPrefix, then the
+// connector's (a key of both is the format's), the order and precedence
+// of Flink's KafkaDynamicSource.
+func withValueMetadata(value connectors.Codec, keys []connectors.MetadataKey) []connectors.MetadataKey {
+	mc, ok := value.(connectors.MetadataCodec)
+	if !ok {
+		return keys
+	}
+	var out []connectors.MetadataKey
+	for _, k := range mc.ReadableMetadata() {
+		out = append(out, connectors.MetadataKey{Key: valueMetadataPrefix + k.Key, Type: k.Type})
+	}
+	for _, k := range keys {
+		if !slices.ContainsFunc(out, func(m connectors.MetadataKey) bool { return m.Key == k.Key }) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // writableMetadata are the metadata keys of Flink's Kafka sink.
@@ -79,9 +105,15 @@ type reader struct {
 	// no upsert-kafka one): the rows of a record then go into the batch
 	// without an engine value per field. valVecs are the value columns'
 	// vectors of the batch vecsOf.
-	valA    connectors.MessageAppender
-	valVecs []*vector.Vec
-	vecsOf  *vector.Batch
+	valA connectors.MessageAppender
+	// valMeta are the value format's metadata keys the table reads (the
+	// key without valueMetadataPrefix), and valMetaAt the metadata
+	// column of each; valMetaCodec decodes a value with them.
+	valMeta      []string
+	valMetaAt    []int
+	valMetaCodec connectors.MetadataCodec
+	valVecs      []*vector.Vec
+	vecsOf       *vector.Batch
 	// keyOnly are the key's fields (index in the key, column) that are no
 	// value field: with 'value.fields-include' = 'ALL' the value's field
 	// is the column's value.
@@ -164,7 +196,14 @@ func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
 		r.keyR = connectors.NewMessageReader(s.key, r.keyC)
 	}
 	r.valR = connectors.NewMessageReader(s.value, r.valC)
-	if a, ok := r.valR.(connectors.MessageAppender); ok && !s.upsert {
+	if mc, ok := s.value.(connectors.MetadataCodec); ok {
+		for i, m := range s.t.Metadata {
+			if k, isValue := strings.CutPrefix(m.Key, valueMetadataPrefix); isValue {
+				r.valMeta, r.valMetaAt, r.valMetaCodec = append(r.valMeta, k), append(r.valMetaAt, i), mc
+			}
+		}
+	}
+	if a, ok := r.valR.(connectors.MessageAppender); ok && !s.upsert && r.valMeta == nil {
 		r.valA = a
 		for i, p := range s.keyIdx {
 			if !slices.Contains(s.valueIdx, p) {
@@ -560,7 +599,7 @@ func (e *decodeError) Unwrap() error { return e.err }
 
 // appendRows appends the rows of a record as engine values.
 func (r *reader) appendRows(out *vector.Batch, rec *kgo.Record) error {
-	rows, kinds, err := r.decode(rec)
+	rows, kinds, vmeta, err := r.decode(rec)
 	if err != nil {
 		return &decodeError{err}
 	}
@@ -571,7 +610,41 @@ func (r *reader) appendRows(out *vector.Batch, rec *kgo.Record) error {
 		}
 	}
 	for i, row := range rows {
-		out.AppendRow(kinds[i], append(row, meta...))
+		row = append(row, meta...)
+		if vmeta != nil {
+			if err := r.fillValueMetadata(row[len(r.s.t.Columns):], vmeta[i], rec); err != nil {
+				return err
+			}
+		}
+		out.AppendRow(kinds[i], row)
+	}
+	return nil
+}
+
+// fillValueMetadata puts the value format's metadata of one row (vals, in
+// the order of r.valMeta) into its metadata columns (meta), cast to the
+// columns' types.
+func (r *reader) fillValueMetadata(meta, vals []any, rec *kgo.Record) error {
+	keys := r.valMetaCodec.ReadableMetadata()
+	for j, at := range r.valMetaAt {
+		m := r.s.t.Metadata[at]
+		meta[at] = nil
+		if j >= len(vals) || vals[j] == nil {
+			continue
+		}
+		var from *types.Type
+		for _, k := range keys {
+			if k.Key == r.valMeta[j] {
+				from = k.Type
+			}
+		}
+		x, err := types.CastValue(vals[j], from, m.Type)
+		if err != nil {
+			return &connectors.Error{Exception: "IOException", Msg: fmt.Sprintf(
+				"Failed to read metadata '%s' of topic %s partition %d offset %d as column '%s': %v",
+				m.Key, rec.Topic, rec.Partition, rec.Offset, m.Name, err)}
+		}
+		meta[at] = x
 	}
 	return nil
 }
@@ -643,16 +716,16 @@ func (r *reader) decodeKey(rec *kgo.Record) ([]any, error) {
 // decode returns the physical rows of a record: the key's fields and the
 // value's, with their row kinds (for upsert-kafka: the upsert stream by
 // key, +U for a value and -D for a tombstone).
-func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
+func (r *reader) decode(rec *kgo.Record) (rows [][]any, kinds []types.RowKind, vmeta [][]any, err error) {
 	s := r.s
 	width := len(s.t.Columns)
 	key, err := r.decodeKey(rec)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if rec.Value == nil {
 		if !s.upsert {
-			return nil, nil, nil // a tombstone: no row
+			return nil, nil, nil, nil // a tombstone: no row
 		}
 		// upsert-kafka: the deletion of the key's row; the planner's
 		// ChangelogNormalize gives it the row it deletes.
@@ -660,13 +733,22 @@ func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
 		for i, p := range s.keyIdx {
 			row[p] = key[i]
 		}
-		return [][]any{row}, []types.RowKind{types.Delete}, nil
+		var vm [][]any
+		if r.valMeta != nil {
+			vm = [][]any{nil}
+		}
+		return [][]any{row}, []types.RowKind{types.Delete}, vm, nil
 	}
-	vals, kinds, err := r.valR.Decode(rec.Value)
+	var vals [][]any
+	if r.valMeta != nil {
+		vals, kinds, vmeta, err = r.decodeValueWithMetadata(rec.Value)
+	} else {
+		vals, kinds, err = r.valR.Decode(rec.Value)
+	}
 	if err != nil {
-		return nil, nil, r.decodeError(rec, err)
+		return nil, nil, nil, r.decodeError(rec, err)
 	}
-	rows := make([][]any, 0, len(vals))
+	rows = make([][]any, 0, len(vals))
 	for _, v := range vals {
 		row := make([]any, width)
 		for i, p := range s.keyIdx {
@@ -686,7 +768,29 @@ func (r *reader) decode(rec *kgo.Record) ([][]any, []types.RowKind, error) {
 			kinds[i] = types.UpdateAfter
 		}
 	}
-	return rows, kinds, nil
+	return rows, kinds, vmeta, nil
+}
+
+// decodeValueWithMetadata decodes a record's value with the value
+// format's metadata the table reads: the rows' fields, their kinds, and
+// each row's metadata values in the order of r.valMeta.
+func (r *reader) decodeValueWithMetadata(msg []byte) (vals [][]any, kinds []types.RowKind, meta [][]any, err error) {
+	if len(bytes.TrimSpace(msg)) == 0 {
+		return nil, nil, nil, nil
+	}
+	d := r.valMetaCodec.MetadataDecoder(bytes.NewReader(msg), "message", r.valC, r.valMeta)
+	n := len(r.valC)
+	for {
+		row := make([]any, n+len(r.valMeta))
+		kind, ok, err := d.Next(row)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if !ok {
+			return vals, kinds, meta, nil
+		}
+		vals, kinds, meta = append(vals, row[:n:n]), append(kinds, kind), append(meta, row[n:])
+	}
 }
 
 // decodeError is Flink's failure for a record its format cannot decode.
