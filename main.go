@@ -25,6 +25,7 @@ import (
 	"eddy/catalogs"
 	"eddy/catalogs/examples"
 	"eddy/catalogs/hive"
+	"eddy/catalogs/iceberg"
 	"eddy/catalogs/memory"
 	"eddy/catalogs/sqlite"
 	"eddy/conf"
@@ -389,6 +390,7 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		kafka.CatalogType: kafka.NewCatalogFactory(),
 		jdbc.CatalogType:  jdbc.CatalogFactory{},
 		hive.Type:         hive.Factory{},
+		iceberg.Type:      iceberg.Factory{}, iceberg.ArcticType: iceberg.ArcticFactory{},
 	}, store, catalogs.WithOpenTimeout(openTimeout))
 	closeAll := func() {
 		mgr.Close()
