@@ -241,7 +241,7 @@ func TestConfigCatalogsNeverStopTheShell(t *testing.T) {
 		t.Errorf("a catalog that cannot be made is listed:\n%s", r.stdout)
 	}
 	for _, want := range []string{
-		cfg + ":4: warning: catalog \"lake\" is left out: Unsupported catalog type 'arctic'",
+		cfg + ":4: warning: catalog \"lake\" is left out: Invalid value for option 'metastore.url': 'thrift://x' is not of the form thrift://<host>:<port>/<catalog_name_in_metastore>",
 		cfg + ":7: warning: catalog \"odd\" is left out: Unsupported options found for catalog 'odd'",
 		cfg + ":10: warning: catalog \"made\" is left out: Catalog made already exists",
 		cfg + ": warning: execution: A catalog with name [lake] does not exist. The shell starts in default_catalog.default_database.",
@@ -254,7 +254,7 @@ func TestConfigCatalogsNeverStopTheShell(t *testing.T) {
 	for _, stmt := range []string{"USE CATALOG lake", "SELECT * FROM lake.db.t"} {
 		r = eddy(t, "", "--store", db, "--config", cfg, "-e", stmt)
 		want := "\n[WARNING] Catalog lake of the configuration file was left out at start: " + cfg +
-			":4: Unsupported catalog type 'arctic'"
+			":4: Invalid value for option 'metastore.url'"
 		if r.code != 1 || !strings.Contains(r.stderr, want) {
 			t.Errorf("%s: exit %d, stderr:\n%s\nwant it to hold %q", stmt, r.code, r.stderr, want)
 		}
