@@ -35,9 +35,16 @@ const (
 
 var _ connectors.CatalogConnector = (*Catalog)(nil)
 
-// Connector supplies the connector of every table of the catalog: reads
-// and writes of its Iceberg table.
+// Connector supplies the connector of the catalog's Iceberg tables: reads
+// and writes of the table in the Iceberg catalog. Temporary tables and
+// tables naming another connector keep theirs.
 func (c *Catalog) Connector(t *connectors.Table) (*connectors.Factory, bool) {
+	if t.Temporary {
+		return nil, false
+	}
+	if id, ok := t.Options[optConnector]; ok && id != connectorName {
+		return nil, false
+	}
 	return &connectors.Factory{
 		Identifier: connectorName,
 		Validate:   func(t *connectors.Table, sink bool) error { return c.validate(t, sink) },

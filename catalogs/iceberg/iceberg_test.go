@@ -15,6 +15,7 @@ import (
 	"eddy/catalogs/memory"
 	"eddy/conf"
 	"eddy/engine"
+	"eddy/engine/result"
 	"eddy/engine/types"
 )
 
@@ -66,24 +67,38 @@ func session(t *testing.T, yaml string) *engine.Session {
 	return s
 }
 
+// executor is an eddy session or a Flink SQL Gateway session.
+type executor interface {
+	Execute(ctx context.Context, sql string) (*result.Result, error)
+}
+
 // query runs statements and returns the rows of the last one as
 // tab-separated values.
-func query(t *testing.T, s *engine.Session, stmts ...string) []string {
+func query(t *testing.T, s executor, stmts ...string) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	out, err := tryQuery(s, stmts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func tryQuery(s executor, stmts ...string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var out []string
 	for _, st := range stmts {
 		res, err := s.Execute(ctx, st)
 		if err != nil {
-			t.Fatalf("%s: %v", st, err)
+			return nil, fmt.Errorf("%s: %w", st, err)
 		}
 		out = nil
 		if res.Rows != nil {
 			for {
 				row, ok, err := res.Rows.Next(ctx)
 				if err != nil {
-					t.Fatalf("%s: %v", st, err)
+					res.Close()
+					return nil, fmt.Errorf("%s: %w", st, err)
 				}
 				if !ok {
 					break
@@ -97,7 +112,7 @@ func query(t *testing.T, s *engine.Session, stmts ...string) []string {
 		}
 		res.Close()
 	}
-	return out
+	return out, nil
 }
 
 func sorted(rows []string) []string {
@@ -301,5 +316,18 @@ func TestReadPyIcebergTable(t *testing.T) {
 	desc := query(t, s, "DESCRIBE lake."+db+".w")
 	if len(desc) != 5 || !strings.HasPrefix(desc[0], "id\tBIGINT\tFALSE") || !strings.HasPrefix(desc[4], "at\tTIMESTAMP(6)\tTRUE") {
 		t.Errorf("DESCRIBE: %q", desc)
+	}
+}
+
+// TestTemporaryTableInIcebergCatalog: a temporary table of another
+// connector in an iceberg catalog's namespace keeps its connector.
+func TestTemporaryTableInIcebergCatalog(t *testing.T) {
+	dir := t.TempDir()
+	s := session(t, "")
+	query(t, s, "CREATE CATALOG h WITH ('type' = 'iceberg', 'catalog-type' = 'hadoop', 'warehouse' = '"+dir+"')",
+		"CREATE DATABASE h.db",
+		"CREATE TEMPORARY TABLE h.db.g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3')")
+	if rows := query(t, s, "SELECT COUNT(*) FROM h.db.g"); len(rows) != 1 || rows[0] != "3" {
+		t.Errorf("temporary datagen table: %v", rows)
 	}
 }
