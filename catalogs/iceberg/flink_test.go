@@ -11,13 +11,13 @@ import (
 	"eddy/engine/gateway"
 )
 
-// flinkGateway opens a session on a Flink SQL Gateway whose class path
-// holds Iceberg's Flink runtime, or skips.
+// flinkGateway opens a session on the Flink SQL Gateway of the tests
+// (whose class path holds Iceberg's Flink runtime), or skips.
 func flinkGateway(t *testing.T) *gateway.Session {
 	t.Helper()
-	gw := os.Getenv("EDDY_ICEBERG_FLINK_GATEWAY")
+	gw := os.Getenv("EDDY_GATEWAY")
 	if gw == "" {
-		t.Skip("EDDY_ICEBERG_FLINK_GATEWAY is not set: start a Flink SQL Gateway with Iceberg's Flink runtime (engine/gateway/testdata/flink/gateway.sh with the iceberg-flink-runtime dependency) and export its URL")
+		t.Skip("EDDY_GATEWAY is not set: start a Flink SQL Gateway with engine/gateway/testdata/flink/gateway.sh start and export its URL")
 	}
 	flink, err := gateway.Open(context.Background(), gateway.Config{ClientConfig: gateway.ClientConfig{Endpoint: gw, RequestTimeout: 4 * time.Minute},
 		Properties: map[string]string{"execution.runtime-mode": "batch", "table.local-time-zone": "UTC", "table.dml-sync": "true"}})
@@ -35,12 +35,18 @@ func TestFlinkInterop(t *testing.T) {
 	uri := restURI(t)
 	flink := flinkGateway(t)
 	eddy := session(t, yamlCatalog(uri))
-	query(t, flink, fmt.Sprintf("CREATE CATALOG lake WITH ('type' = 'iceberg', 'catalog-type' = 'rest', 'uri' = '%s', 'io-impl' = 'org.apache.iceberg.hadoop.HadoopFileIO')", uri))
+	create := fmt.Sprintf("CREATE CATALOG lake WITH ('type' = 'iceberg', 'catalog-type' = 'rest', 'uri' = '%s', 'io-impl' = 'org.apache.iceberg.hadoop.HadoopFileIO')", uri)
+	if _, err := tryQuery(flink, create); err != nil {
+		if strings.Contains(err.Error(), "'iceberg'") {
+			t.Fatalf("the gateway has no Iceberg Flink runtime: stop it and start it again with gateway.sh, which rebuilds it with the runtime: %v", err)
+		}
+		t.Fatal(err)
+	}
 	db := unique("flink")
 	query(t, eddy, "CREATE DATABASE lake."+db)
 	cols := "(id BIGINT, name STRING, price DECIMAL(10, 2), d DATE, ts TIMESTAMP(6), ok BOOLEAN, f DOUBLE, n INT)"
 	rows := "(1, 'pen', 1.50, DATE '2024-01-02', TIMESTAMP '2024-01-02 03:04:05.678', TRUE, 0.5, 7), " +
-		"(2, CAST(NULL AS STRING), NULL, NULL, NULL, NULL, NULL, NULL), " +
+		"(2, CAST(NULL AS STRING), CAST(NULL AS DECIMAL(10, 2)), CAST(NULL AS DATE), CAST(NULL AS TIMESTAMP(6)), CAST(NULL AS BOOLEAN), CAST(NULL AS DOUBLE), CAST(NULL AS INT)), " +
 		"(3, 'ink', 12.00, DATE '1999-12-31', TIMESTAMP '1970-01-01 00:00:00', FALSE, -1.25, -3)"
 	query(t, eddy, "CREATE TABLE lake."+db+".by_eddy "+cols, "INSERT INTO lake."+db+".by_eddy VALUES "+rows)
 	query(t, flink, "CREATE TABLE lake."+db+".by_flink "+cols, "INSERT INTO lake."+db+".by_flink VALUES "+rows)
