@@ -306,11 +306,45 @@ func (w *writer) Abort() error {
 	return nil
 }
 
+// Commit commits the rows not yet committed and closes the writer.
 func (w *writer) Commit(ctx context.Context) error {
 	if w.done {
 		return nil
 	}
 	w.done = true
+	return w.commitBuffered(ctx)
+}
+
+// Checkpoint commits the rows written since the last checkpoint in one
+// snapshot, as Iceberg's Flink sink commits on each checkpoint of a
+// streaming INSERT, and goes on.
+func (w *writer) Checkpoint(ctx context.Context) error {
+	if w.done {
+		return nil
+	}
+	return w.commitBuffered(ctx)
+}
+
+// Buffered estimates the bytes of the rows the writer holds.
+func (w *writer) Buffered() int64 {
+	var n int64
+	for _, r := range w.records {
+		for _, c := range r.Columns() {
+			for _, b := range c.Data().Buffers() {
+				if b != nil {
+					n += int64(b.Len())
+				}
+			}
+		}
+	}
+	return n + int64(len(w.order))*int64(16*len(w.types)+64)
+}
+
+// Spill keeps the rows in memory: an Iceberg writer's rows become
+// visible only with a snapshot, and a checkpoint commits them.
+func (w *writer) Spill(ctx context.Context) error { return nil }
+
+func (w *writer) commitBuffered(ctx context.Context) error {
 	defer w.release()
 	// The table as it is now: another writer may have committed since
 	// the writer opened.
@@ -320,7 +354,9 @@ func (w *writer) Commit(ctx context.Context) error {
 	}
 	w.tbl = tbl
 	if w.upsert {
-		return w.commitUpsert(ctx)
+		err := w.commitUpsert(ctx)
+		w.order, w.last = nil, map[string]change{}
+		return err
 	}
 	tx := tbl.NewTransaction()
 	rdr, err := array.NewRecordReader(w.sc, w.records)

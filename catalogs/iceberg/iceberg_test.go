@@ -331,3 +331,20 @@ func TestTemporaryTableInIcebergCatalog(t *testing.T) {
 		t.Errorf("temporary datagen table: %v", rows)
 	}
 }
+
+// TestStreamingInsertCommitsOnCheckpoints: a streaming INSERT commits a
+// snapshot at each checkpoint, as Iceberg's Flink sink does.
+func TestStreamingInsertCommitsOnCheckpoints(t *testing.T) {
+	uri := restURI(t)
+	s := session(t, yamlCatalog(uri))
+	db := unique("stream")
+	query(t, s, "CREATE DATABASE lake."+db, "USE CATALOG lake", "USE "+db)
+	query(t, s, "CREATE TABLE st (id BIGINT)")
+	query(t, s, "CREATE TEMPORARY TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '30', 'rows-per-second' = '20', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '30')")
+	query(t, s, "SET 'execution.runtime-mode' = 'streaming'", "SET 'execution.checkpointing.interval' = '200 ms'", "INSERT INTO st SELECT id FROM gen")
+	query(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	wantRows(t, "rows", query(t, s, "SELECT COUNT(*), MIN(id), MAX(id), COUNT(DISTINCT id) FROM st"), "30\t1\t30\t30")
+	if snaps := pyiceberg(t, uri, "snapshots", db, "st"); len(snaps) < 2 {
+		t.Errorf("want a snapshot per checkpoint, got %v", snaps)
+	}
+}
