@@ -55,7 +55,7 @@ func (c *Catalog) Connector(t *connectors.Table) (*connectors.Factory, bool) {
 			return c.openWriter(ctx, t, spec)
 		},
 		Abilities: func(t *connectors.Table) connectors.Abilities {
-			a := connectors.Abilities{Source: true, Sink: true, Bounded: true}
+			a := connectors.Abilities{Source: true, Sink: true, Bounded: !streaming(t.Options)}
 			if upsertEnabled(t.Options) && len(t.PrimaryKey) > 0 {
 				a.Accepts = connectors.Upsert
 			}
@@ -78,6 +78,10 @@ func (c *Catalog) validate(t *connectors.Table, sink bool) error {
 		}
 	}
 	if !sink {
+		if streaming(t.Options) {
+			_, err := parseStream(t.Options)
+			return err
+		}
 		if _, err := readSelector(t.Options); err != nil {
 			return err
 		}
@@ -107,9 +111,6 @@ func readSelector(opts map[string]string) ([]table.ScanOption, error) {
 		}
 		out = append(out, table.WithSnapshotAsOf(n))
 	}
-	if strings.EqualFold(opts[optStreaming], "true") {
-		return nil, &connectors.Error{Exception: "UnsupportedOperationException", Msg: "eddy does not read Iceberg tables as a stream ('streaming' = 'true'); read the current snapshot or one named by 'snapshot-id' or 'as-of-timestamp'"}
-	}
 	return out, nil
 }
 
@@ -126,6 +127,9 @@ type reader struct {
 }
 
 func (c *Catalog) openReader(ctx context.Context, t *connectors.Table) (connectors.Reader, error) {
+	if streaming(t.Options) {
+		return c.openStream(t)
+	}
 	sel, err := readSelector(t.Options)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,9 @@
 // one snapshot, INSERT OVERWRITE replaces the table's rows (the partitions
 // written, for a partitioned table), and a table with a PRIMARY KEY and
 // 'write.upsert.enabled' (or a changelog input) is written as Iceberg's
-// Flink sink writes it: equality deletes by the key, then the new rows.
+// Flink sink writes it: equality deletes by the key, then the new rows. A
+// streaming INSERT commits at each checkpoint; 'streaming' = 'true' reads
+// appended snapshots incrementally (stream.go).
 //
 // The 'arctic' type (arctic.go) checks its options exactly as Amoro's
 // Flink catalog documents them and then refuses to connect: it needs an

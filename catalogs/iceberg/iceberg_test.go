@@ -348,3 +348,36 @@ func TestStreamingInsertCommitsOnCheckpoints(t *testing.T) {
 		t.Errorf("want a snapshot per checkpoint, got %v", snaps)
 	}
 }
+
+// TestStreamingRead: 'streaming' = 'true' reads the latest snapshot's rows
+// (Iceberg's default starting strategy) and then the rows of each snapshot
+// appended later.
+func TestStreamingRead(t *testing.T) {
+	uri := restURI(t)
+	s := session(t, yamlCatalog(uri))
+	db := unique("sread")
+	query(t, s, "CREATE DATABASE lake."+db, "CREATE TABLE lake."+db+".r (id INT)",
+		"INSERT INTO lake."+db+".r VALUES (1)", "INSERT INTO lake."+db+".r VALUES (2), (3)")
+	expectError(t, s, "SELECT * FROM lake."+db+".r /*+ OPTIONS('streaming'='true', 'snapshot-id'='1') */", "Cannot set snapshot-id option for streaming reader")
+	query(t, s, "SET 'execution.runtime-mode' = 'streaming'")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := s.Execute(ctx, "SELECT id FROM lake."+db+".r /*+ OPTIONS('streaming'='true', 'monitor-interval'='100 ms') */")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	next := func() string {
+		t.Helper()
+		row, ok, err := res.Rows.Next(ctx)
+		if err != nil || !ok {
+			t.Fatalf("streaming read: %v %v", ok, err)
+		}
+		return row.Kind.String() + types.ValueString(row.Values[0], res.Columns[0].Type)
+	}
+	got := []string{next(), next()}
+	wantRows(t, "the latest snapshot's rows", sorted(got), "+I2", "+I3")
+	w := session(t, yamlCatalog(uri))
+	query(t, w, "INSERT INTO lake."+db+".r VALUES (4)")
+	wantRows(t, "a later snapshot's row", []string{next()}, "+I4")
+}
