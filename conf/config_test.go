@@ -127,7 +127,7 @@ func readmeExample(t *testing.T, block []byte) {
 		t.Fatal("README example declares no catalogs")
 	}
 	for _, c := range cfg.Catalogs {
-		if c.Type != "sqlite" && c.Type != "generic_in_memory" && c.Type != "kafka" && c.Type != "hive" {
+		if c.Type != "sqlite" && c.Type != "generic_in_memory" && c.Type != "kafka" && c.Type != "hive" && c.Type != "iceberg" {
 			t.Errorf("README example catalog %q has type %q, which eddy does not serve", c.Name, c.Type)
 		}
 	}
