@@ -23,9 +23,9 @@ import (
 	"golang.org/x/term"
 
 	"eddy/catalogs"
+	"eddy/catalogs/arctic"
 	"eddy/catalogs/examples"
 	"eddy/catalogs/hive"
-	"eddy/catalogs/iceberg"
 	"eddy/catalogs/memory"
 	"eddy/catalogs/sqlite"
 	"eddy/conf"
@@ -384,14 +384,16 @@ func openSession(ctx context.Context, cfg *conf.Config, storePath string, define
 		store.Close()
 		return nil, nil, err
 	}
-	mgr := catalogs.NewManager(map[string]catalogs.Factory{
+	factories := map[string]catalogs.Factory{
 		memory.Type:       memory.Factory{},
 		sqlite.Type:       store,
 		kafka.CatalogType: kafka.NewCatalogFactory(),
 		jdbc.CatalogType:  jdbc.CatalogFactory{},
 		hive.Type:         hive.Factory{},
-		iceberg.Type:      iceberg.Factory{}, iceberg.ArcticType: iceberg.ArcticFactory{},
-	}, store, catalogs.WithOpenTimeout(openTimeout))
+		arctic.Type:       arctic.Factory{},
+	}
+	addIceberg(factories)
+	mgr := catalogs.NewManager(factories, store, catalogs.WithOpenTimeout(openTimeout))
 	closeAll := func() {
 		mgr.Close()
 		store.Close()

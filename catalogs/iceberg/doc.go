@@ -1,6 +1,5 @@
 // Package iceberg is the catalog type 'iceberg' (Iceberg's Flink catalog,
-// FlinkCatalogFactory) and the catalog type 'arctic' of Apache Amoro
-// (formerly Arctic), whose options it validates.
+// FlinkCatalogFactory).
 //
 // An iceberg catalog maps Iceberg namespaces to databases and Iceberg
 // tables to tables as Iceberg's FlinkCatalog does: a table's columns are
@@ -20,9 +19,4 @@
 // Flink sink writes it: equality deletes by the key, then the new rows. A
 // streaming INSERT commits at each checkpoint; 'streaming' = 'true' reads
 // appended snapshots incrementally (stream.go).
-//
-// The 'arctic' type (arctic.go) checks its options exactly as Amoro's
-// Flink catalog documents them and then refuses to connect: it needs an
-// Amoro Management Service, whose Iceberg REST endpoint the 'iceberg' type
-// reaches instead.
 package iceberg

@@ -35,9 +35,8 @@ func session(t *testing.T, yaml string) *engine.Session {
 	t.Helper()
 	ctx := context.Background()
 	mgr := catalogs.NewManager(map[string]catalogs.Factory{
-		memory.Type:        memory.Factory{},
-		iceberg.Type:       iceberg.Factory{},
-		iceberg.ArcticType: iceberg.ArcticFactory{},
+		memory.Type:  memory.Factory{},
+		iceberg.Type: iceberg.Factory{},
 	}, nil)
 	t.Cleanup(func() { mgr.Close() })
 	desc := catalogs.CatalogDescriptor{Name: "default_catalog", Options: map[string]string{catalogs.OptionType: memory.Type}}

@@ -1,4 +1,4 @@
-package iceberg
+package arctic
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 	"eddy/catalogs"
 )
 
-// ArcticType is the catalog type of Apache Amoro's (formerly Arctic's)
-// Flink catalog.
-const ArcticType = "arctic"
+// Type is the catalog type of Apache Amoro's (formerly Arctic's) Flink
+// catalog.
+const Type = "arctic"
 
 // Options of the arctic catalog type, as Amoro's Flink catalog documents
 // them.
@@ -64,13 +64,13 @@ func parseArctic(name string, options map[string]string) (*arcticService, error)
 		sort.Strings(supported)
 		return nil, catalogs.Errorf(catalogs.ErrInvalidOption,
 			"Unsupported options found for catalog '%s' of type '%s'.\n\nUnsupported options:\n\n%s\n\nSupported options:\n\n%s\nproperties.*",
-			name, ArcticType, strings.Join(unknown, "\n"), strings.Join(supported, "\n"))
+			name, Type, strings.Join(unknown, "\n"), strings.Join(supported, "\n"))
 	}
 	raw, ok := options[ArcticMetastoreURL]
 	if !ok || strings.TrimSpace(raw) == "" {
 		return nil, catalogs.Errorf(catalogs.ErrMissingOption,
 			"Missing required options are:\n\n%s\n\n(catalog '%s' of type '%s' needs the URL of the Amoro Management Service, %s)",
-			ArcticMetastoreURL, name, ArcticType, arcticMetastoreURLShape)
+			ArcticMetastoreURL, name, Type, arcticMetastoreURLShape)
 	}
 	svc, err := parseMetastoreURL(raw)
 	if err != nil {
@@ -188,17 +188,16 @@ type errorString string
 
 func (e errorString) Error() string { return string(e) }
 
-// ArcticFactory makes catalogs of type 'arctic': it validates their
-// options and then refuses to connect, for want of an Amoro Management
-// Service.
-type ArcticFactory struct{}
+// Factory makes catalogs of type 'arctic': it validates their options and
+// then refuses to connect, for want of an Amoro Management Service.
+type Factory struct{}
 
 // Type returns "arctic".
-func (ArcticFactory) Type() string { return ArcticType }
+func (Factory) Type() string { return Type }
 
 // Open checks the options; a valid configuration is still an error that
 // names the service and the iceberg declaration that reaches it.
-func (ArcticFactory) Open(ctx context.Context, name string, options map[string]string) (catalogs.Catalog, error) {
+func (Factory) Open(ctx context.Context, name string, options map[string]string) (catalogs.Catalog, error) {
 	svc, err := parseArctic(name, options)
 	if err != nil {
 		return nil, err
