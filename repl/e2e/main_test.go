@@ -283,3 +283,17 @@ func TestPipedReset(t *testing.T) {
 		t.Errorf("SET; after RESET;:\n%s", answers[5])
 	}
 }
+
+// TestIcebergNeedsItsBuild: the shell the tests build has no Apache
+// Iceberg library (it is built without the tag iceberg); CREATE CATALOG of
+// type 'iceberg' says how to get a shell that has it, and changes nothing.
+func TestIcebergNeedsItsBuild(t *testing.T) {
+	r := eddy(t, "CREATE CATALOG ice WITH ('type' = 'iceberg', 'catalog-type' = 'rest', 'uri' = 'http://127.0.0.1:1');\nSHOW CATALOGS;\n",
+		"--store", store(t), "--keep-going")
+	if !strings.Contains(r.stderr, "Catalog type 'iceberg' is not in this eddy: it is built with the tag iceberg") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stdout, "ice ") || r.code == 0 {
+		t.Errorf("exit %d, stdout:\n%s", r.code, r.stdout)
+	}
+}
