@@ -64,26 +64,9 @@ func (b *Builder) timedJoin(kind plan.JoinKind, left, right plan.Node, keys []pl
 	o.outer[1] = kind == plan.RightJoin || kind == plan.FullJoin
 	o.delay[0], _ = watermarkDelay(left)
 	o.delay[1], _ = watermarkDelay(right)
-	for _, k := range keys {
-		le, err := b.compile(k.Left)
-		if err != nil {
-			o.Close()
-			return nil, err
-		}
-		re, err := b.compile(k.Right)
-		if err != nil {
-			o.Close()
-			return nil, err
-		}
-		o.keys[0] = append(o.keys[0], le)
-		o.keys[1] = append(o.keys[1], re)
-		o.nullSafe = append(o.nullSafe, k.NullSafe)
-	}
-	if residual != nil {
-		if o.residual, err = b.compile(residual); err != nil {
-			o.Close()
-			return nil, err
-		}
+	if o.joinCond, err = b.compileJoinCond(keys, residual); err != nil {
+		o.Close()
+		return nil, err
 	}
 	return o, nil
 }
@@ -102,10 +85,8 @@ type timedJoinOp struct {
 	in       [2]Operator
 	types    [2][]*types.Type
 	outTypes []*types.Type
-	keys     [2][]evaluator
-	nullSafe []bool
-	residual evaluator
-	outer    [2]bool
+	joinCond
+	outer [2]bool
 	// timeCol is each side's event-time column (-1: none), which its
 	// watermark follows; a row expires when the other side's watermark
 	// reaches its column expCol plus expOff.

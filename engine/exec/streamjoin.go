@@ -54,28 +54,44 @@ func (b *Builder) streamJoin(n *plan.Join) (Operator, error) {
 		o.semi = true
 		o.anti = n.Kind == plan.AntiJoin
 	}
-	for _, k := range n.EquiKeys {
+	if o.joinCond, err = b.compileJoinCond(n.EquiKeys, n.Residual); err != nil {
+		o.Close()
+		return nil, err
+	}
+	return o, nil
+}
+
+// joinCond is a join's condition compiled: each side's key expressions,
+// which keys match NULLs, and the residual predicate (nil: none).
+type joinCond struct {
+	keys     [2][]evaluator
+	nullSafe []bool
+	residual evaluator
+}
+
+// compileJoinCond compiles a join's equality keys and residual predicate.
+func (b *Builder) compileJoinCond(keys []plan.EquiKey, residual plan.Expr) (joinCond, error) {
+	var c joinCond
+	for _, k := range keys {
 		l, err := b.compile(k.Left)
 		if err != nil {
-			o.Close()
-			return nil, err
+			return joinCond{}, err
 		}
 		r, err := b.compile(k.Right)
 		if err != nil {
-			o.Close()
-			return nil, err
+			return joinCond{}, err
 		}
-		o.keys[0] = append(o.keys[0], l)
-		o.keys[1] = append(o.keys[1], r)
-		o.nullSafe = append(o.nullSafe, k.NullSafe)
+		c.keys[0] = append(c.keys[0], l)
+		c.keys[1] = append(c.keys[1], r)
+		c.nullSafe = append(c.nullSafe, k.NullSafe)
 	}
-	if n.Residual != nil {
-		if o.residual, err = b.compile(n.Residual); err != nil {
-			o.Close()
-			return nil, err
+	if residual != nil {
+		var err error
+		if c.residual, err = b.compile(residual); err != nil {
+			return joinCond{}, err
 		}
 	}
-	return o, nil
+	return c, nil
 }
 
 // joinRecord is one row in a side's state; assoc counts its matches on
@@ -91,12 +107,10 @@ type streamJoinOp struct {
 	in       [2]Operator
 	types    [2][]*types.Type
 	outTypes []*types.Type
-	keys     [2][]evaluator
-	nullSafe []bool
-	residual evaluator
-	outer    [2]bool
-	semi     bool
-	anti     bool
+	joinCond
+	outer [2]bool
+	semi  bool
+	anti  bool
 
 	state   [2]map[string][]*joinRecord
 	ended   [2]bool

@@ -54,26 +54,9 @@ func (b *Builder) temporalJoin(n *plan.TemporalJoin) (Operator, error) {
 		wm: [2]int64{minWatermark, minWatermark}, done: minWatermark, next: maxWatermark, keys: map[string]*temporalKey{}}
 	o.delay[0], _ = watermarkDelay(n.Left)
 	o.delay[1], _ = watermarkDelay(n.Right)
-	for _, k := range n.EquiKeys {
-		l, err := b.compile(k.Left)
-		if err != nil {
-			o.Close()
-			return nil, err
-		}
-		r, err := b.compile(k.Right)
-		if err != nil {
-			o.Close()
-			return nil, err
-		}
-		o.keyEval[0] = append(o.keyEval[0], l)
-		o.keyEval[1] = append(o.keyEval[1], r)
-		o.nullSafe = append(o.nullSafe, k.NullSafe)
-	}
-	if n.Residual != nil {
-		if o.residual, err = b.compile(n.Residual); err != nil {
-			o.Close()
-			return nil, err
-		}
+	if o.cond, err = b.compileJoinCond(n.EquiKeys, n.Residual); err != nil {
+		o.Close()
+		return nil, err
 	}
 	return o, nil
 }
@@ -97,9 +80,7 @@ type temporalJoinOp struct {
 	in       [2]Operator
 	types    [2][]*types.Type
 	outTypes []*types.Type
-	keyEval  [2][]evaluator
-	nullSafe []bool
-	residual evaluator
+	cond     joinCond
 	timeCol  [2]int
 	delay    [2]int64
 
@@ -164,7 +145,7 @@ func (o *temporalJoinOp) Close() error {
 // consume keeps one input batch's rows and advances that input's
 // watermark.
 func (o *temporalJoinOp) consume(ctx context.Context, side int, bt *vector.Batch) error {
-	keys, err := evalAll(ctx, o.keyEval[side], bt)
+	keys, err := evalAll(ctx, o.cond.keys[side], bt)
 	if err != nil {
 		return err
 	}
@@ -180,7 +161,7 @@ func (o *temporalJoinOp) consume(ctx context.Context, side int, bt *vector.Batch
 		}
 		kind := bt.Kind(i)
 		var keyed bool
-		buf, keyed = encodeKey(buf[:0], keys, o.nullSafe, i)
+		buf, keyed = encodeKey(buf[:0], keys, o.cond.nullSafe, i)
 		if side == 1 {
 			if kind == types.UpdateBefore || !keyed {
 				continue
@@ -293,7 +274,7 @@ func (o *temporalJoinOp) emit(ctx context.Context, wm int64) error {
 // version.
 func (o *temporalJoinOp) check(ctx context.Context, due []pending) ([]bool, error) {
 	pass := make([]bool, len(due))
-	if o.residual == nil {
+	if o.cond.residual == nil {
 		for i := range due {
 			pass[i] = due[i].version != nil
 		}
@@ -311,7 +292,7 @@ func (o *temporalJoinOp) check(ctx context.Context, due []pending) ([]bool, erro
 	if len(at) == 0 {
 		return pass, nil
 	}
-	cond, err := o.residual(ctx, pairs)
+	cond, err := o.cond.residual(ctx, pairs)
 	if err != nil {
 		return nil, err
 	}
