@@ -139,13 +139,7 @@ func (o *timedJoinOp) Next(ctx context.Context) (*vector.Batch, error) {
 	return nil, nil
 }
 
-func (o *timedJoinOp) Close() error {
-	err := o.in[0].Close()
-	if e := o.in[1].Close(); err == nil {
-		err = e
-	}
-	return err
-}
+func (o *timedJoinOp) Close() error { return closeInputs(o.in) }
 
 // consume joins one batch of a side with the other side's kept rows and
 // keeps its rows.

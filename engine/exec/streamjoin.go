@@ -149,9 +149,13 @@ func (o *streamJoinOp) Next(ctx context.Context) (*vector.Batch, error) {
 	return nil, nil
 }
 
-func (o *streamJoinOp) Close() error {
-	err := o.in[0].Close()
-	if e := o.in[1].Close(); err == nil {
+func (o *streamJoinOp) Close() error { return closeInputs(o.in) }
+
+// closeInputs closes both inputs of a two-input operator and returns the
+// first error.
+func closeInputs(in [2]Operator) error {
+	err := in[0].Close()
+	if e := in[1].Close(); err == nil {
 		err = e
 	}
 	return err

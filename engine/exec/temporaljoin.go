@@ -135,11 +135,7 @@ func (o *temporalJoinOp) Next(ctx context.Context) (*vector.Batch, error) {
 
 func (o *temporalJoinOp) Close() error {
 	o.keys = nil
-	err := o.in[0].Close()
-	if e := o.in[1].Close(); err == nil {
-		err = e
-	}
-	return err
+	return closeInputs(o.in)
 }
 
 // consume keeps one input batch's rows and advances that input's

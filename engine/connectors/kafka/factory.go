@@ -45,17 +45,18 @@ func factory(reg *connectors.Registry, upsert bool) *connectors.Factory {
 				ReadableMetadata: readableMetadata(),
 				WritableMetadata: writableMetadata(),
 			}
-			if s, err := newSpec(reg, t, upsert, false); err == nil {
+			// An invalid table is reported by Validate.
+			s, err := newSpec(reg, t, upsert, false)
+			if err == nil {
 				a.ReadableMetadata = withValueMetadata(s.value, a.ReadableMetadata)
 			}
 			if upsert {
 				// An upsert stream by the PRIMARY KEY: the planner puts a
 				// ChangelogNormalize above the scan, as Flink's does.
 				a.Produces, a.Accepts = connectors.Upsert, connectors.Upsert
-			} else if s, err := newSpec(reg, t, false, false); err == nil {
+			} else if err == nil {
 				// The value format's changelog (debezium-json and the
-				// like), as Flink's KafkaDynamicSource reports it; an
-				// invalid table is reported by Validate.
+				// like), as Flink's KafkaDynamicSource reports it.
 				mode := connectors.CodecChangelog(s.value)
 				a.Produces, a.Accepts = mode, mode
 			}

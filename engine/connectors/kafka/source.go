@@ -107,10 +107,12 @@ type reader struct {
 	// vectors of the batch vecsOf.
 	valA connectors.MessageAppender
 	// valMeta are the value format's metadata keys the table reads (the
-	// key without valueMetadataPrefix), and valMetaAt the metadata
-	// column of each; valMetaCodec decodes a value with them.
+	// key without valueMetadataPrefix), valMetaAt the metadata column of
+	// each and valMetaType the type the format gives it; valMetaCodec
+	// decodes a value with them.
 	valMeta      []string
 	valMetaAt    []int
+	valMetaType  []*types.Type
 	valMetaCodec connectors.MetadataCodec
 	valVecs      []*vector.Vec
 	vecsOf       *vector.Batch
@@ -197,10 +199,19 @@ func openReader(ctx context.Context, s *spec) (connectors.Reader, error) {
 	}
 	r.valR = connectors.NewMessageReader(s.value, r.valC)
 	if mc, ok := s.value.(connectors.MetadataCodec); ok {
+		keys := mc.ReadableMetadata()
 		for i, m := range s.t.Metadata {
-			if k, isValue := strings.CutPrefix(m.Key, valueMetadataPrefix); isValue {
-				r.valMeta, r.valMetaAt, r.valMetaCodec = append(r.valMeta, k), append(r.valMetaAt, i), mc
+			k, isValue := strings.CutPrefix(m.Key, valueMetadataPrefix)
+			if !isValue {
+				continue
 			}
+			var from *types.Type
+			for _, rk := range keys {
+				if rk.Key == k {
+					from = rk.Type
+				}
+			}
+			r.valMeta, r.valMetaAt, r.valMetaType, r.valMetaCodec = append(r.valMeta, k), append(r.valMetaAt, i), append(r.valMetaType, from), mc
 		}
 	}
 	if a, ok := r.valR.(connectors.MessageAppender); ok && !s.upsert && r.valMeta == nil {
@@ -625,20 +636,13 @@ func (r *reader) appendRows(out *vector.Batch, rec *kgo.Record) error {
 // the order of r.valMeta) into its metadata columns (meta), cast to the
 // columns' types.
 func (r *reader) fillValueMetadata(meta, vals []any, rec *kgo.Record) error {
-	keys := r.valMetaCodec.ReadableMetadata()
 	for j, at := range r.valMetaAt {
 		m := r.s.t.Metadata[at]
 		meta[at] = nil
 		if j >= len(vals) || vals[j] == nil {
 			continue
 		}
-		var from *types.Type
-		for _, k := range keys {
-			if k.Key == r.valMeta[j] {
-				from = k.Type
-			}
-		}
-		x, err := types.CastValue(vals[j], from, m.Type)
+		x, err := types.CastValue(vals[j], r.valMetaType[j], m.Type)
 		if err != nil {
 			return &connectors.Error{Exception: "IOException", Msg: fmt.Sprintf(
 				"Failed to read metadata '%s' of topic %s partition %d offset %d as column '%s': %v",
