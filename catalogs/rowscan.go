@@ -64,6 +64,18 @@ type RowCursor interface {
 	Close() error
 }
 
+// ConcurrentCursor is the ability of a RowCursor whose Next may be called
+// from several goroutines at once (a parallel scan's workers), when
+// Concurrent returns true: each call returns a chunk of its own, the
+// chunks of all calls together are the rows of one snapshot of the table,
+// each once, in no defined order across calls; Close is called after every
+// Next has returned. A store that reads its chunks under a lock and
+// decodes them outside it lets the workers decode at the same time.
+type ConcurrentCursor interface {
+	RowCursor
+	Concurrent() bool
+}
+
 // ColumnChunk is a set of rows stored as columns, in the order of
 // ScanSpec.Columns.
 type ColumnChunk struct {
