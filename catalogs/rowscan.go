@@ -87,7 +87,7 @@ type ColumnChunk struct {
 // storage: Bools for BOOLEAN; Ints for the integer types, DATE (days),
 // TIME (nanoseconds of the day) and intervals; Floats for FLOAT and
 // DOUBLE; Strs for CHAR and VARCHAR; Bytes for BINARY and VARBINARY;
-// Times for timestamps; Anys for DECIMAL (*apd.Decimal) and the nested
+// Times for timestamps; Anys for DECIMAL (*decimal.Decimal) and the nested
 // types (engine values). Nulls is a bitmap (bit i of word i/64 marks row i
 // NULL) or nil when no value is NULL; a NULL slot holds the zero value.
 type ColumnValues struct {

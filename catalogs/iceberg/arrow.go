@@ -2,14 +2,13 @@ package iceberg
 
 import (
 	"fmt"
-	"math/big"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -65,7 +64,7 @@ func fromArrow(dst *vector.Vec, col arrow.Array) error {
 		case *array.Decimal128:
 			scale := a.DataType().(*arrow.Decimal128Type).Scale
 			b := a.Value(i).BigInt()
-			dst.Append(apd.NewWithBigInt(new(apd.BigInt).SetMathBigInt(b), -scale))
+			dst.Append(types.DecimalValueBig(b, -scale))
 		default:
 			return fmt.Errorf("Arrow type %s is not read by eddy", col.DataType())
 		}
@@ -123,18 +122,13 @@ func appendArrow(b array.Builder, t *types.Type, v any) error {
 		}
 		b.Append(x)
 	case *array.Decimal128Builder:
-		d := v.(*apd.Decimal)
+		d := v.(*decimal.Decimal)
 		dt := b.Type().(*arrow.Decimal128Type)
 		r := types.RoundDecimal(d, int(dt.Precision), int(dt.Scale))
-		var coeff apd.Decimal
-		if _, err := types.DecimalContext().Quantize(&coeff, r, -dt.Scale); err != nil {
-			return err
+		if r == nil {
+			return fmt.Errorf("decimal %s does not fit in %s", types.DecimalText(d), t)
 		}
-		bi := coeff.Coeff.MathBigInt()
-		if coeff.Negative {
-			bi = new(big.Int).Neg(bi)
-		}
-		b.Append(decimal128.FromBigInt(bi))
+		b.Append(decimal128.FromBigInt(types.DecimalCoefficient(r, int(dt.Scale))))
 	default:
 		return fmt.Errorf("column type %s is not written by eddy to Arrow %s", t, b.Type())
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"eddy/catalogs"
 	"eddy/engine/types"
 )
@@ -91,8 +93,8 @@ func toSQL(v any, t *types.Type) any {
 		return x.UTC().Format(timestampLayout)
 	case time.Duration:
 		return int64(x)
-	case interface{ Text(byte) string }:
-		return x.Text('f')
+	case *decimal.Decimal:
+		return types.DecimalText(x)
 	}
 	if n, ok := types.AsInt64(v); ok {
 		return n

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 )
@@ -158,8 +158,8 @@ func formatCSVField(v any, t *types.Type) string {
 		return base64.StdEncoding.EncodeToString(x)
 	case bool:
 		return strconv.FormatBool(x)
-	case *apd.Decimal:
-		return x.Text('f')
+	case *decimal.Decimal:
+		return types.DecimalText(x)
 	case string:
 		return x
 	case time.Time:
@@ -221,10 +221,8 @@ func (e *csvEncoder) appendField(b []byte, v any, t *types.Type) []byte {
 		if t.Kind != types.Date && t.Kind != types.IntervalYearMonth && t.Kind != types.IntervalDayTime {
 			return append(b, formatCSVField(v, t)...)
 		}
-	case *apd.Decimal:
-		var r apd.Decimal
-		r.Reduce(x)
-		return append(b, r.Text('G')...)
+	case *decimal.Decimal:
+		return append(b, types.DecimalJavaString(types.DecimalStripped(x))...)
 	}
 	return e.appendText(b, e.f.csvText(v, t))
 }
@@ -245,10 +243,8 @@ func (f *csvOptions) csvText(v any, t *types.Type) string {
 			ets = append(ets, fl.Type)
 		}
 	default:
-		if d, ok := v.(*apd.Decimal); ok {
-			var r apd.Decimal
-			r.Reduce(d)
-			return r.Text('G')
+		if d, ok := v.(*decimal.Decimal); ok {
+			return types.DecimalJavaString(types.DecimalStripped(d))
 		}
 		return formatCSVField(v, t)
 	}

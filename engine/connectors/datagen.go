@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"eddy/engine/types"
 	"eddy/engine/vector"
 )
@@ -518,7 +516,7 @@ func randomValue(g *genColumn, t *types.Type, rng *rand.Rand, now time.Time) any
 			lo, hi = g.min, g.max
 		}
 		f := lo + rng.Float64()*(hi-lo)
-		d, _, err := apd.NewFromString(strconv.FormatFloat(f, 'f', t.Scale, 64))
+		d, err := types.ParseDecimal(strconv.FormatFloat(f, 'f', t.Scale, 64))
 		if err != nil {
 			return nil
 		}

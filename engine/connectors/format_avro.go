@@ -13,10 +13,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
 	"github.com/klauspost/compress/zstd"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 )
@@ -630,24 +630,21 @@ func readAvro(r *avro.Reader, s avro.Schema, t *types.Type) (any, error) {
 }
 
 // decimalFromAvro reads a big-endian two's complement unscaled value.
-func decimalFromAvro(b []byte, scale int) *apd.Decimal {
+func decimalFromAvro(b []byte, scale int) *decimal.Decimal {
 	x := new(big.Int).SetBytes(b)
 	if len(b) > 0 && b[0]&0x80 != 0 {
 		x.Sub(x, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
 	}
-	return apd.NewWithBigInt(new(apd.BigInt).SetMathBigInt(x), int32(-scale))
+	return types.DecimalValueBig(x, int32(-scale))
 }
 
 // decimalToAvro writes the unscaled value of d at scale as Java's
 // BigInteger.toByteArray does.
-func decimalToAvro(d *apd.Decimal, prec, scale int) []byte {
-	if int(-d.Exponent) != scale {
+func decimalToAvro(d *decimal.Decimal, prec, scale int) []byte {
+	if int(-d.Exponent()) != scale {
 		d = types.RoundDecimal(d, prec, scale)
 	}
-	x := d.Coeff.MathBigInt()
-	if d.Negative {
-		x.Neg(x)
-	}
+	x := d.Coefficient()
 	m := x
 	if x.Sign() < 0 {
 		m = new(big.Int).Not(x)
@@ -688,7 +685,7 @@ func writeAvro(w *avro.Writer, v any, t *types.Type) error {
 	case types.Binary, types.VarBinary:
 		w.WriteBytes(v.([]byte))
 	case types.Decimal:
-		w.WriteBytes(decimalToAvro(v.(*apd.Decimal), t.Prec, t.Scale))
+		w.WriteBytes(decimalToAvro(v.(*decimal.Decimal), t.Prec, t.Scale))
 	case types.Date:
 		w.WriteInt(v.(int32))
 	case types.Time:

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 )
@@ -535,7 +535,7 @@ func (e *parquetEncoder) leafValue(t *types.Type, v any) (parquet.Value, error) 
 		}
 		return parquet.ByteArrayValue(b), nil
 	case types.Decimal:
-		d, ok := v.(*apd.Decimal)
+		d, ok := v.(*decimal.Decimal)
 		if !ok {
 			return bad()
 		}
@@ -617,15 +617,8 @@ func (c *parquetCodec) wall(inst time.Time) time.Time {
 
 // decimalTwos returns the unscaled value of d at scale as a big-endian
 // two's complement of n bytes.
-func decimalTwos(d *apd.Decimal, scale, n int) ([]byte, error) {
-	var q apd.Decimal
-	if _, err := apd.BaseContext.WithPrecision(1000).Quantize(&q, d, int32(-scale)); err != nil {
-		return nil, err
-	}
-	u := q.Coeff.MathBigInt()
-	if q.Negative {
-		u.Neg(u)
-	}
+func decimalTwos(d *decimal.Decimal, scale, n int) ([]byte, error) {
+	u := types.DecimalCoefficient(d, scale)
 	out := make([]byte, n)
 	if u.Sign() >= 0 {
 		b := u.Bytes()

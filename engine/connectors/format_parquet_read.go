@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
@@ -983,16 +982,16 @@ func naturalConverter(c *parquet.Column, codec *parquetCodec) (func(parquet.Valu
 		return func(v parquet.Value) (any, error) {
 			switch v.Kind() {
 			case parquet.Int32:
-				return apd.New(int64(v.Int32()), -scale), nil
+				return types.DecimalValue(int64(v.Int32()), -scale), nil
 			case parquet.Int64:
-				return apd.New(v.Int64(), -scale), nil
+				return types.DecimalValue(v.Int64(), -scale), nil
 			}
 			b := v.ByteArray()
 			u := new(big.Int).SetBytes(b)
 			if len(b) > 0 && b[0]&0x80 != 0 {
 				u.Sub(u, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
 			}
-			return apd.NewWithBigInt(new(apd.BigInt).SetMathBigInt(u), -scale), nil
+			return types.DecimalValueBig(u, -scale), nil
 		}, types.NewDecimal(int(d.Precision), int(d.Scale)), nil
 	}
 	switch typ.Kind() {

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 )
@@ -377,17 +377,16 @@ func (o *jsonWriteOptions) appendJSON(b []byte, v any, t *types.Type) ([]byte, e
 			bits = 32
 		}
 		return appendJavaFloat(b, f, bits), nil
-	case *apd.Decimal:
+	case *decimal.Decimal:
 		// Flink's JSON writer takes the value without trailing zeros (a
 		// Jackson number node), then prints it as Java's
 		// BigDecimal.toString (1.2E+4, 1.2E-7) or, with
 		// 'encode.decimal-as-plain-number', toPlainString.
-		var r apd.Decimal
-		r.Reduce(x)
+		r := types.DecimalStripped(x)
 		if o.plainDecimal {
-			return append(b, r.Text('f')...), nil
+			return append(b, types.DecimalText(r)...), nil
 		}
-		return append(b, r.Text('G')...), nil
+		return append(b, types.DecimalJavaString(r)...), nil
 	case string:
 		return appendJSONString(b, x), nil
 	case []byte:

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
@@ -130,10 +130,10 @@ func chunkVec(t *types.Type, c *catalogs.ColumnValues, n int) (*vector.Vec, erro
 	case vector.Time:
 		v.Times = c.Times
 	case vector.Decimal:
-		v.Decs = make([]*apd.Decimal, n)
+		v.Decs = make([]*decimal.Decimal, n)
 		for i, x := range c.Anys {
 			if x != nil {
-				d, ok := x.(*apd.Decimal)
+				d, ok := x.(*decimal.Decimal)
 				if !ok {
 					return nil, fmt.Errorf("the store returned a %T for a %s column", x, t)
 				}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/plan"
 	"eddy/engine/types"
@@ -104,7 +104,7 @@ func store(t *types.Type, x any) (cell, bool) {
 		}
 		return cell{}, false
 	case vector.Decimal:
-		_, ok = x.(*apd.Decimal)
+		_, ok = x.(*decimal.Decimal)
 	case vector.String:
 		_, ok = x.(string)
 	case vector.Bytes:

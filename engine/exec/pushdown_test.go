@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"eddy/catalogs"
 	"eddy/catalogs/sqlite"
 	"eddy/engine/connectors"
@@ -134,7 +132,7 @@ func TestPushDownMatchesPlainScans(t *testing.T) {
 	bigN := types.New(types.BigInt)
 	var rows [][]any
 	for i := range 3000 {
-		var v, s, d any = float64(i%1000) / 2, fmt.Sprintf("s%d", i%37), apd.New(int64(i%500), -2)
+		var v, s, d any = float64(i%1000) / 2, fmt.Sprintf("s%d", i%37), types.DecimalValue(int64(i%500), -2)
 		if i%11 == 0 {
 			v = nil
 		}
@@ -167,10 +165,10 @@ func TestPushDownMatchesPlainScans(t *testing.T) {
 	}
 	plans := map[string]plan.Node{
 		"int and double": project(filter(cmp(plan.OpGt, col(fs, 2), lit(int32(200), intT)), cmp(plan.OpLt, col(fs, 1), lit(int32(25), intT))), 0),
-		"flipped, decimal constant": project(filter(cmp(plan.OpLe, lit(apd.New(1255, -1), decT), col(fs, 2)),
+		"flipped, decimal constant": project(filter(cmp(plan.OpLe, lit(types.DecimalValue(1255, -1), decT), col(fs, 2)),
 			cmp(plan.OpNe, col(fs, 3), lit("s3", types.NewChar(2)))), 0, 3),
 		"null tests": project(filter(call(plan.OpIsNull, boolT, col(fs, 2)), call(plan.OpIsNotNull, boolT, col(fs, 3))), 0, 2),
-		"decimal stays above": project(filter(cmp(plan.OpGe, col(fs, 4), lit(apd.New(250, -2), decT)),
+		"decimal stays above": project(filter(cmp(plan.OpGe, col(fs, 4), lit(types.DecimalValue(250, -2), decT)),
 			cmp(plan.OpEq, col(fs, 1), lit(int64(7), bigN))), 4, 0),
 		"or stays above": project(filter(call(plan.OpOr, nb, cmp(plan.OpEq, col(fs, 3), lit("s1", strT)), cmp(plan.OpGt, col(fs, 2), lit(490.0, dblT)))), 0),
 		"null constant":  project(filter(cmp(plan.OpEq, col(fs, 1), lit(nil, intT))), 0),

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"time"
 
 	"eddy/engine/types"
@@ -92,7 +93,8 @@ func appendValue(buf []byte, v *vector.Vec, i int) []byte {
 	case vector.Float:
 		return binary.LittleEndian.AppendUint64(buf, math.Float64bits(v.Floats[i]))
 	case vector.Decimal:
-		s := v.Decs[i].Text('e')
+		// The coefficient and exponent, which keep the scale.
+		s := v.Decs[i].Coefficient().String() + "e" + strconv.Itoa(int(v.Decs[i].Exponent()))
 		buf = binary.AppendUvarint(buf, uint64(len(s)))
 		return append(buf, s...)
 	case vector.String:

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -102,7 +102,7 @@ type sumAcc struct {
 	n    int64
 	i    int64
 	f    float64
-	d    *apd.Decimal
+	d    *decimal.Decimal
 }
 
 func (a *sumAcc) add(v *vector.Vec, i int, sign int64) {
@@ -114,13 +114,12 @@ func (a *sumAcc) add(v *vector.Vec, i int, sign int64) {
 	case a.ret.Kind == types.Decimal:
 		x := decAt(v, i)
 		if a.d == nil {
-			a.d = apd.New(0, 0)
+			a.d = types.DecimalValue(0, 0)
 		}
-		c := types.DecimalContext()
 		if sign > 0 {
-			_, _ = c.Add(a.d, a.d, x)
+			*a.d = a.d.Add(*x)
 		} else {
-			_, _ = c.Sub(a.d, a.d, x)
+			*a.d = a.d.Sub(*x)
 		}
 	case v.Class == vector.Int:
 		a.i = wrapInt(a.ret.Kind, a.i+sign*v.Ints[i])
@@ -140,7 +139,7 @@ func (a *sumAcc) Result() any {
 	switch vector.ClassOf(a.ret) {
 	case vector.Decimal:
 		if a.d == nil {
-			return types.RoundDecimal(apd.New(0, 0), a.ret.Prec, a.ret.Scale)
+			return types.RoundDecimal(types.DecimalValue(0, 0), a.ret.Prec, a.ret.Scale)
 		}
 		return types.RoundDecimal(a.d, a.ret.Prec, a.ret.Scale)
 	case vector.Int:
@@ -198,11 +197,10 @@ func (a *avgAcc) Result() any {
 	case vector.Decimal:
 		sum := a.d
 		if sum == nil {
-			sum = apd.New(a.i, 0)
+			sum = types.DecimalValue(a.i, 0)
 		}
-		q := new(apd.Decimal)
-		_, _ = types.DecimalContext().Quo(q, sum, apd.New(a.n, 0))
-		return types.RoundDecimal(q, a.ret.Prec, a.ret.Scale)
+		q := sum.DivRound(decimal.New(a.n, 0), int32(a.ret.Scale))
+		return types.RoundDecimal(&q, a.ret.Prec, a.ret.Scale)
 	}
 	f := a.f
 	if a.sumAcc.ret.Kind != types.Float && a.sumAcc.ret.Kind != types.Double && a.d == nil {
@@ -286,7 +284,7 @@ func (a *varAcc) Result() any {
 	}
 	switch vector.ClassOf(a.ret) {
 	case vector.Decimal:
-		d, _, err := apd.NewFromString(types.JavaFloat(v, 64))
+		d, err := types.ParseDecimal(types.JavaFloat(v, 64))
 		if err != nil {
 			return nil
 		}

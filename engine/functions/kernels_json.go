@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -219,19 +219,13 @@ func jsonScalarAs(v any, t *types.Type) (any, error) {
 		}
 		return out, nil
 	case types.TinyInt, types.SmallInt, types.Int, types.BigInt:
-		d, _, err := apd.NewFromString(strings.TrimSpace(text))
+		d, err := types.ParseDecimal(text)
 		if err != nil {
 			return nil, fail()
 		}
 		// Truncate toward zero (13.89 -> 13), as Flink's JSON_VALUE does.
-		trunc := *types.DecimalContext()
-		trunc.Rounding = apd.RoundDown
-		var tr apd.Decimal
-		if _, err := trunc.RoundToIntegralValue(&tr, d); err != nil {
-			return nil, fail()
-		}
-		n, err := tr.Int64()
-		if err != nil {
+		n, ok := types.DecimalInt64(d)
+		if !ok {
 			return nil, fail()
 		}
 		bits := map[types.Kind]uint{types.TinyInt: 8, types.SmallInt: 16, types.Int: 32, types.BigInt: 64}[t.Kind]
@@ -476,8 +470,8 @@ func jsonable(v any, t *types.Type) any {
 			return types.JavaFloat(x, 64)
 		}
 		return json.Number(types.JavaFloat(x, 64))
-	case *apd.Decimal:
-		return json.Number(x.Text('f'))
+	case *decimal.Decimal:
+		return json.Number(types.DecimalText(x))
 	case []byte:
 		return base64.StdEncoding.EncodeToString(x)
 	case time.Time:

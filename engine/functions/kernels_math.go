@@ -3,7 +3,7 @@ package functions
 import (
 	"math"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -84,9 +84,9 @@ func mathKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 			return strict(ret, func(_ *Env, a []any) (any, error) { return roundInteger(a[0], up, ret) })
 		}
 	case "ROUND", "TRUNCATE":
-		mode := apd.RoundHalfUp
+		mode := roundHalfUp
 		if name == "TRUNCATE" {
-			mode = apd.RoundDown
+			mode = roundDown
 		}
 		return strict(ret, func(_ *Env, a []any) (any, error) {
 			digits := int64(0)
@@ -105,7 +105,7 @@ func toFloat(v any) float64 {
 		return x
 	case float32:
 		return float64(x)
-	case *apd.Decimal:
+	case *decimal.Decimal:
 		f, _ := x.Float64()
 		return f
 	}
@@ -135,8 +135,8 @@ func absValue(v any) any {
 		return float32(math.Abs(float64(x)))
 	case float64:
 		return math.Abs(x)
-	case *apd.Decimal:
-		return new(apd.Decimal).Abs(x)
+	case *decimal.Decimal:
+		return types.DecimalOf(x.Abs())
 	}
 	return v
 }
@@ -147,8 +147,8 @@ func signValue(v any, ret *types.Type) any {
 		return float32(sign(float64(x)))
 	case float64:
 		return sign(x)
-	case *apd.Decimal:
-		return types.RoundDecimal(apd.New(int64(x.Sign()), 0), ret.Prec, ret.Scale)
+	case *decimal.Decimal:
+		return types.RoundDecimal(types.DecimalValue(int64(x.Sign()), 0), ret.Prec, ret.Scale)
 	}
 	n, _ := types.AsInt64(v)
 	return types.IntegerValue(ret.Kind, int64(sign(float64(n))))
@@ -176,27 +176,23 @@ func roundInteger(v any, up bool, ret *types.Type) (any, error) {
 			return math.Ceil(x), nil
 		}
 		return math.Floor(x), nil
-	case *apd.Decimal:
-		out := new(apd.Decimal)
-		c := types.DecimalContext()
+	case *decimal.Decimal:
+		var out decimal.Decimal
 		if up {
-			c.Rounding = apd.RoundCeiling
+			out = x.RoundCeil(0)
 		} else {
-			c.Rounding = apd.RoundFloor
+			out = x.RoundFloor(0)
 		}
-		if _, err := c.Quantize(out, x, 0); err != nil {
-			return nil, nil
-		}
-		return types.RoundDecimal(out, ret.Prec, ret.Scale), nil
+		return types.RoundDecimal(&out, ret.Prec, ret.Scale), nil
 	}
 	return v, nil
 }
 
-func roundValue(v any, digits int64, mode apd.Rounder, ret *types.Type) (any, error) {
+func roundValue(v any, digits int64, mode roundMode, ret *types.Type) (any, error) {
 	switch x := v.(type) {
 	case float32, float64:
 		f := toFloat(x)
-		d, _, err := apd.NewFromString(types.JavaFloat(f, 64))
+		d, err := types.ParseDecimal(types.JavaFloat(f, 64))
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return v, nil
 		}
@@ -206,7 +202,7 @@ func roundValue(v any, digits int64, mode apd.Rounder, ret *types.Type) (any, er
 			return float32(g), nil
 		}
 		return g, nil
-	case *apd.Decimal:
+	case *decimal.Decimal:
 		r := roundDec(x, digits, mode)
 		return types.RoundDecimal(r, ret.Prec, ret.Scale), nil
 	}
@@ -214,21 +210,30 @@ func roundValue(v any, digits int64, mode apd.Rounder, ret *types.Type) (any, er
 	if digits >= 0 {
 		return v, nil
 	}
-	r := roundDec(apd.New(n, 0), digits, mode)
-	i, _ := r.Int64()
+	r := roundDec(types.DecimalValue(n, 0), digits, mode)
+	i, _ := types.DecimalInt64(r)
 	return types.IntegerValue(ret.Kind, i), nil
 }
 
-func roundDec(d *apd.Decimal, digits int64, mode apd.Rounder) *apd.Decimal {
-	out := new(apd.Decimal)
-	c := types.DecimalContext()
-	c.Rounding = mode
-	if _, err := c.Quantize(out, d, int32(-digits)); err != nil {
-		return d
+// roundMode is how ROUND (half up) and TRUNCATE (toward zero) drop digits.
+type roundMode bool
+
+const (
+	roundHalfUp roundMode = false
+	roundDown   roundMode = true
+)
+
+// roundDec returns d with digits fraction digits (a negative digits
+// rounds to tens, hundreds, ..., with scale 0).
+func roundDec(d *decimal.Decimal, digits int64, mode roundMode) *decimal.Decimal {
+	var out decimal.Decimal
+	if mode == roundDown {
+		out = d.RoundDown(int32(digits))
+	} else {
+		out = d.Round(int32(digits))
 	}
 	if digits < 0 {
-		// Quantize to a negative exponent keeps the exponent; bring it to 0.
-		_, _ = c.Quantize(out, out, 0)
+		out = decimal.NewFromBigInt(out.BigInt(), 0)
 	}
-	return out
+	return &out
 }

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 	"eddy/engine/vector"
@@ -106,17 +106,18 @@ func floatAt(v *vector.Vec, i int) float64 {
 	return 0
 }
 
-func decAt(v *vector.Vec, i int) *apd.Decimal {
+func decAt(v *vector.Vec, i int) *decimal.Decimal {
 	switch v.Class {
 	case vector.Decimal:
 		return v.Decs[i]
 	case vector.Int:
-		return apd.New(v.Ints[i], 0)
+		return types.DecimalValue(v.Ints[i], 0)
 	case vector.Float:
-		d, _, _ := apd.NewFromString(types.JavaFloat(v.Floats[i], 64))
-		return d
+		if d, err := types.ParseDecimal(types.JavaFloat(v.Floats[i], 64)); err == nil {
+			return d
+		}
 	}
-	return apd.New(0, 0)
+	return types.DecimalValue(0, 0)
 }
 
 // wrapInt narrows a 64-bit result to the width of an integer kind, as
@@ -274,37 +275,33 @@ func decimalArith(op string, ret *types.Type) ScalarKernel {
 	return func(_ *Env, a []*vector.Vec, n int) (*vector.Vec, error) {
 		out := vector.Make(ret, n)
 		out.SetNulls(unionNulls(a, n))
-		c := types.DecimalContext()
 		for i := range n {
 			if out.IsNull(i) {
 				continue
 			}
 			x, y := decAt(a[0], i), decAt(a[1], i)
-			z := new(apd.Decimal)
-			var err error
+			var z decimal.Decimal
 			switch op {
 			case "+":
-				_, err = c.Add(z, x, y)
+				z = x.Add(*y)
 			case "-":
-				_, err = c.Sub(z, x, y)
+				z = x.Sub(*y)
 			case "*":
-				_, err = c.Mul(z, x, y)
+				z = x.Mul(*y)
 			case "/":
 				if y.IsZero() {
 					return nil, &EvalError{Exception: "ArithmeticException", Msg: "Division by zero"}
 				}
-				_, err = c.Quo(z, x, y)
+				// Rounded half up at the result's scale, as the quotient
+				// is then rounded to it.
+				z = x.DivRound(*y, int32(ret.Scale))
 			case "%":
 				if y.IsZero() {
 					return nil, &EvalError{Exception: "ArithmeticException", Msg: "Division by zero"}
 				}
-				_, err = c.Rem(z, x, y)
+				z = x.Mod(*y)
 			}
-			if err != nil {
-				out.SetNull(i)
-				continue
-			}
-			r := types.RoundDecimal(z, ret.Prec, ret.Scale)
+			r := types.RoundDecimal(&z, ret.Prec, ret.Scale)
 			if r == nil {
 				out.SetNull(i)
 				continue
@@ -329,7 +326,7 @@ func negKernel(ret *types.Type) ScalarKernel {
 			case vector.Float:
 				out.Floats[i] = -a[0].Floats[i]
 			case vector.Decimal:
-				out.Decs[i] = new(apd.Decimal).Neg(a[0].Decs[i])
+				out.Decs[i] = types.DecimalOf(a[0].Decs[i].Neg())
 			}
 		}
 		return out, nil
@@ -429,7 +426,7 @@ func comparer(l, r *types.Type) func(a, b *vector.Vec, i int) int {
 	case lc == vector.Float || rc == vector.Float:
 		return func(a, b *vector.Vec, i int) int { return vector.CompareFloat(floatAt(a, i), floatAt(b, i)) }
 	case lc == vector.Decimal || rc == vector.Decimal:
-		return func(a, b *vector.Vec, i int) int { return decAt(a, i).Cmp(decAt(b, i)) }
+		return func(a, b *vector.Vec, i int) int { return decAt(a, i).Cmp(*decAt(b, i)) }
 	case lc == vector.Int && rc == vector.Time || lc == vector.Time && rc == vector.Int:
 		// DATE against TIMESTAMP: the date is midnight.
 		at := func(v *vector.Vec, i int) time.Time {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/result"
 	"eddy/engine/types"
@@ -68,8 +68,8 @@ func TestRecordedTypes(t *testing.T) {
 		}
 	}
 	v := rows[0].Values
-	dec := func(s string) *apd.Decimal {
-		d, _, err := apd.NewFromString(s)
+	dec := func(s string) *decimal.Decimal {
+		d, err := types.ParseDecimal(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,9 +106,9 @@ func sameValue(a, b any) bool {
 	switch x := a.(type) {
 	case nil:
 		return b == nil
-	case *apd.Decimal:
-		y, ok := b.(*apd.Decimal)
-		return ok && x.Cmp(y) == 0
+	case *decimal.Decimal:
+		y, ok := b.(*decimal.Decimal)
+		return ok && x.Cmp(*y) == 0
 	case []byte:
 		y, ok := b.([]byte)
 		return ok && string(x) == string(y)

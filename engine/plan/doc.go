@@ -25,7 +25,7 @@
 //     planner would); numeric operators over mixed numeric types are
 //     accepted and widened by the executor.
 //   - Literals hold engine values (see engine/types value.go): int32 for
-//     INT, *apd.Decimal for DECIMAL, string for CHAR/VARCHAR, nil for NULL.
+//     INT, *decimal.Decimal for DECIMAL, string for CHAR/VARCHAR, nil for NULL.
 //   - A simple CASE (CASE x WHEN v ...) is given as a searched Case with
 //     `x = v` conditions; BETWEEN as two comparisons joined by AND; NOT IN
 //     (list) as NOT(IN(...)); x IN (list) is a call of OpIn with x first.

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"eddy/engine/functions"
 	"eddy/engine/types"
 )
@@ -227,6 +229,8 @@ func FormatLiteral(v any, t *types.Type) string {
 		return "false"
 	case []byte:
 		return fmt.Sprintf("X'%x'", x)
+	case *decimal.Decimal:
+		return types.DecimalText(x)
 	case fmt.Stringer:
 		return x.String()
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 )
 
 // This file holds the rules of CAST from a character string, as Flink's
@@ -271,7 +271,7 @@ func stringToDecimal(x string, from, to *Type) (any, error) {
 
 // scanLongDecimal is the lenient scan of BinaryStringDataUtil for short
 // input; see stringToDecimal.
-func scanLongDecimal(s string, prec, scale int) (*apd.Decimal, bool) {
+func scanLongDecimal(s string, prec, scale int) (*decimal.Decimal, bool) {
 	blank := func(b byte) bool { return b == ' ' || b == '\n' || b == '\t' }
 	i, n := 0, len(s)
 	var b byte
@@ -364,11 +364,7 @@ func scanLongDecimal(s string, prec, scale int) (*apd.Decimal, bool) {
 		}
 		significand = (significand + k*pow10(-change-1)) / pow10(-change)
 	}
-	d := apd.New(significand, int32(-scale))
-	if d.IsZero() {
-		d.Negative = false
-	}
-	return d, true
+	return DecimalValue(significand, int32(-scale)), true
 }
 
 func pow10(n int) int64 {
@@ -382,7 +378,7 @@ func pow10(n int) int64 {
 // parseJavaBigDecimal reads s as new java.math.BigDecimal(s) does: an
 // optional sign, digits with at most one point, an optional exponent. It
 // returns Java's message on failure.
-func parseJavaBigDecimal(s string) (*apd.Decimal, string) {
+func parseJavaBigDecimal(s string) (*decimal.Decimal, string) {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++
@@ -415,7 +411,7 @@ func parseJavaBigDecimal(s string) (*apd.Decimal, string) {
 			return nil, "No exponent digits."
 		}
 	}
-	d, _, err := apd.NewFromString(s)
+	d, err := ParseDecimal(s)
 	if err != nil {
 		return nil, "No digits found."
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 )
 
 // The Go value of each type, as engine results, plan literals and
@@ -20,7 +20,7 @@ import (
 //	TINYINT SMALLINT        int8, int16
 //	INT BIGINT              int32, int64
 //	FLOAT DOUBLE            float32, float64
-//	DECIMAL(p, s)           *apd.Decimal, exactly s fraction digits; never mutated once built
+//	DECIMAL(p, s)           *decimal.Decimal, exactly s fraction digits; never mutated once built
 //	CHAR VARCHAR STRING     string (UTF-8)
 //	BINARY VARBINARY BYTES  []byte
 //	DATE                    int32, days since 1970-01-01
@@ -82,40 +82,6 @@ func (e *CastError) Class() string {
 func (e *CastError) numberFormat() bool {
 	return e.Msg == "" && e.From != nil && e.To != nil && e.From.Kind.IsCharacterString() &&
 		(e.To.Kind.IsNumeric() && e.To.Kind != Decimal)
-}
-
-// DecimalContext is the arithmetic context for DECIMAL values: 38 digits
-// (Flink's maximum precision) and half-up rounding.
-func DecimalContext() *apd.Context {
-	c := apd.BaseContext.WithPrecision(MaxDecimalPrecision * 2)
-	c.Rounding = apd.RoundHalfUp
-	return c
-}
-
-// RoundDecimal returns d rounded half up to scale s, or nil when the result
-// needs more than p digits (Flink's DecimalData.fromBigDecimal gives null).
-func RoundDecimal(d *apd.Decimal, p, s int) *apd.Decimal {
-	out := new(apd.Decimal)
-	c := DecimalContext()
-	if _, err := c.Quantize(out, d, int32(-s)); err != nil {
-		return nil
-	}
-	if out.IsZero() {
-		out.Negative = false
-	}
-	if int(out.NumDigits()) > p && !out.IsZero() {
-		return nil
-	}
-	return out
-}
-
-// DecimalFromInt returns n as a decimal with scale 0.
-func DecimalFromInt(n int64) *apd.Decimal { return apd.New(n, 0) }
-
-// ParseDecimal reads a decimal literal.
-func ParseDecimal(s string) (*apd.Decimal, error) {
-	d, _, err := apd.NewFromString(strings.TrimSpace(s))
-	return d, err
 }
 
 // CastValue converts v, a value of type from, to type to. A nil v gives nil.
@@ -275,7 +241,7 @@ func castToBool(v any, from, to *Type) (any, error) {
 		return x != 0, nil
 	case float64:
 		return x != 0, nil
-	case *apd.Decimal:
+	case *decimal.Decimal:
 		return !x.IsZero(), nil
 	}
 	if n, ok := AsInt64(v); ok && from.Kind.IsNumeric() {
@@ -316,13 +282,9 @@ func castToInteger(v any, from, to *Type) (any, error) {
 		if to.Kind != BigInt {
 			n = max(min(n, math.MaxInt32), math.MinInt32)
 		}
-	case *apd.Decimal:
-		var t apd.Decimal
-		if _, err := DecimalContext().RoundToIntegralValue(&t, truncated(x)); err != nil {
-			return nil, castError(v, from, to)
-		}
-		i, err := t.Int64()
-		if err != nil {
+	case *decimal.Decimal:
+		i, ok := DecimalInt64(x)
+		if !ok {
 			return nil, castError(v, from, to)
 		}
 		n = i
@@ -338,14 +300,6 @@ func castToInteger(v any, from, to *Type) (any, error) {
 	return IntegerValue(to.Kind, n), nil
 }
 
-func truncated(d *apd.Decimal) *apd.Decimal {
-	out := new(apd.Decimal)
-	c := DecimalContext()
-	c.Rounding = apd.RoundDown
-	_, _ = c.Quantize(out, d, 0)
-	return out
-}
-
 func castToFloat(v any, from, to *Type) (any, error) {
 	var f float64
 	switch x := v.(type) {
@@ -357,12 +311,8 @@ func castToFloat(v any, from, to *Type) (any, error) {
 		f = float64(x)
 	case float64:
 		f = x
-	case *apd.Decimal:
-		g, err := x.Float64()
-		if err != nil {
-			return nil, castError(v, from, to)
-		}
-		f = g
+	case *decimal.Decimal:
+		f, _ = x.Float64()
 	case string:
 		return stringToFloat(x, from, to)
 	default:
@@ -384,15 +334,15 @@ func isRangeErr(err error) bool {
 }
 
 func castToDecimal(v any, from, to *Type) (any, error) {
-	var d *apd.Decimal
+	var d *decimal.Decimal
 	switch x := v.(type) {
 	case bool:
 		if x {
-			d = apd.New(1, 0)
+			d = DecimalValue(1, 0)
 		} else {
-			d = apd.New(0, 0)
+			d = DecimalValue(0, 0)
 		}
-	case *apd.Decimal:
+	case *decimal.Decimal:
 		d = x
 	case float32, float64:
 		f, _ := castToFloat(v, from, New(Double))
@@ -401,7 +351,7 @@ func castToDecimal(v any, from, to *Type) (any, error) {
 			return nil, nil
 		}
 		var err error
-		d, _, err = apd.NewFromString(strconv.FormatFloat(ff, 'g', -1, 64))
+		d, err = ParseDecimal(strconv.FormatFloat(ff, 'g', -1, 64))
 		if err != nil {
 			return nil, castError(v, from, to)
 		}
@@ -412,7 +362,7 @@ func castToDecimal(v any, from, to *Type) (any, error) {
 		if !ok {
 			return nil, castError(v, from, to)
 		}
-		d = apd.New(n, 0)
+		d = DecimalValue(n, 0)
 	}
 	r := RoundDecimal(d, to.Prec, to.Scale)
 	if r == nil {
@@ -642,8 +592,8 @@ func FormatValue(v any, t *Type, loc *time.Location) string {
 		return JavaFloat(x, 64)
 	case float32:
 		return JavaFloat(float64(x), 32)
-	case *apd.Decimal:
-		return x.Text('f')
+	case *decimal.Decimal:
+		return DecimalText(x)
 	case time.Time:
 		switch {
 		case t == nil:
@@ -706,9 +656,6 @@ func FormatValue(v any, t *Type, loc *time.Location) string {
 			}
 		}
 		return strconv.FormatInt(n, 10)
-	}
-	if d, ok := v.(interface{ Text(byte) string }); ok {
-		return d.Text('f')
 	}
 	if s, ok := v.(fmt.Stringer); ok {
 		return s.String()
@@ -835,8 +782,8 @@ func CompareValues(a, b any) int {
 		return cmpFloat(float64(x), float64(b.(float32)))
 	case float64:
 		return cmpFloat(x, b.(float64))
-	case *apd.Decimal:
-		return x.Cmp(b.(*apd.Decimal))
+	case *decimal.Decimal:
+		return x.Cmp(*b.(*decimal.Decimal))
 	case time.Time:
 		return x.Compare(b.(time.Time))
 	case time.Duration:

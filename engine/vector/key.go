@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"eddy/engine/types"
 )
 
@@ -36,9 +34,11 @@ func AppendKey(buf []byte, v *Vec, i int) []byte {
 		}
 		return binary.LittleEndian.AppendUint64(buf, math.Float64bits(f))
 	case Decimal:
-		var r apd.Decimal
-		r.Reduce(v.Decs[i])
-		return appendString(buf, r.Text('e'))
+		// 1.0 and 1.00 are one key: the coefficient without trailing
+		// zeros and its exponent.
+		r := v.Decs[i].Normalize()
+		buf = appendString(buf, r.Coefficient().String())
+		return binary.LittleEndian.AppendUint32(buf, uint32(r.Exponent()))
 	case String:
 		return appendString(buf, v.Strs[i])
 	case Bytes:
@@ -81,7 +81,7 @@ func Compare(a *Vec, i int, b *Vec, j int) int {
 	case Float:
 		return CompareFloat(a.Floats[i], b.Floats[j])
 	case Decimal:
-		return a.Decs[i].Cmp(b.Decs[j])
+		return a.Decs[i].Cmp(*b.Decs[j])
 	case String:
 		x, y := a.Strs[i], b.Strs[j]
 		switch {

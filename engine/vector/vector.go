@@ -3,7 +3,7 @@ package vector
 import (
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 )
@@ -16,7 +16,7 @@ const (
 	Bool    Class = iota + 1 // BOOLEAN
 	Int                      // TINYINT..BIGINT, DATE (days), TIME (nanos of day), INTERVAL (months or millis)
 	Float                    // FLOAT (rounded to float32 after each operation), DOUBLE
-	Decimal                  // DECIMAL: *apd.Decimal, never mutated
+	Decimal                  // DECIMAL: *decimal.Decimal, never mutated
 	String                   // CHAR, VARCHAR
 	Bytes                    // BINARY, VARBINARY
 	Time                     // TIMESTAMP, TIMESTAMP_LTZ
@@ -56,7 +56,7 @@ type Vec struct {
 	Bools  []bool
 	Ints   []int64
 	Floats []float64
-	Decs   []*apd.Decimal
+	Decs   []*decimal.Decimal
 	Strs   []string
 	Bytes  [][]byte
 	Times  []time.Time
@@ -74,7 +74,7 @@ func New(t *types.Type, capacity int) *Vec {
 	case Float:
 		v.Floats = make([]float64, 0, capacity)
 	case Decimal:
-		v.Decs = make([]*apd.Decimal, 0, capacity)
+		v.Decs = make([]*decimal.Decimal, 0, capacity)
 	case String:
 		v.Strs = make([]string, 0, capacity)
 	case Bytes:
@@ -99,7 +99,7 @@ func Make(t *types.Type, n int) *Vec {
 	case Float:
 		v.Floats = make([]float64, n)
 	case Decimal:
-		v.Decs = make([]*apd.Decimal, n)
+		v.Decs = make([]*decimal.Decimal, n)
 	case String:
 		v.Strs = make([]string, n)
 	case Bytes:
@@ -201,7 +201,7 @@ func (v *Vec) Append(x any) {
 			v.Floats = append(v.Floats, f.(float64))
 		}
 	case Decimal:
-		v.Decs = append(v.Decs, x.(*apd.Decimal))
+		v.Decs = append(v.Decs, x.(*decimal.Decimal))
 	case String:
 		v.Strs = append(v.Strs, x.(string))
 	case Bytes:

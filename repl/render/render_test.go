@@ -221,11 +221,6 @@ func parseRow(t *testing.T, cols []result.Column, line string) result.Row {
 	return r
 }
 
-// testDecimal stands in for the engine's decimal type: it has Text('f').
-type testDecimal string
-
-func (d testDecimal) Text(byte) string { return string(d) }
-
 func parseValue(t *testing.T, ty *types.Type, s string) any {
 	if s == "NULL" {
 		return nil
@@ -271,7 +266,11 @@ func parseValue(t *testing.T, ty *types.Type, s string) any {
 		}
 		return f
 	case types.Decimal:
-		return testDecimal(s)
+		d, err := types.ParseDecimal(s)
+		if err != nil {
+			return fail(err)
+		}
+		return d
 	case types.Binary, types.VarBinary:
 		b, err := hex.DecodeString(s)
 		if err != nil {

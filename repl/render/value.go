@@ -18,8 +18,7 @@ import (
 // int8..int64, float32/float64, []byte, time.Time (DATE, TIME, TIMESTAMP,
 // TIMESTAMP_LTZ), time.Duration (TIME as the time of day, INTERVAL DAY TO
 // SECOND), an integer count of months (INTERVAL YEAR TO MONTH) or of
-// milliseconds (INTERVAL DAY TO SECOND), a decimal with Text('f') (such as
-// *apd.Decimal), []any (ARRAY, MULTISET, ROW) and map[any]any (MAP).
+// milliseconds (INTERVAL DAY TO SECOND), *decimal.Decimal (DECIMAL), []any (ARRAY, MULTISET, ROW) and map[any]any (MAP).
 func FormatValue(t *types.Type, v any, loc *time.Location) string {
 	return types.FormatValue(v, t, loc)
 }

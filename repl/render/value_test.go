@@ -49,7 +49,7 @@ func TestFormatValue(t *testing.T) {
 		{&types.Type{Kind: types.IntervalYearMonth, Res: types.ResYearToMonth, Prec: 2}, int32(-18), nil, "-1-06"},
 		{&types.Type{Kind: types.IntervalDayTime, Res: types.ResDayToSecond, Prec: 2, Scale: 3}, 90*time.Minute + 5*time.Millisecond, nil, "+0 01:30:00.005"},
 		{&types.Type{Kind: types.IntervalDayTime, Res: types.ResDayToSecond, Prec: 2, Scale: 3}, int64(-86400001), nil, "-1 00:00:00.001"},
-		{types.NewDecimal(10, 2), testDecimal("4.00"), nil, "4.00"},
+		{types.NewDecimal(10, 2), types.DecimalValue(400, -2), nil, "4.00"},
 		{types.NewArray(types.New(types.Int)), []any{int32(1), nil, int32(3)}, nil, "[1, NULL, 3]"},
 		{types.NewArray(types.New(types.Boolean)), []any{true}, nil, "[TRUE]"},
 		{row, []any{int32(1), "abc"}, nil, "(1, abc)"},

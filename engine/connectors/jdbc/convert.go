@@ -2,12 +2,12 @@ package jdbc
 
 import (
 	"fmt"
-	"math/big"
+	"strconv"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
 )
@@ -82,7 +82,7 @@ func toEngine(v any, t *types.Type) (any, error) {
 		case pgtype.Numeric:
 			d, err := decimalOf(s)
 			if err == nil && d != nil {
-				return d.Text('f'), nil
+				return types.DecimalText(d), nil
 			}
 		}
 		return fmt.Sprint(v), nil
@@ -133,26 +133,20 @@ func truncDuration(d time.Duration, p int) time.Duration {
 
 // decimalOf converts a numeric value to a decimal (nil for NaN and
 // infinities, which no DECIMAL holds).
-func decimalOf(v any) (*apd.Decimal, error) {
+func decimalOf(v any) (*decimal.Decimal, error) {
 	switch n := v.(type) {
 	case pgtype.Numeric:
 		if !n.Valid || n.NaN || n.InfinityModifier != pgtype.Finite || n.Int == nil {
 			return nil, nil
 		}
-		var c apd.BigInt
-		c.SetMathBigInt(n.Int)
-		return apd.NewWithBigInt(&c, n.Exp), nil
+		return types.DecimalValueBig(n.Int, n.Exp), nil
 	case float64:
-		d := new(apd.Decimal)
-		_, err := d.SetFloat64(n)
-		return d, err
+		return types.ParseDecimal(strconv.FormatFloat(n, 'g', -1, 64))
 	case float32:
-		d := new(apd.Decimal)
-		_, err := d.SetFloat64(float64(n))
-		return d, err
+		return types.ParseDecimal(strconv.FormatFloat(float64(n), 'g', -1, 64))
 	}
 	if i, ok := types.AsInt64(v); ok {
-		return apd.New(i, 0), nil
+		return types.DecimalValue(i, 0), nil
 	}
 	return nil, fmt.Errorf("cannot read a %T value as DECIMAL", v)
 }
@@ -169,12 +163,8 @@ func toParam(v any, t *types.Type) any {
 			return int16(n)
 		}
 	case types.Decimal:
-		if d, ok := v.(*apd.Decimal); ok {
-			b := new(big.Int).Set(d.Coeff.MathBigInt())
-			if d.Negative {
-				b.Neg(b)
-			}
-			return pgtype.Numeric{Int: b, Exp: d.Exponent, Valid: true}
+		if d, ok := v.(*decimal.Decimal); ok {
+			return pgtype.Numeric{Int: d.Coefficient(), Exp: d.Exponent(), Valid: true}
 		}
 	case types.Date:
 		if n, ok := types.AsInt64(v); ok {

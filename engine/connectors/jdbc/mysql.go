@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
 	gomysql "github.com/go-sql-driver/mysql"
+	"github.com/shopspring/decimal"
 
 	"eddy/engine/connectors"
 	"eddy/engine/types"
@@ -284,8 +284,8 @@ func (mysql) param(v any, t *types.Type) any {
 			return n
 		}
 	case types.Decimal:
-		if d, ok := v.(*apd.Decimal); ok {
-			return d.Text('f')
+		if d, ok := v.(*decimal.Decimal); ok {
+			return types.DecimalText(d)
 		}
 	case types.Date:
 		if n, ok := types.AsInt64(v); ok {
@@ -363,17 +363,17 @@ func myToEngine(v any, t *types.Type) (any, error) {
 			return f, nil
 		}
 	case types.Decimal:
-		var d *apd.Decimal
+		var d *decimal.Decimal
 		switch x := v.(type) {
 		case []byte:
-			d2, _, err := apd.NewFromString(string(x))
+			d2, err := types.ParseDecimal(string(x))
 			if err == nil {
 				d = d2
 			}
 		case int64:
-			d = apd.New(x, 0)
+			d = types.DecimalValue(x, 0)
 		case uint64:
-			d, _, _ = apd.NewFromString(strconv.FormatUint(x, 10))
+			d, _ = types.ParseDecimal(strconv.FormatUint(x, 10))
 		case float32, float64:
 			dd, err := decimalOf(x)
 			if err == nil {

@@ -1,0 +1,124 @@
+package types
+
+import (
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// A DECIMAL value is a *decimal.Decimal (github.com/shopspring/decimal): an
+// arbitrary-precision coefficient and a power-of-ten exponent. A value of
+// type DECIMAL(p, s) has the exponent -s (exactly s fraction digits) and at
+// most p digits; once built it is never mutated, so vectors and rows share
+// pointers.
+
+// DecimalValue returns coeff × 10^exp.
+func DecimalValue(coeff int64, exp int32) *decimal.Decimal {
+	d := decimal.New(coeff, exp)
+	return &d
+}
+
+// DecimalValueBig returns coeff × 10^exp; it does not keep coeff.
+func DecimalValueBig(coeff *big.Int, exp int32) *decimal.Decimal {
+	d := decimal.NewFromBigInt(coeff, exp)
+	return &d
+}
+
+// DecimalOf returns a pointer to a copy of d.
+func DecimalOf(d decimal.Decimal) *decimal.Decimal { return &d }
+
+// RoundDecimal returns d rounded half up (away from zero at a half, as
+// Java's RoundingMode.HALF_UP) to scale s, or nil when the result needs
+// more than p digits (Flink's DecimalData.fromBigDecimal gives null).
+func RoundDecimal(d *decimal.Decimal, p, s int) *decimal.Decimal {
+	out := d.Round(int32(s))
+	if DecimalDigits(&out) > p && !out.IsZero() {
+		return nil
+	}
+	return &out
+}
+
+// DecimalDigits returns the number of digits of d's coefficient (1 for
+// zero).
+func DecimalDigits(d *decimal.Decimal) int { return d.NumDigits() }
+
+// DecimalText formats d in plain notation with exactly its scale's
+// fraction digits, as Java's BigDecimal.toPlainString: 1.50 stays 1.50,
+// and a negative exponent never turns into scientific notation.
+func DecimalText(d *decimal.Decimal) string {
+	if e := d.Exponent(); e < 0 {
+		return d.StringFixed(-e)
+	}
+	return d.String()
+}
+
+// DecimalInt64 returns d truncated toward zero as an int64, and false when
+// it does not fit.
+func DecimalInt64(d *decimal.Decimal) (int64, bool) {
+	t := d.Truncate(0)
+	c := t.Coefficient()
+	if e := t.Exponent(); e > 0 {
+		c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e)), nil))
+	}
+	if !c.IsInt64() {
+		return 0, false
+	}
+	return c.Int64(), true
+}
+
+// DecimalFromInt returns n as a decimal with scale 0.
+func DecimalFromInt(n int64) *decimal.Decimal { return DecimalValue(n, 0) }
+
+// ParseDecimal reads a decimal literal (plain or with an exponent).
+func ParseDecimal(s string) (*decimal.Decimal, error) {
+	d, err := decimal.NewFromString(strings.TrimSpace(s))
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// DecimalJavaString formats d as Java's BigDecimal.toString: plain
+// notation when the scale is not negative and the adjusted exponent is at
+// least -6, scientific notation otherwise (1.2E+4, 1.2E-7).
+func DecimalJavaString(d *decimal.Decimal) string {
+	c := d.Coefficient()
+	neg := c.Sign() < 0
+	digits := c.Abs(c).String()
+	scale := -int(d.Exponent())
+	adjusted := -scale + len(digits) - 1
+	if scale >= 0 && adjusted >= -6 {
+		return DecimalText(d)
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	b.WriteByte(digits[0])
+	if len(digits) > 1 {
+		b.WriteByte('.')
+		b.WriteString(digits[1:])
+	}
+	b.WriteByte('E')
+	if adjusted >= 0 {
+		b.WriteByte('+')
+	}
+	b.WriteString(strconv.Itoa(adjusted))
+	return b.String()
+}
+
+// DecimalStripped returns d without the trailing zeros of its coefficient,
+// as Java's BigDecimal.stripTrailingZeros (zero becomes 0).
+func DecimalStripped(d *decimal.Decimal) *decimal.Decimal {
+	r := d.Normalize()
+	return &r
+}
+
+// DecimalCoefficient returns d's unscaled value at scale: d × 10^scale,
+// rounded half up when d has more fraction digits.
+func DecimalCoefficient(d *decimal.Decimal, scale int) *big.Int {
+	r := d.Round(int32(scale))
+	return r.Coefficient()
+}
