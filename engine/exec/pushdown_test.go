@@ -199,3 +199,18 @@ func TestPushDownMatchesPlainScans(t *testing.T) {
 		t.Fatalf("pushed scan: projection %v, %d filters", p.Projection, len(p.Filters))
 	}
 }
+
+// A DECIMAL constant compared with a DOUBLE column goes to the store as
+// the double the engine's comparison converts it to.
+func TestRowFilterDecimalConstant(t *testing.T) {
+	fs := plan.Schema{{Name: "v", Type: types.New(types.Double)}}
+	e := &plan.Call{Name: plan.OpLe, T: types.New(types.Boolean), Args: []plan.Expr{
+		lit(types.DecimalValue(1255, -1), types.NewDecimal(4, 1)), col(fs, 0)}}
+	f, ok := rowFilter(e)
+	if !ok {
+		t.Fatal("the filter did not reach the store")
+	}
+	if f.Value != 125.5 || f.Op != connectors.FilterGe {
+		t.Fatalf("store filter %+v, want v >= 125.5", f)
+	}
+}

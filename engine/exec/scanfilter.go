@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	"github.com/shopspring/decimal"
+
 	"eddy/engine/connectors"
 	"eddy/engine/plan"
 	"eddy/engine/types"
@@ -114,12 +116,12 @@ func filterValue(col *types.Type, lit *plan.Literal) (any, bool) {
 			}
 			return f, true
 		case lk == types.Decimal:
-			d, ok := lit.Value.(interface{ Float64() (float64, error) })
+			d, ok := lit.Value.(*decimal.Decimal)
 			if !ok {
 				return nil, false
 			}
-			f, err := d.Float64() // as the engine's comparison converts it
-			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			f := types.DecimalFloat64(d) // as the engine's comparison converts it
+			if math.IsNaN(f) || math.IsInf(f, 0) {
 				return nil, false
 			}
 			return f, true

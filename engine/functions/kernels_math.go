@@ -106,8 +106,7 @@ func toFloat(v any) float64 {
 	case float32:
 		return float64(x)
 	case *decimal.Decimal:
-		f, _ := x.Float64()
-		return f
+		return types.DecimalFloat64(x)
 	}
 	n, _ := types.AsInt64(v)
 	return float64(n)
@@ -197,7 +196,7 @@ func roundValue(v any, digits int64, mode roundMode, ret *types.Type) (any, erro
 			return v, nil
 		}
 		r := roundDec(d, digits, mode)
-		g, _ := r.Float64()
+		g := types.DecimalFloat64(r)
 		if ret.Kind == types.Float {
 			return float32(g), nil
 		}

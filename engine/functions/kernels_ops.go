@@ -100,8 +100,7 @@ func floatAt(v *vector.Vec, i int) float64 {
 	case vector.Int:
 		return float64(v.Ints[i])
 	case vector.Decimal:
-		f, _ := v.Decs[i].Float64()
-		return f
+		return types.DecimalFloat64(v.Decs[i])
 	}
 	return 0
 }

@@ -1,6 +1,9 @@
 package types
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 func TestDecimalFormats(t *testing.T) {
 	cases := []struct {
@@ -66,5 +69,19 @@ func TestDecimalRounding(t *testing.T) {
 	d, _ := ParseDecimal("9223372036854775808")
 	if _, ok := DecimalInt64(d); ok {
 		t.Errorf("DecimalInt64 of 2^63 fits")
+	}
+}
+
+func TestDecimalFloat64(t *testing.T) {
+	for _, s := range []string{"0.25", "-1.1", "123456789.123456789", "1e22", "1e-22", "9007199254740993",
+		"0.1", "3.14159265358979323846264338327950288", "1e300", "-2.5e-310", "12345678901234567890123.5"} {
+		d, err := ParseDecimal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := strconv.ParseFloat(s, 64)
+		if got := DecimalFloat64(d); got != want {
+			t.Errorf("DecimalFloat64(%s) = %v, want %v", s, got, want)
+		}
 	}
 }

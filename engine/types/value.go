@@ -312,7 +312,7 @@ func castToFloat(v any, from, to *Type) (any, error) {
 	case float64:
 		f = x
 	case *decimal.Decimal:
-		f, _ = x.Float64()
+		f = DecimalFloat64(x)
 	case string:
 		return stringToFloat(x, from, to)
 	default:
