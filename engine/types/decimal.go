@@ -128,19 +128,17 @@ var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // DecimalFloat64 returns the float64 nearest to d (correctly rounded, as
-// Java's BigDecimal.doubleValue). A coefficient below 2^53 with an
+// Java's BigDecimal.doubleValue). A coefficient of at most 15 digits with an
 // exponent within ±22 is one exact multiplication or division; other
 // values go through the decimal text.
 func DecimalFloat64(d *decimal.Decimal) float64 {
-	if e := d.Exponent(); e >= -22 && e <= 22 {
-		if c := d.Coefficient(); c.IsInt64() {
-			if n := c.Int64(); n > -1<<53 && n < 1<<53 {
-				if e < 0 {
-					return float64(n) / exactPow10[-e]
-				}
-				return float64(n) * exactPow10[e]
-			}
+	if e := d.Exponent(); e >= -22 && e <= 22 && d.NumDigits() <= 15 {
+		// 15 digits stay below 2^53: the coefficient is an exact float64.
+		n := d.CoefficientInt64()
+		if e < 0 {
+			return float64(n) / exactPow10[-e]
 		}
+		return float64(n) * exactPow10[e]
 	}
 	f, _ := strconv.ParseFloat(DecimalJavaString(d), 64)
 	return f
