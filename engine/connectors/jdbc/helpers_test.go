@@ -9,11 +9,13 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 
 	"eddy/catalogs"
 	"eddy/catalogs/memory"
 	"eddy/engine"
 	"eddy/engine/result"
+	"eddy/engine/types"
 )
 
 // These tests run against a real PostgreSQL server:
@@ -149,6 +151,8 @@ func query(s executor, sql string, n int) ([]string, error) {
 				vals[i] = string(x)
 			case time.Time:
 				vals[i] = x.UTC().Format("2006-01-02 15:04:05.000")
+			case *decimal.Decimal:
+				vals[i] = types.DecimalText(x)
 			default:
 				vals[i] = fmt.Sprint(v)
 			}

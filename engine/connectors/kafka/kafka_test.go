@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -17,6 +18,7 @@ import (
 	"eddy/catalogs/memory"
 	"eddy/engine"
 	"eddy/engine/result"
+	"eddy/engine/types"
 )
 
 // These tests run against a real broker: testdata/kafka/kafka.sh start
@@ -163,6 +165,8 @@ func query(t testing.TB, s executor, sql string, n int) ([]string, error) {
 				}
 				sort.Strings(kv)
 				vals[i] = "{" + strings.Join(kv, ",") + "}"
+			case *decimal.Decimal:
+				vals[i] = types.DecimalText(x)
 			default:
 				vals[i] = fmt.Sprint(v)
 			}
