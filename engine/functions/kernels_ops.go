@@ -445,6 +445,10 @@ func compareKernel(op string, args []*types.Type) ScalarKernel {
 	cmp := comparer(args[0], args[1])
 	intFast := vector.ClassOf(args[0]) == vector.Int && vector.ClassOf(args[1]) == vector.Int
 	floatFast := vector.ClassOf(args[0]) == vector.Float && vector.ClassOf(args[1]) == vector.Float
+	// A DOUBLE against an integer (a column against an integer constant,
+	// mostly) compares as doubles, the integer converted in the loop.
+	floatInt := vector.ClassOf(args[0]) == vector.Float && vector.ClassOf(args[1]) == vector.Int
+	intFloat := vector.ClassOf(args[0]) == vector.Int && vector.ClassOf(args[1]) == vector.Float
 	return func(_ *Env, a []*vector.Vec, n int) (*vector.Vec, error) {
 		out := vector.Make(boolT, n)
 		out.SetNulls(unionNulls(a, n))
@@ -483,6 +487,20 @@ func compareKernel(op string, args []*types.Type) ScalarKernel {
 			x, y := a[0].Floats[:n], a[1].Floats[:n]
 			for i := range z {
 				z[i] = test(vector.CompareFloat(x[i], y[i]))
+			}
+			return out, nil
+		}
+		if floatInt {
+			x, y := a[0].Floats[:n], a[1].Ints[:n]
+			for i := range z {
+				z[i] = test(vector.CompareFloat(x[i], float64(y[i])))
+			}
+			return out, nil
+		}
+		if intFloat {
+			x, y := a[0].Ints[:n], a[1].Floats[:n]
+			for i := range z {
+				z[i] = test(vector.CompareFloat(float64(x[i]), y[i]))
 			}
 			return out, nil
 		}
