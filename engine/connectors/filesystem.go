@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"eddy/conf"
@@ -162,6 +163,8 @@ type fileReader struct {
 	partFilters, dataFilters []RowFilter
 	// opened counts the data files opened.
 	opened int
+	// mu makes Next safe to call from several goroutines (Concurrent).
+	mu sync.Mutex
 }
 
 func openFileReader(ft *fileTable) (Reader, error) {
@@ -194,8 +197,23 @@ func openFileReader(ft *fileTable) (Reader, error) {
 			r.seen[f] = true
 		}
 	}
+	if r.concurrent() {
+		// The format decodes ahead on goroutines of its own.
+		return r, nil
+	}
 	return newPrefetchReader(r), nil
 }
+
+// concurrent reports whether the reader's Next may be called from
+// several goroutines: a bounded scan of Parquet files, whose row groups
+// are decoded on goroutines of their own outside the reader's lock.
+func (r *fileReader) concurrent() bool {
+	_, pq := r.ft.codec.(*parquetCodec)
+	return pq && r.monitor == 0
+}
+
+// Concurrent implements Concurrent.
+func (r *fileReader) Concurrent() bool { return r.concurrent() }
 
 var _ Pushdown = (*fileReader)(nil)
 
@@ -302,6 +320,8 @@ func (r *fileReader) PushColumns(cols []int) {
 }
 
 func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	b, err := r.next(ctx)
 	if b == nil || err != nil || r.cols == nil {
 		return b, err
@@ -481,6 +501,9 @@ func (r *fileReader) closeFile() error {
 	if r.file == nil {
 		return nil
 	}
+	if c, ok := r.bulk.(io.Closer); ok {
+		c.Close()
+	}
 	err := r.file.Close()
 	r.file, r.bulk = nil, nil
 	return err
@@ -510,7 +533,11 @@ func (r *fileReader) awaitFiles(ctx context.Context) error {
 	return nil
 }
 
-func (r *fileReader) Close() error { return r.closeFile() }
+func (r *fileReader) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closeFile()
+}
 
 // partFile is one in-progress part file of a writer.
 type partFile struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -65,6 +66,14 @@ type parquetReader struct {
 	// exact are the filters the reader applies to the rows it returns.
 	exact []RowFilter
 	keep  []bool
+	// stop is the row group after the last one this reader reads.
+	stop int
+	// par decodes the row groups on several goroutines (nil: this
+	// goroutine reads them one by one).
+	par *pqParallel
+	// filterVecs holds the values of filter columns the caller does not
+	// read, reused from call to call.
+	filterVecs map[int]*vector.Vec
 }
 
 func (r *parquetReader) open(in io.Reader) error {
@@ -88,12 +97,26 @@ func (r *parquetReader) open(in io.Reader) error {
 		return &Error{Exception: "IOException", Msg: fmt.Sprintf("Failed to read the Parquet file '%s': %v", r.name, err)}
 	}
 	r.file = f
-	r.fields = make([]*pqNode, len(r.cols))
+	r.stop = len(f.RowGroups())
 	for _, f := range r.filters {
 		if f.Column >= 0 && f.Column < len(r.cols) && r.c.TakesFilter(r.cols[f.Column], f) {
 			r.exact = append(r.exact, f)
 		}
 	}
+	if err := r.buildFields(); err != nil {
+		return err
+	}
+	if r.stop > 1 && runtime.GOMAXPROCS(0) > 1 {
+		r.par = &pqParallel{ahead: runtime.GOMAXPROCS(0)}
+	}
+	return nil
+}
+
+// buildFields makes the cursors of the columns read: the needed ones and
+// those of the filters the reader applies.
+func (r *parquetReader) buildFields() error {
+	f := r.file
+	r.fields = make([]*pqNode, len(r.cols))
 	for i, col := range r.cols {
 		if r.needed != nil && !r.needed[i] && !slices.ContainsFunc(r.exact, func(f RowFilter) bool { return f.Column == i }) {
 			continue
@@ -136,6 +159,9 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	if r.err != nil {
 		return 0, false, r.err
 	}
+	if r.par != nil {
+		return r.readParallel(cols, n)
+	}
 	for r.left == 0 {
 		if len(r.ranges) > 0 {
 			// The next range of the row group: every column seeks to it.
@@ -151,7 +177,7 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 			r.left = rg[1] - rg[0]
 			continue
 		}
-		if r.group >= len(r.file.RowGroups()) {
+		if r.group >= r.stop {
 			return 0, true, nil
 		}
 		rg := r.file.RowGroups()[r.group]
@@ -183,14 +209,17 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	// Where each vector's new rows start; a filter column the caller does
 	// not read is decoded into a vector of its own.
 	bases := make([]int, len(cols))
-	var filterVecs map[int]*vector.Vec
+	filterVecs := r.filterVecs
 	for _, f := range r.exact {
 		if cols[f.Column] == nil {
 			if filterVecs == nil {
 				filterVecs = map[int]*vector.Vec{}
+				r.filterVecs = filterVecs
 			}
-			if filterVecs[f.Column] == nil {
+			if v := filterVecs[f.Column]; v == nil {
 				filterVecs[f.Column] = vector.New(r.cols[f.Column].Type, int(k))
+			} else {
+				resetVec(v)
 			}
 		}
 	}
@@ -227,7 +256,7 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		}
 	}
 	r.left -= k
-	end := r.left == 0 && len(r.ranges) == 0 && r.group >= len(r.file.RowGroups())
+	end := r.left == 0 && len(r.ranges) == 0 && r.group >= r.stop
 	if len(r.exact) == 0 {
 		return int(k), end, nil
 	}

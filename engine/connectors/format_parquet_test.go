@@ -350,7 +350,7 @@ func TestPartitionPruningOpensOnlyMatchingFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer r.Close()
-		fr := r.(*prefetchReader).in.(*fileReader)
+		fr := r.(*fileReader)
 		taken = r.(Pushdown).PushFilters(fs)
 		for {
 			b, err := r.Next(context.Background())

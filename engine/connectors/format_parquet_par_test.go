@@ -1,0 +1,147 @@
+package connectors
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// parRows are n rows of (id BIGINT, v DOUBLE, s STRING) with NULLs in v
+// and s, written as a file of many row groups.
+func parRows(t *testing.T, n int) (string, []Column, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	cols := []Column{{Name: "id", Type: types.New(types.BigInt)}, {Name: "v", Type: types.New(types.Double)}, {Name: "s", Type: types.NewString()}}
+	tbl := parquetTable(t, dir, cols, "parquet.block.size", "1")
+	var rows [][]any
+	for i := range n {
+		var v, s any = float64(i) / 2, fmt.Sprintf("s%d", i%97)
+		if i%7 == 0 {
+			v = nil
+		}
+		if i%11 == 0 {
+			s = nil
+		}
+		rows = append(rows, []any{int64(i), v, s})
+	}
+	writeRows(t, New(), tbl, rows)
+	files, _ := dataFiles(dir)
+	if len(files) != 1 {
+		t.Fatalf("%d files, want 1", len(files))
+	}
+	return files[0], cols, rowStrings(cols, rows)
+}
+
+// TestParquetRowGroupsDecodedAhead: a file of many row groups, decoded
+// on several goroutines, gives every row in the file's order, with and
+// without a filter the reader applies.
+func TestParquetRowGroupsDecodedAhead(t *testing.T) {
+	file, cols, want := parRows(t, 20000)
+	got, br := readFiltered(t, file, cols)
+	if br.par == nil {
+		t.Skip("one CPU: the row groups are read one by one")
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("read %d rows, want %d in order; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+	if br.groupsRead < 4 {
+		t.Fatalf("%d row groups read, want several", br.groupsRead)
+	}
+	got, _ = readFiltered(t, file, cols, RowFilter{Column: 0, Op: FilterGe, Value: int64(15000)}, RowFilter{Column: 1, Op: FilterIsNotNull})
+	var wantF []string
+	for i, w := range want {
+		if i >= 15000 && i%7 != 0 {
+			wantF = append(wantF, w)
+		}
+	}
+	if !slices.Equal(got, wantF) {
+		t.Fatalf("id >= 15000 AND v IS NOT NULL: %d rows, want %d in order; first difference at %d", len(got), len(wantF), firstDiff(got, wantF))
+	}
+}
+
+func firstDiff(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestParquetScanConcurrent: the filesystem reader of a Parquet table is
+// concurrent, and several goroutines calling Next get every row once.
+func TestParquetScanConcurrent(t *testing.T) {
+	file, cols, want := parRows(t, 30000)
+	tbl := parquetTable(t, file, cols)
+	ft, err := newFileTable(New().Registry, tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := openFileReader(ft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !IsConcurrent(r) {
+		t.Fatal("the Parquet scan is not concurrent")
+	}
+	r.(Pushdown).PushColumns([]int{2, 0, 1})
+	var mu sync.Mutex
+	var got []string
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				b, err := r.Next(context.Background())
+				if err != nil {
+					errs <- err
+					return
+				}
+				if b == nil {
+					return
+				}
+				var rows []string
+				for i := range b.N {
+					rows = append(rows, batchRow(b, i, []*types.Type{cols[2].Type, cols[0].Type, cols[1].Type}, []int{1, 2, 0}))
+				}
+				mu.Lock()
+				got = append(got, rows...)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	want = slices.Clone(want)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%d rows, want %d; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+}
+
+// batchRow renders row i of b with its columns in the order of order
+// (b's column order[j] shown j-th).
+func batchRow(b *vector.Batch, i int, ts []*types.Type, order []int) string {
+	s := ""
+	for j, c := range order {
+		if j > 0 {
+			s += "|"
+		}
+		s += types.ValueString(b.Cols[c].Get(i), ts[c])
+	}
+	return s
+}
