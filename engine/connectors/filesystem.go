@@ -341,14 +341,21 @@ func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
 	lay := r.ft.lay
 	meta := len(r.ft.t.Columns)
 	out := &vector.Batch{Cols: make([]*vector.Vec, len(ts))}
-	for i, t := range ts {
-		if r.needed == nil || r.needed[i] {
-			out.Cols[i] = vector.New(t, vector.BatchSize)
-		}
-	}
 	dataCols := make([]*vector.Vec, len(lay.data))
-	for j, ci := range lay.data {
-		dataCols[j] = out.Cols[ci]
+	allocated := false
+	alloc := func() {
+		if allocated {
+			return
+		}
+		allocated = true
+		for i, t := range ts {
+			if (r.needed == nil || r.needed[i]) && out.Cols[i] == nil {
+				out.Cols[i] = vector.New(t, vector.BatchSize)
+			}
+		}
+		for j, ci := range lay.data {
+			dataCols[j] = out.Cols[ci]
+		}
 	}
 	for out.N < vector.BatchSize {
 		if err := ctx.Err(); err != nil {
@@ -361,9 +368,34 @@ func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
 				break
 			}
 		}
-		n, eof, err := r.bulk.Read(dataCols, vector.BatchSize-out.N)
-		if err != nil {
-			return nil, err
+		var n int
+		var eof, handed bool
+		if br, ok := r.bulk.(batchReader); ok && out.N == 0 {
+			// A batch the format decoded ahead becomes the batch's data
+			// columns as it is.
+			want := make([]bool, len(lay.data))
+			for j, ci := range lay.data {
+				want[j] = r.needed == nil || r.needed[ci]
+			}
+			vecs, k, end, ok, err := br.ReadBatch(want)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				for j, ci := range lay.data {
+					out.Cols[ci] = vecs[j]
+				}
+				alloc()
+				n, eof, handed = k, end, true
+			}
+		}
+		if !handed {
+			alloc()
+			var err error
+			n, eof, err = r.bulk.Read(dataCols, vector.BatchSize-out.N)
+			if err != nil {
+				return nil, err
+			}
 		}
 		if kr, ok := r.bulk.(ChangelogBulkReader); ok {
 			out.Kinds = appendKinds(out.Kinds, out.N, kr.Kinds())
@@ -387,6 +419,9 @@ func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
 			if err := r.closeFile(); err != nil {
 				return nil, err
 			}
+		}
+		if handed && n > 0 {
+			break
 		}
 	}
 	if out.N == 0 {

@@ -38,6 +38,23 @@ func (c *parquetCodec) TakesFilter(col Column, f RowFilter) bool {
 // filterMask sets keep[j] false for each of the k rows of vec from base
 // on that fails f.
 func filterMask(f RowFilter, vec *vector.Vec, base int, keep []bool) {
+	if f.Op != FilterIsNull && f.Op != FilterIsNotNull && !vec.HasNulls() {
+		// A vector without NULLs: one loop per operator and type.
+		end := base + len(keep)
+		switch x := f.Value.(type) {
+		case int64:
+			maskOrdered(vec.Ints[base:end], x, f.Op, keep)
+			return
+		case float64:
+			if x == x { // NaN fails every comparison but <>, as Go's operators say
+				maskOrdered(vec.Floats[base:end], x, f.Op, keep)
+				return
+			}
+		case string:
+			maskOrdered(vec.Strs[base:end], x, f.Op, keep)
+			return
+		}
+	}
 	for j := range keep {
 		if !keep[j] {
 			continue
@@ -122,4 +139,35 @@ func compactVec(vec *vector.Vec, base int, keep []bool) {
 		vec.Anys = vec.Anys[:n]
 	}
 	vec.Len = n
+}
+
+// maskOrdered clears keep[j] where vals[j] op x is false.
+func maskOrdered[T int64 | float64 | string](vals []T, x T, op FilterOp, keep []bool) {
+	keep = keep[:len(vals)]
+	switch op {
+	case FilterEq:
+		for j, v := range vals {
+			keep[j] = keep[j] && v == x
+		}
+	case FilterNe:
+		for j, v := range vals {
+			keep[j] = keep[j] && v != x
+		}
+	case FilterLt:
+		for j, v := range vals {
+			keep[j] = keep[j] && v < x
+		}
+	case FilterLe:
+		for j, v := range vals {
+			keep[j] = keep[j] && v <= x
+		}
+	case FilterGt:
+		for j, v := range vals {
+			keep[j] = keep[j] && v > x
+		}
+	case FilterGe:
+		for j, v := range vals {
+			keep[j] = keep[j] && v >= x
+		}
+	}
 }

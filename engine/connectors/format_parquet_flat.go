@@ -24,6 +24,9 @@ type flatCursor struct {
 	kind   parquet.Kind
 	pages  parquet.Pages
 	done   bool
+	// page is the page being read, released to parquet-go's buffer pool
+	// when the cursor moves on (its values are copied into vectors).
+	page parquet.Page
 
 	defs   []byte // the page's definition levels (nil: every value present)
 	li, vi int    // next level and next value of the page
@@ -89,18 +92,30 @@ func (f *flatCursor) open(rg parquet.RowGroup) {
 	if f.pages != nil {
 		f.pages.Close()
 	}
+	f.release()
 	f.pages, f.done = rg.ColumnChunks()[f.col].Pages(), false
 	f.li, f.n = 0, 0
 }
 
+// release gives the page being read back to parquet-go.
+func (f *flatCursor) release() {
+	if f.page != nil {
+		parquet.Release(f.page)
+		f.page = nil
+		f.defs, f.ints, f.i32, f.flts, f.f32, f.bytes, f.offs, f.idx = nil, nil, nil, nil, nil, nil, nil, nil
+	}
+}
+
 // seek moves to a row of the open row group.
 func (f *flatCursor) seek(row int64) error {
+	f.release()
 	f.li, f.n, f.done = 0, 0, false
 	return f.pages.SeekToRow(row)
 }
 
 // nextPage loads the next page; false at the end of the row group.
 func (f *flatCursor) nextPage() (bool, error) {
+	f.release()
 	p, err := f.pages.ReadPage()
 	if errors.Is(err, io.EOF) {
 		f.done = true
@@ -109,6 +124,7 @@ func (f *flatCursor) nextPage() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	f.page = p
 	f.n = int(p.NumValues())
 	f.li, f.vi = 0, 0
 	f.defs = nil

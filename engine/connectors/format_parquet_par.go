@@ -46,9 +46,13 @@ type pqChunk struct {
 // readParallel implements Read from the row groups decoded ahead.
 func (r *parquetReader) readParallel(cols []*vector.Vec, n int) (int, bool, error) {
 	p := r.par
+	want := make([]bool, len(cols))
+	for i, v := range cols {
+		want[i] = v != nil
+	}
 	for {
 		for len(p.tasks) < p.ahead && p.next < r.stop {
-			p.tasks = append(p.tasks, r.startGroup(p.next, cols))
+			p.tasks = append(p.tasks, r.startGroup(p.next, want))
 			p.next++
 		}
 		if len(p.tasks) == 0 {
@@ -92,6 +96,54 @@ func (r *parquetReader) readParallel(cols []*vector.Vec, n int) (int, bool, erro
 	}
 }
 
+// ReadBatch implements batchReader: the next batch decoded ahead, when
+// the reader decodes ahead and is at the start of a batch.
+func (r *parquetReader) ReadBatch(want []bool) (vecs []*vector.Vec, n int, end, ok bool, err error) {
+	p := r.par
+	if r.err != nil {
+		return nil, 0, false, true, r.err
+	}
+	if p == nil || p.off != 0 {
+		return nil, 0, false, false, nil
+	}
+	for {
+		for len(p.tasks) < p.ahead && p.next < r.stop {
+			p.tasks = append(p.tasks, r.startGroup(p.next, want))
+			p.next++
+		}
+		if len(p.tasks) == 0 {
+			return nil, 0, true, true, nil
+		}
+		t := p.tasks[0]
+		<-t.done
+		if t.err != nil {
+			r.err = t.err
+			return nil, 0, false, true, t.err
+		}
+		if p.chunk < len(t.chunks) {
+			c := t.chunks[p.chunk]
+			t.chunks[p.chunk] = pqChunk{}
+			p.chunk++
+			end := p.chunk == len(t.chunks) && len(p.tasks) == 1 && p.next >= r.stop
+			if end {
+				r.finishTask(t)
+			}
+			return c.vecs, c.n, end, true, nil
+		}
+		r.finishTask(t)
+		if len(p.tasks) == 0 && p.next >= r.stop {
+			return nil, 0, true, true, nil
+		}
+	}
+}
+
+// batchReader is a BulkReader that can hand over whole batches of its own
+// vectors: vecs has a vector for each column want marks. ok is
+// false when it has none to hand over now (Read gives the rows).
+type batchReader interface {
+	ReadBatch(want []bool) (vecs []*vector.Vec, n int, end, ok bool, err error)
+}
+
 // finishTask drops the first task, counting its row groups.
 func (r *parquetReader) finishTask(t *pqTask) {
 	p := r.par
@@ -102,13 +154,9 @@ func (r *parquetReader) finishTask(t *pqTask) {
 }
 
 // startGroup starts decoding row group g into batches with a vector for
-// each column cols has one for.
-func (r *parquetReader) startGroup(g int, cols []*vector.Vec) *pqTask {
+// each column want marks.
+func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 	t := &pqTask{done: make(chan struct{})}
-	want := make([]bool, len(cols))
-	for i, v := range cols {
-		want[i] = v != nil
-	}
 	p := r.par
 	p.wg.Add(1)
 	go func() {
@@ -120,23 +168,26 @@ func (r *parquetReader) startGroup(g int, cols []*vector.Vec) *pqTask {
 			t.err = err
 			return
 		}
-		for !p.stop.Load() {
+		for end := false; !end && !p.stop.Load(); {
+			// A batch is filled up to its size, whatever the filters
+			// leave out.
 			vecs := make([]*vector.Vec, len(want))
 			for i, w := range want {
 				if w {
 					vecs[i] = vector.New(r.cols[i].Type, vector.BatchSize)
 				}
 			}
-			k, end, err := g.Read(vecs, vector.BatchSize)
-			if err != nil {
-				t.err = err
-				return
+			n := 0
+			for n < vector.BatchSize && !end {
+				k, eof, err := g.Read(vecs, vector.BatchSize-n)
+				if err != nil {
+					t.err = err
+					return
+				}
+				n, end = n+k, eof
 			}
-			if k > 0 {
-				t.chunks = append(t.chunks, pqChunk{vecs: vecs, n: k})
-			}
-			if end {
-				break
+			if n > 0 {
+				t.chunks = append(t.chunks, pqChunk{vecs: vecs, n: n})
 			}
 		}
 		t.groupsRead, t.rowsSkipped = g.groupsRead, g.rowsSkipped
