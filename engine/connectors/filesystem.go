@@ -382,8 +382,10 @@ func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
 				return nil, err
 			}
 			if ok {
-				for j, ci := range lay.data {
-					out.Cols[ci] = vecs[j]
+				if k > 0 {
+					for j, ci := range lay.data {
+						out.Cols[ci] = vecs[j]
+					}
 				}
 				alloc()
 				n, eof, handed = k, end, true

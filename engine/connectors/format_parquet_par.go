@@ -2,7 +2,6 @@ package connectors
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"eddy/engine/vector"
 )
@@ -10,27 +9,36 @@ import (
 // Decoding a Parquet file's row groups on several goroutines: a file with
 // more than one row group is read a few row groups ahead, each decoded by
 // a goroutine of its own with cursors of its own (the pushed filters
-// applied) into batches that Read hands out in the file's order. The
+// applied) into batches that Read hands out in the file's order. A row
+// group's goroutine keeps at most pqTaskBatches batches that Read has not
+// taken, so memory stays bounded whatever the size of the row groups. The
 // decoding of a row group needs no lock: the file's metadata is only
 // read, and each goroutine reads its own column chunks through the
 // file's ReadAt.
 
+// pqTaskBatches is how many decoded batches a row group's goroutine keeps
+// ahead of Read: whole row groups of the common sizes (DuckDB's 122,880
+// rows), a bounded part of larger ones.
+const pqTaskBatches = 128
+
 // pqParallel is the state of a reader decoding row groups ahead.
 type pqParallel struct {
-	ahead int       // row groups in flight, the one being read included
-	next  int       // the next row group to start
-	tasks []*pqTask // started, in row group order
-	chunk int       // the next batch of tasks[0]
-	off   int       // rows of that batch already handed out
-	stop  atomic.Bool
-	wg    sync.WaitGroup
+	ahead     int       // row groups in flight, the one being read included
+	batches   int       // batches a row group's goroutine keeps ahead (pqTaskBatches)
+	next      int       // the next row group to start
+	tasks     []*pqTask // started, in row group order
+	cur       pqChunk   // the batch of tasks[0] being handed out
+	off       int       // rows of cur already handed out
+	stop      chan struct{}
+	closeOnce sync.Once
+	wg        sync.WaitGroup
 }
 
-// pqTask is one row group being decoded.
+// pqTask is one row group being decoded: its batches, then, when ch is
+// closed, err and its counts.
 type pqTask struct {
-	done   chan struct{}
-	chunks []pqChunk
-	err    error
+	ch  chan pqChunk
+	err error
 	// The row group reader's counts, added to the file's when read.
 	groupsRead  int
 	rowsSkipped int64
@@ -43,57 +51,71 @@ type pqChunk struct {
 	n    int
 }
 
-// readParallel implements Read from the row groups decoded ahead.
-func (r *parquetReader) readParallel(cols []*vector.Vec, n int) (int, bool, error) {
+// nextChunk returns the next decoded batch, starting row groups as the
+// window moves; ok is false at the end of the file.
+func (r *parquetReader) nextChunk(want []bool) (c pqChunk, ok bool, err error) {
 	p := r.par
-	want := make([]bool, len(cols))
-	for i, v := range cols {
-		want[i] = v != nil
-	}
 	for {
 		for len(p.tasks) < p.ahead && p.next < r.stop {
 			p.tasks = append(p.tasks, r.startGroup(p.next, want))
 			p.next++
 		}
 		if len(p.tasks) == 0 {
-			return 0, true, nil
+			return pqChunk{}, false, nil
 		}
 		t := p.tasks[0]
-		<-t.done
+		if c, ok := <-t.ch; ok {
+			return c, true, nil
+		}
+		p.tasks = p.tasks[1:]
 		if t.err != nil {
 			r.err = t.err
-			return 0, false, t.err
+			return pqChunk{}, false, t.err
 		}
-		if p.chunk < len(t.chunks) {
-			c := t.chunks[p.chunk]
-			k := min(n, c.n-p.off)
-			for i, vec := range cols {
-				if vec == nil {
-					continue
-				}
-				if src := c.vecs[i]; src != nil {
-					appendVecRange(vec, src, p.off, p.off+k)
-				} else {
-					for range k {
-						vec.AppendNull()
-					}
-				}
-			}
-			p.off += k
-			if p.off == c.n {
-				p.chunk, p.off = p.chunk+1, 0
-			}
-			end := p.chunk == len(t.chunks) && len(p.tasks) == 1 && p.next >= r.stop
-			if end {
-				r.finishTask(t)
-			}
-			return k, end, nil
+		r.groupsRead += t.groupsRead
+		r.rowsSkipped += t.rowsSkipped
+	}
+}
+
+// atEnd reports whether every row group has been handed out.
+func (r *parquetReader) atEnd() bool {
+	p := r.par
+	return p.off == p.cur.n && len(p.tasks) == 0 && p.next >= r.stop
+}
+
+// readParallel implements Read from the row groups decoded ahead.
+func (r *parquetReader) readParallel(cols []*vector.Vec, n int) (int, bool, error) {
+	p := r.par
+	if p.off == p.cur.n {
+		want := make([]bool, len(cols))
+		for i, v := range cols {
+			want[i] = v != nil
 		}
-		r.finishTask(t)
-		if len(p.tasks) == 0 && p.next >= r.stop {
+		c, ok, err := r.nextChunk(want)
+		if err != nil {
+			return 0, false, err
+		}
+		if !ok {
 			return 0, true, nil
 		}
+		p.cur, p.off = c, 0
 	}
+	c := p.cur
+	k := min(n, c.n-p.off)
+	for i, vec := range cols {
+		if vec == nil {
+			continue
+		}
+		if src := c.vecs[i]; src != nil {
+			appendVecRange(vec, src, p.off, p.off+k)
+		} else {
+			for range k {
+				vec.AppendNull()
+			}
+		}
+	}
+	p.off += k
+	return k, r.atEnd(), nil
 }
 
 // ReadBatch implements batchReader: the next batch decoded ahead, when
@@ -103,72 +125,43 @@ func (r *parquetReader) ReadBatch(want []bool) (vecs []*vector.Vec, n int, end, 
 	if r.err != nil {
 		return nil, 0, false, true, r.err
 	}
-	if p == nil || p.off != 0 {
+	if p == nil || p.off != p.cur.n {
 		return nil, 0, false, false, nil
 	}
-	for {
-		for len(p.tasks) < p.ahead && p.next < r.stop {
-			p.tasks = append(p.tasks, r.startGroup(p.next, want))
-			p.next++
-		}
-		if len(p.tasks) == 0 {
-			return nil, 0, true, true, nil
-		}
-		t := p.tasks[0]
-		<-t.done
-		if t.err != nil {
-			r.err = t.err
-			return nil, 0, false, true, t.err
-		}
-		if p.chunk < len(t.chunks) {
-			c := t.chunks[p.chunk]
-			t.chunks[p.chunk] = pqChunk{}
-			p.chunk++
-			end := p.chunk == len(t.chunks) && len(p.tasks) == 1 && p.next >= r.stop
-			if end {
-				r.finishTask(t)
-			}
-			return c.vecs, c.n, end, true, nil
-		}
-		r.finishTask(t)
-		if len(p.tasks) == 0 && p.next >= r.stop {
-			return nil, 0, true, true, nil
-		}
+	c, more, err := r.nextChunk(want)
+	if err != nil {
+		return nil, 0, false, true, err
 	}
+	if !more {
+		return nil, 0, true, true, nil
+	}
+	p.cur, p.off = pqChunk{}, 0
+	return c.vecs, c.n, r.atEnd(), true, nil
 }
 
 // batchReader is a BulkReader that can hand over whole batches of its own
-// vectors: vecs has a vector for each column want marks. ok is
-// false when it has none to hand over now (Read gives the rows).
+// vectors: vecs has a vector for each column want marks. ok is false
+// when it has none to hand over now (Read gives the rows).
 type batchReader interface {
 	ReadBatch(want []bool) (vecs []*vector.Vec, n int, end, ok bool, err error)
-}
-
-// finishTask drops the first task, counting its row groups.
-func (r *parquetReader) finishTask(t *pqTask) {
-	p := r.par
-	r.groupsRead += t.groupsRead
-	r.rowsSkipped += t.rowsSkipped
-	p.tasks, p.chunk, p.off = p.tasks[1:], 0, 0
-	t.chunks = nil
 }
 
 // startGroup starts decoding row group g into batches with a vector for
 // each column want marks.
 func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
-	t := &pqTask{done: make(chan struct{})}
 	p := r.par
+	t := &pqTask{ch: make(chan pqChunk, p.batches)}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		defer close(t.done)
+		defer close(t.ch)
 		g := &parquetReader{c: r.c, name: r.name, cols: r.cols, needed: r.needed, filters: r.filters,
 			exact: r.exact, file: r.file, group: g, stop: g + 1}
 		if err := g.buildFields(); err != nil {
 			t.err = err
 			return
 		}
-		for end := false; !end && !p.stop.Load(); {
+		for end := false; !end; {
 			// A batch is filled up to its size, whatever the filters
 			// leave out.
 			vecs := make([]*vector.Vec, len(want))
@@ -186,8 +179,13 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 				}
 				n, end = n+k, eof
 			}
-			if n > 0 {
-				t.chunks = append(t.chunks, pqChunk{vecs: vecs, n: n})
+			if n == 0 {
+				break
+			}
+			select {
+			case t.ch <- pqChunk{vecs: vecs, n: n}:
+			case <-p.stop:
+				return
 			}
 		}
 		t.groupsRead, t.rowsSkipped = g.groupsRead, g.rowsSkipped
@@ -198,7 +196,7 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 // Close stops the row groups being decoded ahead and waits for them.
 func (r *parquetReader) Close() error {
 	if p := r.par; p != nil {
-		p.stop.Store(true)
+		p.closeOnce.Do(func() { close(p.stop) })
 		p.wg.Wait()
 	}
 	return nil

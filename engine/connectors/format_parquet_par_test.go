@@ -3,6 +3,7 @@ package connectors
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -61,6 +62,53 @@ func TestParquetRowGroupsDecodedAhead(t *testing.T) {
 	}
 	if !slices.Equal(got, wantF) {
 		t.Fatalf("id >= 15000 AND v IS NOT NULL: %d rows, want %d in order; first difference at %d", len(got), len(wantF), firstDiff(got, wantF))
+	}
+}
+
+// TestParquetRowGroupsStreamed: row groups larger than the batches a
+// goroutine keeps ahead are decoded as Read takes their batches, in
+// order, and Close stops the goroutines of a read left half way.
+func TestParquetRowGroupsStreamed(t *testing.T) {
+	file, cols, want := parRows(t, 20000)
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	br := (&parquetCodec{}).ReadBulkFiltered(f, file, cols, nil, nil).(*parquetReader)
+	if br.par == nil {
+		t.Skip("one CPU: the row groups are read one by one")
+	}
+	br.par.batches = 1
+	var got []string
+	for {
+		vecs := make([]*vector.Vec, len(cols))
+		for i, c := range cols {
+			vecs[i] = vector.New(c.Type, 100)
+		}
+		k, eof, err := br.Read(vecs, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range k {
+			got = append(got, batchRow(&vector.Batch{Cols: vecs, N: k}, i, []*types.Type{cols[0].Type, cols[1].Type, cols[2].Type}, []int{0, 1, 2}))
+		}
+		if eof {
+			break
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("read %d rows, want %d in order; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+	// A read stopped after one batch.
+	br = (&parquetCodec{}).ReadBulkFiltered(f, file, cols, nil, nil).(*parquetReader)
+	br.par.batches = 1
+	vecs := []*vector.Vec{vector.New(cols[0].Type, 10), nil, nil}
+	if k, _, err := br.Read(vecs, 10); err != nil || k != 10 || vecs[0].Ints[9] != 9 {
+		t.Fatalf("first batch: %d rows, %v", k, err)
+	}
+	if err := br.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -107,7 +107,7 @@ func (r *parquetReader) open(in io.Reader) error {
 		return err
 	}
 	if r.stop > 1 && runtime.GOMAXPROCS(0) > 1 {
-		r.par = &pqParallel{ahead: runtime.GOMAXPROCS(0)}
+		r.par = &pqParallel{ahead: runtime.GOMAXPROCS(0), batches: pqTaskBatches, stop: make(chan struct{})}
 	}
 	return nil
 }
