@@ -6,12 +6,14 @@ import (
 	"eddy/engine/vector"
 )
 
-// Decoding a Parquet file's row groups on several goroutines: a file with
-// more than one row group is read a few row groups ahead, each decoded by
-// a goroutine of its own with cursors of its own (the pushed filters
+// Decoding a Parquet file's row groups on several goroutines (when the
+// process has more than one CPU): the file is read a few row groups
+// ahead, each decoded by a goroutine of its own with cursors of its own (the pushed filters
 // applied) into batches that Read hands out in the file's order. A row
 // group's goroutine keeps at most pqTaskBatches batches that Read has not
-// taken, so memory stays bounded whatever the size of the row groups. The
+// taken, so memory stays bounded whatever the size of the row groups; a
+// file of one row group is decoded ahead of the operators above the scan,
+// as a prefetching reader would. The
 // decoding of a row group needs no lock: the file's metadata is only
 // read, and each goroutine reads its own column chunks through the
 // file's ReadAt.

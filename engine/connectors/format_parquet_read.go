@@ -106,7 +106,7 @@ func (r *parquetReader) open(in io.Reader) error {
 	if err := r.buildFields(); err != nil {
 		return err
 	}
-	if r.stop > 1 && runtime.GOMAXPROCS(0) > 1 {
+	if r.stop > 0 && runtime.GOMAXPROCS(0) > 1 {
 		r.par = &pqParallel{ahead: runtime.GOMAXPROCS(0), batches: pqTaskBatches, stop: make(chan struct{})}
 	}
 	return nil
