@@ -201,7 +201,12 @@ func openFileReader(ft *fileTable) (Reader, error) {
 		// The format decodes ahead on goroutines of its own.
 		return r, nil
 	}
-	return newPrefetchReader(r), nil
+	// The other formats are parsed on the prefetching goroutine, whose
+	// batches several goroutines may take when their order carries no
+	// meaning (a bounded, insert-only read).
+	p := newPrefetchReader(r)
+	p.shared = r.monitor == 0 && CodecChangelog(ft.codec) == InsertOnly
+	return p, nil
 }
 
 // concurrent reports whether the reader's Next may be called from

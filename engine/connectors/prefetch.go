@@ -2,6 +2,8 @@ package connectors
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 
 	"eddy/catalogs"
 	"eddy/engine/vector"
@@ -16,14 +18,20 @@ const prefetchDepth = 4
 // after the batches before it, when the consumer gets that far. The
 // goroutine starts at the first Next, ends with that call's context, at
 // the end of the input, or on Close (which waits for it).
+//
+// Only its goroutine calls the source's Next, so several goroutines may
+// share it (Concurrent) when its creator says the order of the batches
+// does not matter to their meaning (shared: an insert-only source).
 type prefetchReader struct {
 	in      Reader
 	cols    []int // the columns to keep when in cannot push them down
+	shared  bool
 	ch      chan prefetched
 	cancel  context.CancelFunc
 	done    chan struct{}
-	started bool
-	ended   bool
+	once    sync.Once
+	started atomic.Bool
+	ended   atomic.Bool
 }
 
 type prefetched struct {
@@ -35,9 +43,12 @@ func newPrefetchReader(in Reader) *prefetchReader { return &prefetchReader{in: i
 
 var _ Pushdown = (*prefetchReader)(nil)
 
+// Concurrent implements Concurrent.
+func (p *prefetchReader) Concurrent() bool { return p.shared }
+
 // PushFilters implements Pushdown by passing the filters on.
 func (p *prefetchReader) PushFilters(fs []catalogs.RowFilter) []bool {
-	if pd, ok := p.in.(Pushdown); ok && !p.started {
+	if pd, ok := p.in.(Pushdown); ok && !p.started.Load() {
 		return pd.PushFilters(fs)
 	}
 	return make([]bool, len(fs))
@@ -46,7 +57,7 @@ func (p *prefetchReader) PushFilters(fs []catalogs.RowFilter) []bool {
 // PushColumns implements Pushdown by passing the columns on, or, for a
 // source that reads every column, by keeping only these of each batch.
 func (p *prefetchReader) PushColumns(cols []int) {
-	if p.started {
+	if p.started.Load() {
 		return
 	}
 	if pd, ok := p.in.(Pushdown); ok {
@@ -57,30 +68,30 @@ func (p *prefetchReader) PushColumns(cols []int) {
 }
 
 func (p *prefetchReader) Next(ctx context.Context) (*vector.Batch, error) {
-	if p.ended {
+	if p.ended.Load() {
 		return nil, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if !p.started {
-		p.started = true
+	p.once.Do(func() {
+		p.started.Store(true)
 		pctx, cancel := context.WithCancel(ctx)
 		p.cancel = cancel
 		p.ch = make(chan prefetched, prefetchDepth)
 		p.done = make(chan struct{})
 		go p.run(pctx)
-	}
+	})
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case x, ok := <-p.ch:
 		if !ok {
-			p.ended = true
+			p.ended.Store(true)
 			return nil, nil
 		}
 		if x.err != nil {
-			p.ended = true
+			p.ended.Store(true)
 			return nil, x.err
 		}
 		return x.b, nil
@@ -115,11 +126,11 @@ func (p *prefetchReader) run(ctx context.Context) {
 
 // Close stops the goroutine, waits for it and closes the source.
 func (p *prefetchReader) Close() error {
-	if p.started && p.cancel != nil {
+	if p.started.Load() && p.cancel != nil {
 		p.cancel()
 		<-p.done
 		p.cancel = nil
 	}
-	p.ended = true
+	p.ended.Store(true)
 	return p.in.Close()
 }
