@@ -25,8 +25,14 @@ type flatCursor struct {
 	pages  parquet.Pages
 	done   bool
 	// page is the page being read, released to parquet-go's buffer pool
-	// when the cursor moves on (its values are copied into vectors).
-	page parquet.Page
+	// when the cursor moves on, unless a vector took its values as they
+	// are (aliased; the garbage collector frees it with the vector).
+	page    parquet.Page
+	aliased bool
+	// alias allows a vector to take a plain page's 64-bit values without
+	// a copy: only while the cursor does not seek, since seeking may
+	// serve the last page again from the library's cache.
+	alias bool
 
 	defs   []byte // the page's definition levels (nil: every value present)
 	li, vi int    // next level and next value of the page
@@ -100,8 +106,10 @@ func (f *flatCursor) open(rg parquet.RowGroup) {
 // release gives the page being read back to parquet-go.
 func (f *flatCursor) release() {
 	if f.page != nil {
-		parquet.Release(f.page)
-		f.page = nil
+		if !f.aliased {
+			parquet.Release(f.page)
+		}
+		f.page, f.aliased = nil, false
 		f.defs, f.ints, f.i32, f.flts, f.f32, f.bytes, f.offs, f.idx = nil, nil, nil, nil, nil, nil, nil, nil
 	}
 }
@@ -295,12 +303,22 @@ func (f *flatCursor) appendPresent(vec *vector.Vec, lo, hi int) {
 			vec.Ints = append(vec.Ints, int64(x))
 		}
 	case f.kind == parquet.Int64:
+		if f.alias && len(vec.Ints) == 0 {
+			// The page's values become the vector's (capacity cut, so
+			// an append copies them first).
+			vec.Ints, f.aliased = f.ints[lo:hi:hi], true
+			return
+		}
 		vec.Ints = append(vec.Ints, f.ints[lo:hi]...)
 	case f.kind == parquet.Float:
 		for _, x := range f.f32[lo:hi] {
 			vec.Floats = append(vec.Floats, float64(x))
 		}
 	case f.kind == parquet.Double:
+		if f.alias && len(vec.Floats) == 0 {
+			vec.Floats, f.aliased = f.flts[lo:hi:hi], true
+			return
+		}
 		vec.Floats = append(vec.Floats, f.flts[lo:hi]...)
 	default:
 		for i := lo; i < hi; i++ {

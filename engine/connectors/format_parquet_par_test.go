@@ -80,7 +80,9 @@ func TestParquetRowGroupsStreamed(t *testing.T) {
 		t.Skip("one CPU: the row groups are read one by one")
 	}
 	br.par.batches = 1
-	var got []string
+	// The batches are kept to the end: a vector holding a page's values
+	// keeps them while later pages are read.
+	var kept []*vector.Batch
 	for {
 		vecs := make([]*vector.Vec, len(cols))
 		for i, c := range cols {
@@ -90,11 +92,15 @@ func TestParquetRowGroupsStreamed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range k {
-			got = append(got, batchRow(&vector.Batch{Cols: vecs, N: k}, i, []*types.Type{cols[0].Type, cols[1].Type, cols[2].Type}, []int{0, 1, 2}))
-		}
+		kept = append(kept, &vector.Batch{Cols: vecs, N: k})
 		if eof {
 			break
+		}
+	}
+	var got []string
+	for _, b := range kept {
+		for i := range b.N {
+			got = append(got, batchRow(b, i, []*types.Type{cols[0].Type, cols[1].Type, cols[2].Type}, []int{0, 1, 2}))
 		}
 	}
 	if !slices.Equal(got, want) {
@@ -139,7 +145,7 @@ func TestParquetScanConcurrent(t *testing.T) {
 	}
 	r.(Pushdown).PushColumns([]int{2, 0, 1})
 	var mu sync.Mutex
-	var got []string
+	var batches []*vector.Batch
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for range 4 {
@@ -155,12 +161,8 @@ func TestParquetScanConcurrent(t *testing.T) {
 				if b == nil {
 					return
 				}
-				var rows []string
-				for i := range b.N {
-					rows = append(rows, batchRow(b, i, []*types.Type{cols[2].Type, cols[0].Type, cols[1].Type}, []int{1, 2, 0}))
-				}
 				mu.Lock()
-				got = append(got, rows...)
+				batches = append(batches, b)
 				mu.Unlock()
 			}
 		}()
@@ -172,6 +174,14 @@ func TestParquetScanConcurrent(t *testing.T) {
 	}
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
+	}
+	// Rendered at the end: a batch keeps its values while the scan reads
+	// on.
+	var got []string
+	for _, b := range batches {
+		for i := range b.N {
+			got = append(got, batchRow(b, i, []*types.Type{cols[2].Type, cols[0].Type, cols[1].Type}, []int{1, 2, 0}))
+		}
 	}
 	slices.Sort(got)
 	want = slices.Clone(want)

@@ -190,8 +190,14 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 			continue
 		}
 		r.groupsRead++
+		// Vectors may take plain pages' values without a copy while no
+		// column seeks in the row group.
+		seeks := len(ranges) > 1 || ranges[0][0] != 0
 		for _, f := range r.fields {
 			if f != nil {
+				if f.flat != nil {
+					f.flat.alias = !seeks
+				}
 				f.open(rg)
 			}
 		}
