@@ -235,9 +235,8 @@ func (v *Validator) interval(l *ast.IntervalLit) (*Typed, error) {
 	if q.End != "" {
 		key += " TO " + string(q.End)
 	}
-	re := intervalFormats()[key]
-	if re == nil || !re.MatchString(strings.TrimSpace(l.Value)) {
-		return nil, errorf(l.Pos, ErrLiteral, "Illegal interval literal format '%s' for INTERVAL %s", l.Value, key)
+	if err := checkInterval(l, key); err != nil {
+		return nil, err
 	}
 	var t *types.Type
 	if intervalUnitOrder[q.Start] <= intervalUnitOrder["MONTH"] {
@@ -247,6 +246,120 @@ func (v *Validator) interval(l *ast.IntervalLit) (*Typed, error) {
 	}
 	t.NotNull = true
 	return &Typed{Expr: l, Type: t}, nil
+}
+
+// ErrIntervalPrecision is a day-time interval whose leading precision
+// Flink's types cannot hold (more than 3 digits: FlinkTypeFactory fails
+// when it converts the validated type).
+var ErrIntervalPrecision = &Kind{"interval precision not supported", "TableException"}
+
+// checkInterval applies Calcite's SqlIntervalQualifier checks to an
+// INTERVAL literal, in its order: the leading precision within 1..10 and
+// the fractional second precision within 1..9; the value's format; the
+// leading field within its precision (2 digits unless written); the other
+// fields within their ranges (months 0..11, hours 0..23, minutes and
+// seconds 0..59) and the fraction within its precision (6 unless written).
+// A day-time leading precision above 3 then fails as in Flink's type
+// conversion.
+func checkInterval(l *ast.IntervalLit, key string) error {
+	q := l.Qualifier
+	text := intervalQualifierText(q)
+	if q.StartPrec >= 0 && (q.StartPrec < 1 || q.StartPrec > 10) {
+		return errorf(l.Pos, ErrLiteral, "Interval leading field precision '%d' out of range for INTERVAL %s", q.StartPrec, text)
+	}
+	if q.FracPrec >= 0 && (q.FracPrec < 1 || q.FracPrec > 9) {
+		return errorf(l.Pos, ErrLiteral, "Interval fractional second precision '%d' out of range for INTERVAL %s", q.FracPrec, text)
+	}
+	value := strings.TrimSpace(l.Value)
+	illegal := errorf(l.Pos, ErrLiteral, "Illegal interval literal format '%s' for INTERVAL %s", l.Value, text)
+	re := intervalFormats()[key]
+	if re == nil || !re.MatchString(value) {
+		return illegal
+	}
+	sign := ""
+	if value[0] == '+' || value[0] == '-' {
+		if value[0] == '-' {
+			sign = "-"
+		}
+		value = value[1:]
+	}
+	fields := strings.FieldsFunc(value, func(r rune) bool { return r == ' ' || r == ':' || r == '-' })
+	lead := strings.TrimLeft(fields[0], "0")
+	if q.End == "" && q.Start == "SECOND" {
+		lead, _, _ = strings.Cut(lead, ".")
+	}
+	prec := q.StartPrec
+	if prec < 0 {
+		prec = 2
+	}
+	if len(lead) > prec {
+		n, _ := new(big.Int).SetString(sign+lead, 10)
+		return errorf(l.Pos, ErrLiteral, "Interval field value %s exceeds precision of %s(%d) field", groupThousands(n.String()), q.Start, prec)
+	}
+	limits := map[ast.TimeUnit]int64{"MONTH": 11, "HOUR": 23, "MINUTE": 59, "SECOND": 59}
+	unit := intervalUnitOrder[q.Start]
+	units := []ast.TimeUnit{"YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"}
+	for i, f := range fields {
+		u := units[unit-1+i]
+		if u == "SECOND" {
+			whole, frac, _ := strings.Cut(f, ".")
+			fp := q.FracPrec
+			if fp < 0 {
+				fp = 6
+			}
+			if len(frac) > fp {
+				return illegal
+			}
+			f = whole
+		}
+		if i == 0 {
+			continue
+		}
+		if n, err := strconv.ParseInt(f, 10, 64); err != nil || n > limits[u] {
+			return illegal
+		}
+	}
+	if unit >= intervalUnitOrder["DAY"] && q.StartPrec > 3 {
+		return errorf(l.Pos, ErrIntervalPrecision, "DAY_INTERVAL_TYPES precision is not supported: %d", q.StartPrec)
+	}
+	return nil
+}
+
+// intervalQualifierText is a qualifier as Calcite writes it in messages:
+// DAY(4), SECOND(2, 3), DAY TO SECOND(9).
+func intervalQualifierText(q ast.IntervalQualifier) string {
+	s := string(q.Start)
+	if q.StartPrec >= 0 {
+		if q.End == "" && q.FracPrec >= 0 {
+			s += "(" + strconv.Itoa(q.StartPrec) + ", " + strconv.Itoa(q.FracPrec) + ")"
+		} else {
+			s += "(" + strconv.Itoa(q.StartPrec) + ")"
+		}
+	}
+	if q.End != "" {
+		s += " TO " + string(q.End)
+		if q.FracPrec >= 0 {
+			s += "(" + strconv.Itoa(q.FracPrec) + ")"
+		}
+	}
+	return s
+}
+
+// groupThousands writes an integer with a comma between groups of three
+// digits, as Java's default number format does in Calcite's messages.
+func groupThousands(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return sign + b.String()
 }
 
 // LiteralType is the type of a literal (negative: it follows a unary

@@ -399,24 +399,35 @@ func intervalValue(l *ast.IntervalLit, t *types.Type) (plan.Expr, error) {
 			start = i
 		}
 	}
-	ms := map[ast.TimeUnit]float64{"DAY": 86400000, "HOUR": 3600000, "MINUTE": 60000, "SECOND": 1000}
-	var months int64
-	var millis float64
+	ms := map[ast.TimeUnit]int64{"DAY": 86400000, "HOUR": 3600000, "MINUTE": 60000, "SECOND": 1000}
+	var months, millis int64
 	for i, f := range fields {
 		if start+i >= len(units) {
 			break
 		}
-		n, err := strconv.ParseFloat(f, 64)
-		if err != nil {
+		u := units[start+i]
+		// A fraction of a second keeps its milliseconds and drops the
+		// rest, as Flink's interval values do.
+		f, frac, _ := strings.Cut(f, ".")
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || (frac != "" && u != "SECOND") {
 			return nil, errorf(l.Pos, ErrLiteral, "Illegal interval literal '%s'", l.Value)
 		}
-		switch u := units[start+i]; u {
+		switch u {
 		case "YEAR":
-			months += int64(n) * 12
+			months += n * 12
 		case "MONTH":
-			months += int64(n)
+			months += n
 		default:
 			millis += n * ms[u]
+		}
+		if frac != "" {
+			frac = (frac + "000")[:3]
+			m, err := strconv.ParseInt(frac, 10, 64)
+			if err != nil {
+				return nil, errorf(l.Pos, ErrLiteral, "Illegal interval literal '%s'", l.Value)
+			}
+			millis += m
 		}
 	}
 	if t.Kind == types.IntervalYearMonth {
@@ -425,7 +436,7 @@ func intervalValue(l *ast.IntervalLit, t *types.Type) (plan.Expr, error) {
 		}
 		return &plan.Literal{Value: int32(months), T: t}, nil
 	}
-	v := int64(millis + 0.5)
+	v := millis
 	if neg {
 		v = -v
 	}
