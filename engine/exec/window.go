@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"eddy/engine/plan"
@@ -15,6 +16,10 @@ import (
 // bounds align to the epoch plus the offset.
 func (b *Builder) windowTVF(n *plan.WindowTVF) (Operator, error) {
 	if n.Kind == plan.Session {
+		if !b.opts.Streaming && n.Legacy {
+			return nil, &plannerError{msg: fmt.Sprintf("Window SessionGroupWindow('w$, %s, %d) is not supported right now.",
+				n.Input.Schema()[n.TimeCol].Name, n.Size)}
+		}
 		if !b.opts.Streaming {
 			return nil, &plannerError{msg: "Unaligned windows like session are not supported in batch mode yet."}
 		}

@@ -311,6 +311,9 @@ type WindowTVF struct {
 	Offset    int64 // milliseconds: window offset; 0 for none
 	Partition []int // SESSION ... PARTITION BY columns
 	Cols      Schema
+	// Legacy: the window is a legacy group window's (GROUP BY
+	// SESSION(ts, gap) and the like), whose refusals Flink words apart.
+	Legacy bool
 }
 
 // Schema returns Cols.

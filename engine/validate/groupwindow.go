@@ -19,8 +19,9 @@ import (
 var groupWindowKinds = map[string]int{"TUMBLE": 2, "HOP": 3, "SESSION": 2}
 
 // groupWindow returns sel rewritten when it groups by a legacy group
-// window over one table, else sel itself.
-func groupWindow(sel *ast.Select) *ast.Select {
+// window over one table, with the table function it now reads; else sel
+// itself and nil.
+func groupWindow(sel *ast.Select) (*ast.Select, *ast.TableFunc) {
 	idx, call := -1, (*ast.FuncCall)(nil)
 	for i, g := range sel.GroupBy {
 		if fc, ok := g.(*ast.FuncCall); ok && fc.Over == nil && len(fc.Name.Parts) == 1 {
@@ -31,15 +32,15 @@ func groupWindow(sel *ast.Select) *ast.Select {
 		}
 	}
 	if call == nil {
-		return sel
+		return sel, nil
 	}
 	from, ok := sel.From.(*ast.TableName)
 	if !ok || from.SystemTime != nil {
-		return sel
+		return sel, nil
 	}
 	timeCol, ok := call.Args[0].(*ast.Identifier)
 	if !ok {
-		return sel
+		return sel, nil
 	}
 	kind := strings.ToUpper(call.Name.Parts[0].Name)
 	args := []ast.Expr{
@@ -48,8 +49,9 @@ func groupWindow(sel *ast.Select) *ast.Select {
 	}
 	args = append(args, call.Args[1:]...)
 	out := *sel
-	out.From = &ast.TableFunc{Pos: call.Pos, Call: &ast.FuncCall{Pos: call.Pos,
+	tf := &ast.TableFunc{Pos: call.Pos, Call: &ast.FuncCall{Pos: call.Pos,
 		Name: &ast.ObjectName{Parts: []*ast.Ident{{Pos: call.Pos, Name: kind}}}, Args: args}, Alias: from.Alias}
+	out.From = tf
 	qualifier := func(name string) ast.Expr {
 		if from.Alias != nil {
 			return &ast.Identifier{Parts: []*ast.Ident{from.Alias.Name, {Pos: call.Pos, Name: name}}}
@@ -89,7 +91,7 @@ func groupWindow(sel *ast.Select) *ast.Select {
 		before := replaced
 		x, err := mapExpr(it.Expr, aux)
 		if err != nil {
-			return sel
+			return sel, nil
 		}
 		item := *it
 		if replaced != before && item.Alias == nil {
@@ -101,7 +103,7 @@ func groupWindow(sel *ast.Select) *ast.Select {
 	if sel.Having != nil {
 		h, err := mapExpr(sel.Having, aux)
 		if err != nil {
-			return sel
+			return sel, nil
 		}
 		out.Having = h
 	}
@@ -110,5 +112,5 @@ func groupWindow(sel *ast.Select) *ast.Select {
 		// the select list name it.
 		out.GroupBy = append(out.GroupBy, qualifier("window_time"))
 	}
-	return &out
+	return &out, tf
 }

@@ -179,6 +179,9 @@ type state struct {
 	temporals map[*ast.TableName]*temporalRead
 	// windows are the named windows of the SELECT being validated.
 	windows map[string]*ast.WindowSpec
+	// legacyWindows are the window table functions a legacy group window
+	// (GROUP BY TUMBLE/HOP/SESSION(...)) was rewritten into.
+	legacyWindows map[*ast.TableFunc]bool
 	// planOnly: the caller uses only the plan and the columns of the
 	// root query (PlanQuery), whose expanded text is then not built
 	// where building it costs (a VALUES list).

@@ -15,7 +15,13 @@ import (
 // expanded *ast.Select, its Plan sorted by the ORDER BY) and the expanded
 // ORDER BY items.
 func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.OrderItem) (*Analyzed, []*ast.OrderItem, error) {
-	sel = groupWindow(sel)
+	sel, legacy := groupWindow(sel)
+	if legacy != nil {
+		if s.legacyWindows == nil {
+			s.legacyWindows = map[*ast.TableFunc]bool{}
+		}
+		s.legacyWindows[legacy] = true
+	}
 	qs := &qscope{parent: outer}
 	out := &ast.Select{Pos: sel.Pos, Hints: sel.Hints, Quantifier: sel.Quantifier, Windows: sel.Windows}
 	// A SELECT without FROM reads one empty row.

@@ -162,7 +162,7 @@ func (s *state) tableFunc(t *ast.TableFunc, qs *qscope) (ast.TableExpr, plan.Nod
 	if inPlan != nil {
 		kinds := map[string]plan.WindowKind{"TUMBLE": plan.Tumble, "HOP": plan.Hop, "CUMULATE": plan.Cumulate, "SESSION": plan.Session}
 		w := &plan.WindowTVF{Input: inPlan, Kind: kinds[name], TimeCol: i, Offset: millis["OFFSET"],
-			Partition: partition, Cols: schemaOf(qs.rels[len(qs.rels)-1].cols)}
+			Partition: partition, Cols: schemaOf(qs.rels[len(qs.rels)-1].cols), Legacy: s.legacyWindows[t]}
 		switch name {
 		case "TUMBLE":
 			w.Size = millis["SIZE"]
