@@ -391,6 +391,20 @@ func valuesType(ts []*types.Type) (*types.Type, bool) {
 			return ts[0], true
 		}
 	}
+	// Calcite's least restrictive type of a VALUES column keeps DATE
+	// apart from the timestamps, as a UNION's column type does.
+	var date, stamp bool
+	for _, t := range ts {
+		switch t.Kind {
+		case types.Date:
+			date = true
+		case types.Timestamp, types.TimestampLTZ:
+			stamp = true
+		}
+	}
+	if date && stamp {
+		return nil, false
+	}
 	return functions.CommonType(ts...)
 }
 
