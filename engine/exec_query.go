@@ -58,6 +58,9 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	for _, n := range nodes {
 		if st.streaming && resolveErr == nil {
 			resolveErr = streamingSort(n)
+			if resolveErr == nil {
+				resolveErr = streamingOver(n, planSources{ctx: ctx, s: s})
+			}
 		}
 		plan.WalkOnce(n, func(x plan.Node) {
 			if resolveErr != nil {

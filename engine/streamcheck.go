@@ -48,6 +48,45 @@ func streamingSort(n plan.Node) error {
 	}
 }
 
+// streamingOver refuses, in streaming mode, an OVER window over an
+// updating input (an OVER over a GROUP BY result, directly or through a
+// sub-query): eddy's OVER operator reads inserts only. Without an ORDER BY
+// Flink refuses it too, with the text given here; ordered, Flink 2.2
+// emits a changelog eddy does not compute. Ranking calls alone (a Top-N's
+// ROW_NUMBER, RANK, DENSE_RANK) are left to the Top-N operators.
+func streamingOver(n plan.Node, src opt.Sources) error {
+	var err error
+	plan.WalkOnce(n, func(x plan.Node) {
+		o, ok := x.(*plan.Over)
+		if !ok || err != nil || !opt.Updates(o.Input, src) {
+			return
+		}
+		ordered, ranking := false, true
+		for _, c := range o.Calls {
+			ordered = ordered || len(c.Order) > 0
+			switch c.Name {
+			case "ROW_NUMBER", "RANK", "DENSE_RANK":
+			default:
+				ranking = false
+			}
+		}
+		if ranking {
+			return // a Top-N's ranking, which the optimizer plans apart
+		}
+		if ordered {
+			err = Errorf(sqlerr.TableException, "The local engine does not support an OVER window over an updating input (a GROUP BY result) in streaming mode; it runs in batch mode.")
+			return
+		}
+		desc, _ := updatingProducer(o.Input)
+		if desc == "" {
+			err = Errorf(sqlerr.TableException, "StreamPhysicalOverAggregate doesn't support consuming update changes.")
+			return
+		}
+		err = Errorf(sqlerr.TableException, "StreamPhysicalOverAggregate doesn't support consuming update changes which is produced by node %s", desc)
+	})
+	return err
+}
+
 // readsConnector reports whether a plan reads a table of a connector
 // (one with a 'connector' option), not only eddy's stored tables.
 func readsConnector(n plan.Node) bool {

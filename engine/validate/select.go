@@ -214,6 +214,12 @@ func (s *state) selectQuery(sel *ast.Select, outer *qscope, orderBy []*ast.Order
 		}
 	}
 	if ab.over != nil {
+		if aggregated {
+			width := len(node.Schema())
+			for _, r := range ab.overRefs {
+				r.Index += width
+			}
+		}
 		ab.over.Input = node
 		node = ab.over
 	}
@@ -279,6 +285,9 @@ type aggBuilder struct {
 	finals []ast.Expr // the expanded form of each aggregate call, to share equal ones
 	over   *plan.Over
 	wins   []ast.Expr
+	// overRefs are the references to window calls over an Aggregate,
+	// counted from the first window column.
+	overRefs []*plan.ColumnRef
 }
 
 // selectPlan converts a validated select-list, HAVING or ORDER BY
@@ -317,7 +326,7 @@ func (s *state) selectPlan(env *exprEnv, aggregated bool, ab *aggBuilder) plan.E
 			f := s.lookupFunc(fc)
 			switch {
 			case f != nil && (fc.Over != nil || fc.OverName != nil):
-				return s.windowCall(env, fc, f, final(), aggregated, ab)
+				return s.windowCall(env, fc, f, final(), aggregated, ab, rec)
 			case f != nil && f.Kind == functions.Aggregate && aggregated:
 				return s.aggCall(env, fc, f, final(), ab)
 			}
@@ -381,8 +390,16 @@ func (s *state) aggCall(env *exprEnv, fc *ast.FuncCall, f *functions.Func, fin a
 
 // windowCall adds an OVER window call to the Over node below the
 // projection and returns the reference to its column.
-func (s *state) windowCall(env *exprEnv, fc *ast.FuncCall, f *functions.Func, fin ast.Expr, aggregated bool, ab *aggBuilder) (plan.Expr, error) {
-	if aggregated || fc.Over == nil {
+//
+// In an aggregating query the window runs over the Aggregate's output: its
+// arguments, partition and order keys are converted by conv (group keys
+// and aggregate calls become that output's columns), and the reference's
+// index is counted from the window's first column, the Aggregate's width
+// added when the query's plan is built (ab.overRefs), since later select
+// items may still add aggregate calls.
+func (s *state) windowCall(env *exprEnv, fc *ast.FuncCall, f *functions.Func, fin ast.Expr, aggregated bool, ab *aggBuilder,
+	conv func(ast.Expr) (plan.Expr, error)) (plan.Expr, error) {
+	if fc.Over == nil {
 		return nil, errorf(fc.Pos, ErrNoPlan, "This OVER window is not supported by the local engine")
 	}
 	t, err := env.typeOf(fc)
@@ -393,10 +410,22 @@ func (s *state) windowCall(env *exprEnv, fc *ast.FuncCall, f *functions.Func, fi
 		ab.over = &plan.Over{}
 	}
 	width := env.qs.width()
+	if aggregated {
+		width = 0
+	} else {
+		conv = env.toPlan
+	}
+	ref := func(k int, name string, t *types.Type) plan.Expr {
+		r := &plan.ColumnRef{Index: width + k, Name: name, T: t}
+		if aggregated {
+			ab.overRefs = append(ab.overRefs, r)
+		}
+		return r
+	}
 	for k, w := range ab.wins {
 		if ast.Equal(fin, w) {
 			c := ab.over.Calls[k]
-			return &plan.ColumnRef{Index: width + k, Name: c.Alias, T: c.T}, nil
+			return ref(k, c.Alias, c.T), nil
 		}
 	}
 	call := plan.WindowCall{Name: f.Name, Func: f, Distinct: strings.EqualFold(fc.Quantifier, "DISTINCT"),
@@ -405,21 +434,21 @@ func (s *state) windowCall(env *exprEnv, fc *ast.FuncCall, f *functions.Func, fi
 		if _, star := a.(*ast.Star); star {
 			continue
 		}
-		x, err := env.toPlan(a)
+		x, err := conv(a)
 		if err != nil {
 			return nil, err
 		}
 		call.Args = append(call.Args, x)
 	}
 	for _, p := range fc.Over.PartitionBy {
-		x, err := env.toPlan(p)
+		x, err := conv(p)
 		if err != nil {
 			return nil, err
 		}
 		call.Partition = append(call.Partition, x)
 	}
 	for _, o := range fc.Over.OrderBy {
-		x, err := env.toPlan(o.Expr)
+		x, err := conv(o.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -431,7 +460,7 @@ func (s *state) windowCall(env *exprEnv, fc *ast.FuncCall, f *functions.Func, fi
 	}
 	ab.over.Calls = append(ab.over.Calls, call)
 	ab.wins = append(ab.wins, fin)
-	return &plan.ColumnRef{Index: width + len(ab.wins) - 1, Name: call.Alias, T: t}, nil
+	return ref(len(ab.wins)-1, call.Alias, t), nil
 }
 
 // frame converts a window's frame; without one, Flink's default: RANGE

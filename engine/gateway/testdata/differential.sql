@@ -801,6 +801,27 @@ SELECT DATE '2024-01-01' UNION ALL SELECT TIMESTAMP '2024-01-02 03:04:05';
 SELECT CASE WHEN TRUE THEN DATE '2024-01-01' ELSE TIMESTAMP '2024-01-02 03:04:05' END;
 SELECT COALESCE(DATE '2024-01-01', TIMESTAMP '2024-01-02 03:04:05');
 
+-- @category over windows over a group by
+SELECT k, COUNT(*), SUM(COUNT(*)) OVER (ORDER BY k) FROM events GROUP BY k;
+SELECT k, COUNT(*), RANK() OVER (ORDER BY COUNT(*) DESC) FROM events GROUP BY k;
+SELECT k, SUM(id), SUM(SUM(id)) OVER () FROM events GROUP BY k;
+SELECT k, SUM(SUM(id)) OVER (), MAX(id) FROM events GROUP BY k;
+SELECT dept, SUM(salary) AS s, ROW_NUMBER() OVER (ORDER BY SUM(salary) DESC) AS rn FROM emp GROUP BY dept;
+SELECT dept, AVG(salary), AVG(AVG(salary)) OVER () FROM emp GROUP BY dept;
+SELECT dept, COUNT(*) * 100 / SUM(COUNT(*)) OVER () FROM emp GROUP BY dept;
+SELECT dept, MAX(salary), LAG(MAX(salary)) OVER (ORDER BY dept) FROM emp GROUP BY dept;
+SELECT dept, MAX(salary), LAG(dept) OVER (ORDER BY MAX(salary)) FROM emp GROUP BY dept;
+SELECT dept, COUNT(*) FROM emp GROUP BY dept ORDER BY RANK() OVER (ORDER BY COUNT(*)), dept;
+SELECT COUNT(*), SUM(COUNT(*)) OVER () FROM emp;
+SELECT dept, SUM(salary), SUM(SUM(salary)) OVER (PARTITION BY dept = 'eng' ORDER BY dept ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM emp GROUP BY dept;
+SELECT dept, name, COUNT(*) OVER (PARTITION BY dept) FROM emp GROUP BY dept;
+SELECT dept, COUNT(*), FIRST_VALUE(dept) OVER (ORDER BY COUNT(*) DESC, dept) FROM emp GROUP BY dept HAVING COUNT(*) > 1;
+SELECT dept, c, SUM(c) OVER (ORDER BY dept) FROM (SELECT dept, COUNT(*) AS c FROM emp GROUP BY dept);
+SET 'execution.runtime-mode' = 'streaming';
+SELECT k, SUM(id), SUM(SUM(id)) OVER () FROM events GROUP BY k;
+SELECT k, c, SUM(c) OVER () FROM (SELECT k, COUNT(*) AS c FROM events GROUP BY k);
+SET 'execution.runtime-mode' = 'batch';
+
 -- @category local time zone (last: it changes the session's zone)
 SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
