@@ -730,9 +730,13 @@ func (*TableArg) exprNode()       {}
 func (e *TableArg) Format(p *Printer) {
 	p.Keyword("TABLE ")
 	e.Name.Format(p)
-	if len(e.PartitionBy) > 0 {
+	if len(e.PartitionBy) == 1 {
 		p.Keyword(" PARTITION BY ")
 		exprList(p, e.PartitionBy)
+	} else if len(e.PartitionBy) > 1 {
+		p.Keyword(" PARTITION BY (")
+		exprList(p, e.PartitionBy)
+		p.Writef(")")
 	}
 	if len(e.OrderBy) > 0 {
 		p.Keyword(" ORDER BY ")

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"eddy/engine/plan"
@@ -23,7 +24,19 @@ func (b *Builder) windowTVF(n *plan.WindowTVF) (Operator, error) {
 		if !b.opts.Streaming {
 			return nil, &plannerError{msg: "Unaligned windows like session are not supported in batch mode yet."}
 		}
-		return nil, &UnsupportedError{What: "SESSION windows"}
+		if n.Legacy {
+			return nil, &UnsupportedError{What: "SESSION group windows in streaming mode"}
+		}
+		if n.Size <= 0 {
+			return nil, &RuntimeError{Msg: "Window gap must be positive"}
+		}
+		in, err := b.Build(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		delay, hasWM := watermarkDelay(n.Input)
+		return &sessionOp{n: n, in: in, types: n.Cols.Types(), loc: b.env.Loc, delay: delay, hasWM: hasWM,
+			wm: minWatermark, parts: map[string][]*session{}}, nil
 	}
 	if n.Size <= 0 || (n.Kind != plan.Tumble && n.Slide <= 0) {
 		return nil, &RuntimeError{Msg: "Window size and slide must be positive"}
@@ -145,3 +158,189 @@ func (e *plannerError) Error() string { return e.msg }
 
 // Class returns Flink's exception class.
 func (e *plannerError) Class() string { return "TableException" }
+
+// sessionOp is the SESSION window table function in streaming mode: per
+// partition (the PARTITION BY columns' values), a row at time t opens the
+// window [t, t+gap), which merges with every window of its partition it
+// touches (bounds included, as Flink's TimeWindow.intersects); a window
+// closes when the watermark reaches its end - 1, and then its rows leave,
+// in arrival order, with window_start, window_end and window_time (end - 1
+// ms). Windows closing together leave in order of end, then start. A row
+// whose own window would already be closed is late and dropped, as is a
+// row with a NULL time. Without a watermark every window closes when the
+// input ends, as all open ones do then.
+type sessionOp struct {
+	n     *plan.WindowTVF
+	in    Operator
+	types []*types.Type
+	loc   *time.Location
+	delay int64
+	hasWM bool
+	wm    int64
+	parts map[string][]*session
+	key   []byte
+	seq   int64 // arrival number of the next row
+	firing
+}
+
+// session is one open window of a partition and its rows.
+type session struct {
+	start, end int64 // wall-clock milliseconds
+	rows       *vector.Batch
+	seq        []int64 // each row's arrival number
+}
+
+func (o *sessionOp) Next(ctx context.Context) (*vector.Batch, error) {
+	return o.next(ctx, o.in, o.consume, o.fire, int64(1<<62))
+}
+
+// consume adds a batch's rows to their sessions and fires the sessions
+// the watermark closes.
+func (o *sessionOp) consume(ctx context.Context, bt *vector.Batch) error {
+	tcol := bt.Cols[o.n.TimeCol]
+	ltz := tcol.T.Kind == types.TimestampLTZ
+	inTypes := o.n.Input.Schema().Types()
+	for i := range bt.N {
+		if tcol.IsNull(i) {
+			continue
+		}
+		ms := o.wall(tcol.Times[i], ltz)
+		if o.hasWM && ms+o.n.Size-1 <= o.wm {
+			continue // late
+		}
+		o.key = o.key[:0]
+		for _, c := range o.n.Partition {
+			o.key = vector.AppendKey(o.key, bt.Cols[c], i)
+		}
+		k := string(o.key)
+		cur := &session{start: ms, end: ms + o.n.Size}
+		kept := o.parts[k][:0]
+		var merged []*session
+		for _, s := range o.parts[k] {
+			if s.start <= cur.end && s.end >= cur.start {
+				merged = append(merged, s)
+				cur.start, cur.end = min(cur.start, s.start), max(cur.end, s.end)
+				continue
+			}
+			kept = append(kept, s)
+		}
+		if len(merged) == 1 {
+			// The usual case: the row extends one window, in place.
+			m := merged[0]
+			m.start, m.end = cur.start, cur.end
+			m.rows.AppendFrom(bt, i, bt.Kind(i))
+			m.seq = append(m.seq, o.seq)
+			o.seq++
+			o.parts[k] = append(kept, m)
+			if err := o.advance(ctx, ms); err != nil {
+				return err
+			}
+			continue
+		}
+		// A new window, or one joining several: the merged window keeps
+		// its parts' rows in arrival order.
+		type at struct {
+			s *session
+			r int
+		}
+		var all []at
+		for _, s := range merged {
+			for r := range s.rows.N {
+				all = append(all, at{s, r})
+			}
+		}
+		sort.Slice(all, func(a, b int) bool { return all[a].s.seq[all[a].r] < all[b].s.seq[all[b].r] })
+		cur.rows = vector.NewBatch(inTypes, len(all)+1)
+		for _, x := range all {
+			cur.rows.AppendFrom(x.s.rows, x.r, x.s.rows.Kind(x.r))
+			cur.seq = append(cur.seq, x.s.seq[x.r])
+		}
+		cur.rows.AppendFrom(bt, i, bt.Kind(i))
+		cur.seq = append(cur.seq, o.seq)
+		o.seq++
+		o.parts[k] = append(kept, cur)
+		if err := o.advance(ctx, ms); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// advance moves the watermark after a row at wall time ms, and fires the
+// sessions it closes: the watermark follows every row, so a later row
+// behind it is late.
+func (o *sessionOp) advance(ctx context.Context, ms int64) error {
+	if !o.hasWM || ms-o.delay <= o.wm {
+		return nil
+	}
+	o.wm = ms - o.delay
+	return o.fire(ctx, o.wm)
+}
+
+// wall is a time's wall-clock reading in milliseconds: a TIMESTAMP's as
+// if UTC, a TIMESTAMP_LTZ's in the session zone.
+func (o *sessionOp) wall(t time.Time, ltz bool) int64 {
+	if !ltz {
+		return t.UnixMilli()
+	}
+	l := t.In(o.loc)
+	y, m, d := l.Date()
+	h, mi, s := l.Clock()
+	return time.Date(y, m, d, h, mi, s, l.Nanosecond(), time.UTC).UnixMilli()
+}
+
+// fire emits the rows of every session whose end - 1 is at or before wm.
+func (o *sessionOp) fire(_ context.Context, wm int64) error {
+	var due []*session
+	for k, ss := range o.parts {
+		kept := ss[:0]
+		for _, s := range ss {
+			if s.end-1 <= wm {
+				due = append(due, s)
+			} else {
+				kept = append(kept, s)
+			}
+		}
+		if len(kept) == 0 {
+			delete(o.parts, k)
+		} else {
+			o.parts[k] = kept
+		}
+	}
+	sort.SliceStable(due, func(i, j int) bool {
+		if due[i].end != due[j].end {
+			return due[i].end < due[j].end
+		}
+		return due[i].start < due[j].start
+	})
+	ltz := o.n.Input.Schema()[o.n.TimeCol].Type.Kind == types.TimestampLTZ
+	nIn := len(o.n.Input.Schema())
+	for _, s := range due {
+		out := vector.NewBatch(o.types, s.rows.N)
+		start, end := time.UnixMilli(s.start).UTC(), time.UnixMilli(s.end).UTC()
+		if ltz {
+			start, end = fromWall(start, o.loc), fromWall(end, o.loc)
+		}
+		for r := range s.rows.N {
+			for c := range nIn {
+				out.Cols[c].AppendFrom(s.rows.Cols[c], r)
+			}
+			out.Cols[nIn].Append(start)
+			out.Cols[nIn+1].Append(end)
+			out.Cols[nIn+2].Append(end.Add(-time.Millisecond))
+			if s.rows.Kinds != nil {
+				out.Kinds = append(out.Kinds, s.rows.Kind(r))
+			}
+			out.N++
+		}
+		if out.N > 0 {
+			o.out = append(o.out, out)
+		}
+	}
+	return nil
+}
+
+func (o *sessionOp) Close() error {
+	o.parts = nil
+	return o.in.Close()
+}

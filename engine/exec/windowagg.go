@@ -52,7 +52,13 @@ func watermarkDelay(n plan.Node) (int64, bool) {
 	found := false
 	plan.Walk(n, func(x plan.Node) {
 		sc, ok := x.(*plan.Scan)
-		if !ok || found || sc.Watermark == nil {
+		if !ok || found {
+			return
+		}
+		if sc.Watermark == nil {
+			if sc.ComputedDelay != nil {
+				delay, found = *sc.ComputedDelay, true
+			}
 			return
 		}
 		switch e := sc.Watermark.(type) {
@@ -94,7 +100,6 @@ func (o *windowAggOp) Next(ctx context.Context) (*vector.Batch, error) {
 // watermark passes.
 func (o *windowAggOp) consume(ctx context.Context, bt *vector.Batch) error {
 	starts, ends, times := bt.Cols[o.startCol], bt.Cols[o.endCol], bt.Cols[o.timeCol]
-	maxTs := o.wm
 	for i := range bt.N {
 		key := [2]int64{millis(starts.Times[i]), millis(ends.Times[i])}
 		if o.hasWM && key[1]-1 <= o.wm {
@@ -106,13 +111,16 @@ func (o *windowAggOp) consume(ctx context.Context, bt *vector.Batch) error {
 			o.windows[key] = wb
 		}
 		wb.AppendFrom(bt, i, bt.Kind(i))
-		if !times.IsNull(i) {
-			maxTs = max(maxTs, millis(times.Times[i])-o.delay)
+		// The watermark follows every row (a later row behind it is late),
+		// and the windows it passes fire at once.
+		if o.hasWM && !times.IsNull(i) {
+			if ts := millis(times.Times[i]) - o.delay; ts > o.wm {
+				o.wm = ts
+				if err := o.fire(ctx, o.wm); err != nil {
+					return err
+				}
+			}
 		}
-	}
-	if o.hasWM && maxTs > o.wm {
-		o.wm = maxTs
-		return o.fire(ctx, o.wm)
 	}
 	return nil
 }

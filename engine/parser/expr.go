@@ -852,7 +852,14 @@ func (p *Parser) parseArgValue() ast.Expr {
 		t := p.next()
 		a := &ast.TableArg{Pos: t.Pos, Name: p.parseObjectName()}
 		if p.acceptKeyword("PARTITION", "BY") {
-			a.PartitionBy = p.parseExprList()
+			// One key, or a parenthesised list of them, as in Flink's
+			// grammar: what follows a comma is the call's next argument.
+			if p.acceptOp("(") {
+				a.PartitionBy = p.parseExprList()
+				p.expectOp(")")
+			} else {
+				a.PartitionBy = []ast.Expr{p.parseExpr()}
+			}
 		}
 		if p.acceptKeyword("ORDER", "BY") {
 			a.OrderBy = p.parseOrderItems()

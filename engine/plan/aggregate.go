@@ -363,5 +363,31 @@ func (n *Aggregate) GroupsByWindow(w *WindowTVF) bool {
 			hasEnd = hasEnd || r.Index == in0+1
 		}
 	}
-	return hasStart && hasEnd
+	if !hasStart || !hasEnd {
+		return false
+	}
+	if w.Kind != Session {
+		return true
+	}
+	// A session window aggregates as a window only when its other keys
+	// are the window's partition keys (Flink otherwise runs the session
+	// table function, then a group aggregation of its rows).
+	part := map[int]bool{}
+	for _, p := range w.Partition {
+		part[p] = true
+	}
+	keys := map[int]bool{}
+	for _, g := range n.Group {
+		r, ok := g.(*ColumnRef)
+		if !ok {
+			return false
+		}
+		if r.Index < in0 {
+			if !part[r.Index] {
+				return false
+			}
+			keys[r.Index] = true
+		}
+	}
+	return len(keys) == len(part)
 }

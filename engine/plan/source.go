@@ -43,6 +43,10 @@ type Scan struct {
 	// the Physical schema, or nil.
 	Rowtime   int
 	Watermark Expr
+	// ComputedDelay is, for a WATERMARK clause on a computed column
+	// (which has no Rowtime), the clause's delay in milliseconds when it
+	// reads `rowtime` or `rowtime - INTERVAL ...`; nil otherwise.
+	ComputedDelay *int64
 	// Catalog is the catalog that keeps the table, as the validator
 	// resolved it (nil for a temporary table, and in plans made by hand):
 	// the runtime opens the table through it without looking the table up

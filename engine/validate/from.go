@@ -620,6 +620,7 @@ func (s *state) scanPlan(id catalogs.Identifier, t *catalogs.CatalogTable, kept 
 	for _, w := range t.Schema.Watermarks {
 		i, ok := physIdx[w.RowtimeColumn]
 		if !ok {
+			scan.ComputedDelay = s.computedDelay(w.RowtimeColumn, w.Expr)
 			continue
 		}
 		scan.Rowtime = i
@@ -713,4 +714,52 @@ func outputColumns(s plan.Schema) []OutputColumn {
 		out[i] = OutputColumn{Name: c.Name, Type: c.Type}
 	}
 	return out
+}
+
+// computedDelay reads the delay of a WATERMARK clause on a computed
+// column: `rowtime` has none, `rowtime - INTERVAL ...` the interval's;
+// nil for any other form.
+func (s *state) computedDelay(rowtime, text string) *int64 {
+	if s.a.ParseExpr == nil {
+		return nil
+	}
+	e, err := s.a.ParseExpr(text)
+	if err != nil {
+		return nil
+	}
+	isRowtime := func(x ast.Expr) bool {
+		id, ok := x.(*ast.Identifier)
+		return ok && len(id.Parts) == 1 && id.Parts[0].Name == rowtime
+	}
+	var ms int64
+	switch x := e.(type) {
+	case *ast.Identifier:
+		if !isRowtime(x) {
+			return nil
+		}
+	case *ast.BinaryExpr:
+		l, ok := x.R.(*ast.IntervalLit)
+		if x.Op != "-" || !ok || !isRowtime(x.L) {
+			return nil
+		}
+		v := Validator{funcs: s.a.Funcs}
+		t, err := v.interval(l)
+		if err != nil || t.Type.Kind != types.IntervalDayTime {
+			return nil
+		}
+		p, err := intervalValue(l, t.Type)
+		if err != nil {
+			return nil
+		}
+		lit, ok := p.(*plan.Literal)
+		if !ok {
+			return nil
+		}
+		if ms, ok = lit.Value.(int64); !ok {
+			return nil
+		}
+	default:
+		return nil
+	}
+	return &ms
 }

@@ -822,6 +822,33 @@ SELECT k, SUM(id), SUM(SUM(id)) OVER () FROM events GROUP BY k;
 SELECT k, c, SUM(c) OVER () FROM (SELECT k, COUNT(*) AS c FROM events GROUP BY k);
 SET 'execution.runtime-mode' = 'batch';
 
+-- @category session windows in streaming mode
+CREATE TEMPORARY TABLE ss (id BIGINT, k AS CAST(id % 2 AS STRING), ts AS TO_TIMESTAMP_LTZ(id * id * 300, 3), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10');
+CREATE TEMPORARY TABLE ss2 (id BIGINT, k AS CAST(id % 3 AS STRING), ts AS TO_TIMESTAMP(FROM_UNIXTIME(id * id * 7 % 50)), WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '12', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '12');
+SET 'execution.runtime-mode' = 'streaming';
+SELECT window_start, window_end, COUNT(*), SUM(id) FROM TABLE(SESSION(TABLE ss, DESCRIPTOR(ts), INTERVAL '3' SECOND)) GROUP BY window_start, window_end;
+SELECT window_start, window_end, k, COUNT(*), SUM(id) FROM TABLE(SESSION(TABLE ss PARTITION BY k, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end, k;
+SELECT window_start, window_end, k, COUNT(*) FROM TABLE(SESSION(TABLE ss, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end, k;
+SELECT window_start, window_end, COUNT(*) FROM TABLE(SESSION(TABLE ss PARTITION BY k, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end;
+SELECT window_start, window_end, window_time, MAX(id) FROM TABLE(SESSION(TABLE ss PARTITION BY k, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end, window_time, k;
+SELECT * FROM TABLE(SESSION(TABLE ss PARTITION BY k, DESCRIPTOR(ts), INTERVAL '5' SECOND));
+SELECT * FROM ss2;
+SELECT window_start, window_end, COUNT(*), SUM(id) FROM TABLE(SESSION(TABLE ss2, DESCRIPTOR(ts), INTERVAL '3' SECOND)) GROUP BY window_start, window_end;
+SELECT window_start, window_end, k, COUNT(*), MAX(id) FROM TABLE(SESSION(TABLE ss2 PARTITION BY k, DESCRIPTOR(ts), INTERVAL '4' SECOND)) GROUP BY window_start, window_end, k;
+SELECT window_start, window_end, k, COUNT(*) FROM TABLE(SESSION(TABLE ss2 PARTITION BY k, DESCRIPTOR(ts), INTERVAL '4' SECOND)) GROUP BY window_start, window_end, k HAVING COUNT(*) > 1;
+SELECT * FROM TABLE(SESSION(TABLE ss2 PARTITION BY k, DESCRIPTOR(ts), INTERVAL '4' SECOND));
+SELECT * FROM TABLE(SESSION(DATA => TABLE ss2 PARTITION BY k, TIMECOL => DESCRIPTOR(ts), GAP => INTERVAL '4' SECOND));
+SELECT window_start, window_end, k, SUM(id) FROM TABLE(SESSION(TABLE ss2, DESCRIPTOR(ts), INTERVAL '4' SECOND)) GROUP BY window_start, window_end, k;
+SELECT window_start, COUNT(*) FROM TABLE(SESSION(TABLE ss2, DESCRIPTOR(ts), INTERVAL '4' SECOND)) GROUP BY window_start;
+SELECT id, k, window_start FROM TABLE(SESSION(TABLE ss2 PARTITION BY (id, k), DESCRIPTOR(ts), INTERVAL '1' SECOND)) WHERE id < 4;
+SELECT window_start, window_end, k, id, COUNT(*) FROM TABLE(SESSION(TABLE ss2 PARTITION BY (k, id), DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end, k, id;
+SELECT window_start, window_end, COUNT(*), SUM(id) FROM TABLE(TUMBLE(TABLE ss2, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end;
+CREATE TEMPORARY TABLE w2 (id BIGINT, ts AS TO_TIMESTAMP(FROM_UNIXTIME(CASE WHEN id = 4 THEN 3 WHEN id = 3 THEN 7 WHEN id = 5 THEN 12 ELSE id END)), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '5', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '5');
+SELECT window_start, window_end, SUM(id) FROM TABLE(TUMBLE(TABLE w2, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end;
+SELECT window_start, window_end, SUM(id) FROM TABLE(SESSION(TABLE w2, DESCRIPTOR(ts), INTERVAL '2' SECOND)) GROUP BY window_start, window_end;
+SELECT window_start, window_end, SUM(id) FROM TABLE(HOP(TABLE w2, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '4' SECOND)) GROUP BY window_start, window_end;
+SET 'execution.runtime-mode' = 'batch';
+
 -- @category local time zone (last: it changes the session's zone)
 SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
