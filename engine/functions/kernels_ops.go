@@ -2,6 +2,7 @@ package functions
 
 import (
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -16,6 +17,10 @@ import (
 
 func operatorKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 	switch name {
+	case "$FOLD_FLOAT":
+		if len(args) == 1 {
+			return strict(ret, func(_ *Env, a []any) (any, error) { return foldFloat(toFloat(a[0])) })
+		}
 	case "+", "-", "*", "/", "%":
 		if len(args) == 2 {
 			return arithKernel(name, args, ret)
@@ -652,4 +657,18 @@ func inKernel(args []*types.Type) ScalarKernel {
 		}
 		return out, nil
 	}
+}
+
+// foldFloat is the value of a constant FLOAT expression as Flink's
+// planner folds it: Calcite keeps a FLOAT literal to 7 significant digits
+// (its BigDecimal), and an infinite or NaN value has no BigDecimal.
+func foldFloat(f float64) (any, error) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, &types.CastError{Msg: "Infinite or NaN", Exception: "NumberFormatException"}
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(float64(float32(f)), 'g', 7, 64), 32)
+	if err != nil {
+		return nil, err
+	}
+	return float64(float32(r)), nil
 }

@@ -54,6 +54,10 @@ const (
 	OpRow         = "ROW"        // ROW(a, b) constructor
 	OpArray       = "ARRAY"      // ARRAY[a, b] constructor
 	OpMap         = "MAP"        // MAP[k1, v1, k2, v2] constructor
+	// OpFoldFloat is a constant FLOAT expression as Flink's planner folds
+	// it into a literal: its value rounded to 7 significant digits, an
+	// infinite or NaN value an error.
+	OpFoldFloat = "$FOLD_FLOAT"
 )
 
 // ColumnRef reads column Index of the node's input row.

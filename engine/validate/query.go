@@ -435,7 +435,7 @@ func (s *state) valuesElem(qs *qscope, e ast.Expr, expand bool) (*Typed, plan.Ex
 	}
 	p, err := env.toPlan(env.pre)
 	s.noPlan(err)
-	return t, p, nil
+	return t, foldFloats(p), nil
 }
 
 // setOp validates UNION, INTERSECT and EXCEPT: both sides have the same

@@ -343,7 +343,92 @@ func (s *state) selectPlan(env *exprEnv, aggregated bool, ab *aggBuilder) plan.E
 	}
 	p, err := rec(env.pre)
 	s.noPlan(err)
-	return p
+	return foldFloats(p)
+}
+
+// foldFloats marks each largest constant sub-expression of type FLOAT
+// (no column read, only deterministic calls; not a literal or the cast of
+// one) as
+// folded, so that its value is the literal Flink's planner reduces it to
+// (plan.OpFoldFloat): `CAST(1.1 AS FLOAT) * 3` is 3.3, where the same
+// product over a column's value is 3.3000002.
+func foldFloats(e plan.Expr) plan.Expr {
+	if e == nil {
+		return nil
+	}
+	if constantExpr(e) {
+		if !literalLike(e) && e.Type().Kind == types.Float {
+			return &plan.Call{Name: plan.OpFoldFloat, Args: []plan.Expr{e}, T: e.Type()}
+		}
+		return e
+	}
+	switch x := e.(type) {
+	case *plan.Call:
+		cp := *x
+		cp.Args = make([]plan.Expr, len(x.Args))
+		for i, a := range x.Args {
+			cp.Args[i] = foldFloats(a)
+		}
+		return &cp
+	case *plan.Cast:
+		cp := *x
+		cp.X = foldFloats(x.X)
+		return &cp
+	case *plan.Case:
+		cp := *x
+		cp.Whens = make([]plan.When, len(x.Whens))
+		for i, w := range x.Whens {
+			cp.Whens[i] = plan.When{Cond: foldFloats(w.Cond), Result: foldFloats(w.Result)}
+		}
+		cp.Else = foldFloats(x.Else)
+		return &cp
+	case *plan.FieldAccess:
+		cp := *x
+		cp.X = foldFloats(x.X)
+		return &cp
+	}
+	return e
+}
+
+// literalLike reports a literal or the cast of one, which Calcite turns
+// into a literal of the target type when it converts the query, before
+// any folding: CAST(123456789 AS FLOAT) keeps its nearest FLOAT value.
+func literalLike(e plan.Expr) bool {
+	if c, ok := e.(*plan.Cast); ok {
+		e = c.X
+	}
+	_, ok := e.(*plan.Literal)
+	return ok
+}
+
+// constantExpr reports an expression of literals and deterministic calls.
+func constantExpr(e plan.Expr) bool {
+	switch x := e.(type) {
+	case *plan.Literal:
+		return true
+	case *plan.Call:
+		if x.Func != nil && !x.Func.Deterministic {
+			return false
+		}
+		for _, a := range x.Args {
+			if !constantExpr(a) {
+				return false
+			}
+		}
+		return true
+	case *plan.Cast:
+		return constantExpr(x.X)
+	case *plan.Case:
+		for _, w := range x.Whens {
+			if !constantExpr(w.Cond) || !constantExpr(w.Result) {
+				return false
+			}
+		}
+		return x.Else == nil || constantExpr(x.Else)
+	case *plan.FieldAccess:
+		return constantExpr(x.X)
+	}
+	return false
 }
 
 // aggCall adds an aggregate call (or finds an equal one) and returns the
