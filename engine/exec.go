@@ -37,7 +37,8 @@ func (s *Session) execute(ctx context.Context, stmt ast.Statement) (*Result, err
 		*ast.CreateFunction, *ast.DropFunction, *ast.AlterFunction,
 		*ast.ShowCurrent, *ast.ShowCreate, *ast.Describe,
 		*ast.LoadModule, *ast.UnloadModule, *ast.UseModules, *ast.AddJar, *ast.RemoveJar,
-		*ast.Call:
+		*ast.Call,
+		*ast.CreateModel, *ast.DropModel, *ast.AlterModel, *ast.MaterializedTable:
 		return s.ddl.Execute(ctx, stmt, s.sql)
 
 	case *ast.AnalyzeTable:

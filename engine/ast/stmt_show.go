@@ -18,13 +18,14 @@ const (
 	ShowJars
 	ShowJobs
 	ShowPartitions
+	ShowModels
 )
 
 var showKindWords = [...]string{
 	ShowCatalogs: "CATALOGS", ShowDatabases: "DATABASES", ShowTables: "TABLES", ShowViews: "VIEWS",
 	ShowFunctions: "FUNCTIONS", ShowUserFunctions: "USER FUNCTIONS", ShowProcedures: "PROCEDURES",
 	ShowColumns: "COLUMNS", ShowModules: "MODULES", ShowFullModules: "FULL MODULES", ShowJars: "JARS",
-	ShowJobs: "JOBS", ShowPartitions: "PARTITIONS",
+	ShowJobs: "JOBS", ShowPartitions: "PARTITIONS", ShowModels: "MODELS",
 }
 
 var (
@@ -70,11 +71,12 @@ const (
 	ObjectDatabase
 	ObjectFunction
 	ObjectJob
+	ObjectModel
 )
 
 var objectKindWords = [...]string{
 	ObjectTable: "TABLE", ObjectView: "VIEW", ObjectCatalog: "CATALOG", ObjectDatabase: "DATABASE",
-	ObjectFunction: "FUNCTION", ObjectJob: "JOB",
+	ObjectFunction: "FUNCTION", ObjectJob: "JOB", ObjectModel: "MODEL",
 }
 
 func (k ObjectKind) String() string { return objectKindWords[k] }

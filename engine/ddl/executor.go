@@ -125,6 +125,15 @@ func (ex *Executor) Execute(ctx context.Context, stmt ast.Statement, sql string)
 		return ex.execCall(ctx, st)
 	case *ast.AnalyzeTable:
 		return ex.execAnalyze(ctx, st)
+
+	case *ast.CreateModel:
+		return ex.execCreateModel(st)
+	case *ast.DropModel:
+		return ex.execDropModel(st)
+	case *ast.AlterModel:
+		return ex.execAlterModel(st)
+	case *ast.MaterializedTable:
+		return ex.execMaterializedTable(ctx, st)
 	}
 	return nil, unsupported(stmt)
 }

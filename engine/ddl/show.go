@@ -76,6 +76,8 @@ func (ex *Executor) execShow(ctx context.Context, st *ast.Show) (*result.Result,
 		return nameList("jars", ex.jars), nil
 	case ast.ShowPartitions:
 		return ex.showPartitions(ctx, st)
+	case ast.ShowModels:
+		return ex.showModels(ctx, st)
 	}
 	return nil, unsupported(st)
 }
@@ -102,6 +104,8 @@ func (ex *Executor) execShowCurrent(st *ast.ShowCurrent) (*result.Result, error)
 
 func (ex *Executor) execShowCreate(ctx context.Context, st *ast.ShowCreate) (*result.Result, error) {
 	switch st.Kind {
+	case ast.ObjectModel:
+		return ex.showCreateModel(st.Name)
 	case ast.ObjectCatalog:
 		return ex.showCreateCatalog(ctx, st.Name.Parts[0].Name)
 	case ast.ObjectTable, ast.ObjectView:
@@ -292,6 +296,8 @@ func (ex *Executor) execDescribe(ctx context.Context, st *ast.Describe) (*result
 		return ex.describeFunction(ctx, st.Name, st.Extended)
 	case ast.ObjectDatabase:
 		return ex.describeDatabase(ctx, st.Name, st.Extended)
+	case ast.ObjectModel:
+		return ex.describeModel(st.Name)
 	}
 	return nil, unsupported(st)
 }

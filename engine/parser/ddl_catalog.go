@@ -1,6 +1,10 @@
 package parser
 
-import "eddy/engine/ast"
+import (
+	"strings"
+
+	"eddy/engine/ast"
+)
 
 // parseCreate reads CREATE [OR REPLACE] [TEMPORARY [SYSTEM]] and dispatches
 // on the object kind.
@@ -20,6 +24,13 @@ func (p *Parser) parseCreate() ast.Statement {
 	case t.Is("VIEW"):
 		p.next()
 		return p.parseCreateView(start, orReplace, temporary)
+	case t.Is("MODEL") && !orReplace:
+		p.next()
+		return p.parseCreateModel(start, temporary)
+	case t.Is("MATERIALIZED") && !temporary:
+		p.next()
+		p.expectKeyword("TABLE")
+		return p.parseMaterializedTable(start, "CREATE")
 	}
 	if orReplace {
 		p.expect(`"TABLE"`)
@@ -81,6 +92,16 @@ func (p *Parser) parseDrop() ast.Statement {
 			return p.parseDropDatabase(start)
 		}
 	}
+	if !system && p.acceptKeyword("MODEL") {
+		ifExists := p.ifExists()
+		return &ast.DropModel{Pos: start, Temporary: temporary, IfExists: ifExists, Name: p.compoundIdent()}
+	}
+	if !temporary && p.tok().Is("MATERIALIZED") {
+		p.next()
+		p.expectKeyword("TABLE")
+		ifExists := p.ifExists()
+		return &ast.MaterializedTable{Pos: start, Verb: "DROP", IfExists: ifExists, Name: p.compoundIdent()}
+	}
 	if p.acceptKeyword("FUNCTION") {
 		ifExists := p.ifExists()
 		return &ast.DropFunction{Pos: start, Temporary: temporary, System: system, IfExists: ifExists, Name: p.compoundIdent()}
@@ -111,6 +132,16 @@ func (p *Parser) parseAlter() ast.Statement {
 		return p.parseAlterTable(start)
 	case p.acceptKeyword("VIEW"):
 		return p.parseAlterView(start)
+	case p.acceptKeyword("MODEL"):
+		m := &ast.AlterModel{Pos: start, IfExists: p.ifExists(), Name: p.compoundIdent()}
+		m.Action = p.restOfStatement()
+		return m
+	case p.tok().Is("MATERIALIZED"):
+		p.next()
+		p.expectKeyword("TABLE")
+		m := &ast.MaterializedTable{Pos: start, Verb: "ALTER", Name: p.compoundIdent()}
+		p.restOfStatement()
+		return m
 	}
 	temporary := p.acceptKeyword("TEMPORARY")
 	system := temporary && p.acceptKeyword("SYSTEM")
@@ -173,4 +204,72 @@ func (p *Parser) parseUse() ast.Statement {
 		}
 	}
 	return &ast.UseDatabase{Pos: start, Name: p.compoundIdent()}
+}
+
+// parseCreateModel reads the rest of CREATE [TEMPORARY] MODEL [IF NOT
+// EXISTS] name [INPUT (columns)] [OUTPUT (columns)] [COMMENT 'c'] [WITH
+// (options)].
+func (p *Parser) parseCreateModel(start ast.Pos, temporary bool) ast.Statement {
+	m := &ast.CreateModel{Pos: start, Temporary: temporary}
+	m.IfNotExists = p.ifNotExists()
+	m.Name = p.compoundIdent()
+	columns := func() []*ast.ColumnDef {
+		t := &ast.CreateTable{}
+		p.expectOp("(")
+		for {
+			p.parseTableElement(t)
+			if p.acceptOp(")") {
+				break
+			}
+			p.expectOp(",")
+		}
+		return t.Columns
+	}
+	if p.acceptKeyword("INPUT") {
+		m.Input = columns()
+	}
+	if p.acceptKeyword("OUTPUT") {
+		m.Output = columns()
+	}
+	m.Comment = p.optComment()
+	if p.acceptKeyword("WITH") {
+		m.Options = p.parseProperties()
+	}
+	return m
+}
+
+// parseMaterializedTable reads the rest of a CREATE MATERIALIZED TABLE:
+// its WITH options are kept, the rest (columns, FRESHNESS, REFRESH_MODE,
+// the query) is read over.
+func (p *Parser) parseMaterializedTable(start ast.Pos, verb string) ast.Statement {
+	m := &ast.MaterializedTable{Pos: start, Verb: verb, Name: p.compoundIdent()}
+	depth := 0
+	for p.tok().Kind != EOF && !p.isOp(";") {
+		switch {
+		case p.isOp("("):
+			depth++
+		case p.isOp(")"):
+			depth--
+		case depth == 0 && p.tok().Is("WITH") && p.peek(1).IsOp("(") && m.Options == nil:
+			p.next()
+			m.Options = p.parseProperties()
+			continue
+		case depth == 0 && p.tok().Is("AS"):
+			p.restOfStatement()
+			return m
+		}
+		p.next()
+	}
+	return m
+}
+
+// restOfStatement reads over the tokens up to the statement's end and
+// returns them as written, joined by blanks.
+func (p *Parser) restOfStatement() string {
+	var words []string
+	for p.tok().Kind != EOF && !p.isOp(";") {
+		words = append(words, p.tok().Text)
+		p.next()
+	}
+	return strings.Join(words, " ")
 }

@@ -67,18 +67,25 @@ func (p *Parser) parseShow() ast.Statement {
 		s.Kind = ast.ShowJars
 	case p.acceptKeyword("JOBS"):
 		s.Kind = ast.ShowJobs
+	case p.acceptKeyword("MODELS"):
+		s.Kind = ast.ShowModels
+		p.parseShowFromDatabase(s, "models")
 	case p.acceptKeyword("CREATE"):
 		c := &ast.ShowCreate{Pos: start}
+		// In the order Flink's parser lists them when none is there.
 		switch {
+		case p.acceptKeyword("CATALOG"):
+			c.Kind = ast.ObjectCatalog
+			c.Name = &ast.ObjectName{Parts: []*ast.Ident{p.simpleIdent()}}
 		case p.acceptKeyword("TABLE"):
 			c.Kind = ast.ObjectTable
 			c.Name = p.compoundIdent()
 		case p.acceptKeyword("VIEW"):
 			c.Kind = ast.ObjectView
 			c.Name = p.compoundIdent()
-		case p.acceptKeyword("CATALOG"):
-			c.Kind = ast.ObjectCatalog
-			c.Name = &ast.ObjectName{Parts: []*ast.Ident{p.simpleIdent()}}
+		case p.acceptKeyword("MODEL"):
+			c.Kind = ast.ObjectModel
+			c.Name = p.compoundIdent()
 		default:
 			p.fail()
 		}
@@ -141,6 +148,11 @@ func (p *Parser) parseDescribe() ast.Statement {
 	case t.Is("FUNCTION"):
 		p.next()
 		d.Kind = ast.ObjectFunction
+	case t.Is("MODEL") && nameFollows():
+		p.next()
+		d.Kind = ast.ObjectModel
+		d.Name = p.compoundIdent()
+		return d
 	case t.Is("JOB") && p.peek(1).Kind == String:
 		p.next()
 		d.Kind = ast.ObjectJob

@@ -1,0 +1,134 @@
+package ast
+
+// Flink 2.x's model and materialized-table statements. eddy parses them
+// whole; its engine keeps no models and runs no refresh jobs, so the DDL
+// executor answers what Flink answers when none exist and refuses the
+// statements that would create one.
+
+// CreateModel is CREATE [TEMPORARY] MODEL [IF NOT EXISTS] name
+// [INPUT (columns)] [OUTPUT (columns)] [COMMENT 'c'] [WITH (options)].
+type CreateModel struct {
+	Pos         Pos
+	Temporary   bool
+	IfNotExists bool
+	Name        *ObjectName
+	Input       []*ColumnDef
+	Output      []*ColumnDef
+	Comment     *string
+	Options     []*Property // nil when WITH is absent
+}
+
+// DropModel is DROP [TEMPORARY] MODEL [IF EXISTS] name.
+type DropModel struct {
+	Pos       Pos
+	Temporary bool
+	IfExists  bool
+	Name      *ObjectName
+}
+
+// AlterModel is ALTER MODEL [IF EXISTS] name SET (...) | RESET (...) |
+// RENAME TO name; Action keeps the words after the name as written.
+type AlterModel struct {
+	Pos      Pos
+	IfExists bool
+	Name     *ObjectName
+	Action   string
+}
+
+// MaterializedTable is CREATE [OR ALTER] MATERIALIZED TABLE, DROP
+// MATERIALIZED TABLE [IF EXISTS] or ALTER MATERIALIZED TABLE: Verb is
+// "CREATE", "DROP" or "ALTER"; Options are the WITH options of a CREATE.
+type MaterializedTable struct {
+	Pos      Pos
+	Verb     string
+	IfExists bool
+	Name     *ObjectName
+	Options  []*Property
+}
+
+var (
+	_ Statement = (*CreateModel)(nil)
+	_ Statement = (*DropModel)(nil)
+	_ Statement = (*AlterModel)(nil)
+	_ Statement = (*MaterializedTable)(nil)
+)
+
+func (s *CreateModel) Position() Pos       { return s.Pos }
+func (s *DropModel) Position() Pos         { return s.Pos }
+func (s *AlterModel) Position() Pos        { return s.Pos }
+func (s *MaterializedTable) Position() Pos { return s.Pos }
+
+func (*CreateModel) stmtNode()       {}
+func (*DropModel) stmtNode()         {}
+func (*AlterModel) stmtNode()        {}
+func (*MaterializedTable) stmtNode() {}
+
+func (s *CreateModel) Format(p *Printer) {
+	p.Keyword("CREATE ")
+	if s.Temporary {
+		p.Keyword("TEMPORARY ")
+	}
+	p.Keyword("MODEL ")
+	if s.IfNotExists {
+		p.Keyword("IF NOT EXISTS ")
+	}
+	p.Node(s.Name)
+	cols := func(word string, cs []*ColumnDef) {
+		if cs == nil {
+			return
+		}
+		p.Keyword(" " + word + " (")
+		for i, c := range cs {
+			if i > 0 {
+				p.Write(", ")
+			}
+			p.Node(c)
+		}
+		p.Write(")")
+	}
+	cols("INPUT", s.Input)
+	cols("OUTPUT", s.Output)
+	if s.Comment != nil {
+		p.Keyword(" COMMENT ")
+		p.String(*s.Comment)
+	}
+	if s.Options != nil {
+		p.Keyword(" WITH ")
+		formatProperties(p, s.Options)
+	}
+}
+
+func (s *DropModel) Format(p *Printer) {
+	p.Keyword("DROP ")
+	if s.Temporary {
+		p.Keyword("TEMPORARY ")
+	}
+	p.Keyword("MODEL ")
+	if s.IfExists {
+		p.Keyword("IF EXISTS ")
+	}
+	p.Node(s.Name)
+}
+
+func (s *AlterModel) Format(p *Printer) {
+	p.Keyword("ALTER MODEL ")
+	if s.IfExists {
+		p.Keyword("IF EXISTS ")
+	}
+	p.Node(s.Name)
+	if s.Action != "" {
+		p.Write(" " + s.Action)
+	}
+}
+
+func (s *MaterializedTable) Format(p *Printer) {
+	p.Keyword(s.Verb + " MATERIALIZED TABLE ")
+	if s.IfExists {
+		p.Keyword("IF EXISTS ")
+	}
+	p.Node(s.Name)
+	if s.Options != nil {
+		p.Keyword(" WITH ")
+		formatProperties(p, s.Options)
+	}
+}
