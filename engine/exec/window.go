@@ -24,9 +24,6 @@ func (b *Builder) windowTVF(n *plan.WindowTVF) (Operator, error) {
 		if !b.opts.Streaming {
 			return nil, &plannerError{msg: "Unaligned windows like session are not supported in batch mode yet."}
 		}
-		if n.Legacy {
-			return nil, &UnsupportedError{What: "SESSION group windows in streaming mode"}
-		}
 		if n.Size <= 0 {
 			return nil, &RuntimeError{Msg: "Window gap must be positive"}
 		}

@@ -43,8 +43,23 @@ func groupWindow(sel *ast.Select) (*ast.Select, *ast.TableFunc) {
 		return sel, nil
 	}
 	kind := strings.ToUpper(call.Name.Parts[0].Name)
+	table := &ast.TableArg{Pos: from.Name.Position(), Name: from.Name}
+	if kind == "SESSION" {
+		// A session group window sessionizes each group of its other
+		// keys apart: the session table function partitioned by them.
+		for i, g := range sel.GroupBy {
+			if i == idx {
+				continue
+			}
+			id, ok := g.(*ast.Identifier)
+			if !ok {
+				return sel, nil // a computed key cannot partition the sessions
+			}
+			table.PartitionBy = append(table.PartitionBy, &ast.Identifier{Parts: id.Parts[len(id.Parts)-1:]})
+		}
+	}
 	args := []ast.Expr{
-		&ast.TableArg{Pos: from.Name.Position(), Name: from.Name},
+		table,
 		&ast.Descriptor{Pos: call.Pos, Cols: []*ast.Ident{timeCol.Parts[len(timeCol.Parts)-1]}},
 	}
 	args = append(args, call.Args[1:]...)
