@@ -87,6 +87,7 @@ func (p *Parser) parseShow() ast.Statement {
 			c.Kind = ast.ObjectModel
 			c.Name = p.compoundIdent()
 		default:
+			p.expect(`"MATERIALIZED"`)
 			p.fail()
 		}
 		return c
