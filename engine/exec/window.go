@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"sort"
@@ -175,8 +176,13 @@ type sessionOp struct {
 	hasWM bool
 	wm    int64
 	parts map[string][]*session
-	key   []byte
-	seq   int64 // arrival number of the next row
+	// ends orders the open sessions by end, for the watermark to find
+	// the ones it closes without visiting every partition; an entry whose
+	// session has since moved its end, merged into another or closed is
+	// stale and skipped.
+	ends sessionEnds
+	key  []byte
+	seq  int64 // arrival number of the next row
 	firing
 }
 
@@ -185,6 +191,28 @@ type session struct {
 	start, end int64 // wall-clock milliseconds
 	rows       *vector.Batch
 	seq        []int64 // each row's arrival number
+	key        string  // its partition's key
+	done       bool    // merged into another session, or closed
+}
+
+// sessionEnd is an entry of sessionOp.ends.
+type sessionEnd struct {
+	end int64
+	s   *session
+}
+
+// sessionEnds is a min-heap of session ends (container/heap).
+type sessionEnds []sessionEnd
+
+func (h sessionEnds) Len() int           { return len(h) }
+func (h sessionEnds) Less(i, j int) bool { return h[i].end < h[j].end }
+func (h sessionEnds) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *sessionEnds) Push(x any)        { *h = append(*h, x.(sessionEnd)) }
+func (h *sessionEnds) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 func (o *sessionOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -224,6 +252,9 @@ func (o *sessionOp) consume(ctx context.Context, bt *vector.Batch) error {
 		if len(merged) == 1 {
 			// The usual case: the row extends one window, in place.
 			m := merged[0]
+			if cur.end != m.end {
+				heap.Push(&o.ends, sessionEnd{cur.end, m})
+			}
 			m.start, m.end = cur.start, cur.end
 			m.rows.AppendFrom(bt, i, bt.Kind(i))
 			m.seq = append(m.seq, o.seq)
@@ -242,6 +273,7 @@ func (o *sessionOp) consume(ctx context.Context, bt *vector.Batch) error {
 		}
 		var all []at
 		for _, s := range merged {
+			s.done = true
 			for r := range s.rows.N {
 				all = append(all, at{s, r})
 			}
@@ -254,8 +286,10 @@ func (o *sessionOp) consume(ctx context.Context, bt *vector.Batch) error {
 		}
 		cur.rows.AppendFrom(bt, i, bt.Kind(i))
 		cur.seq = append(cur.seq, o.seq)
+		cur.key = k
 		o.seq++
 		o.parts[k] = append(kept, cur)
+		heap.Push(&o.ends, sessionEnd{cur.end, cur})
 		if err := o.advance(ctx, ms); err != nil {
 			return err
 		}
@@ -289,19 +323,24 @@ func (o *sessionOp) wall(t time.Time, ltz bool) int64 {
 // fire emits the rows of every session whose end - 1 is at or before wm.
 func (o *sessionOp) fire(_ context.Context, wm int64) error {
 	var due []*session
-	for k, ss := range o.parts {
+	for len(o.ends) > 0 && o.ends[0].end-1 <= wm {
+		e := heap.Pop(&o.ends).(sessionEnd)
+		if e.s.done || e.end != e.s.end {
+			continue // stale
+		}
+		e.s.done = true
+		due = append(due, e.s)
+		ss := o.parts[e.s.key]
 		kept := ss[:0]
 		for _, s := range ss {
-			if s.end-1 <= wm {
-				due = append(due, s)
-			} else {
+			if s != e.s {
 				kept = append(kept, s)
 			}
 		}
 		if len(kept) == 0 {
-			delete(o.parts, k)
+			delete(o.parts, e.s.key)
 		} else {
-			o.parts[k] = kept
+			o.parts[e.s.key] = kept
 		}
 	}
 	sort.SliceStable(due, func(i, j int) bool {
@@ -338,6 +377,6 @@ func (o *sessionOp) fire(_ context.Context, wm int64) error {
 }
 
 func (o *sessionOp) Close() error {
-	o.parts = nil
+	o.parts, o.ends = nil, nil
 	return o.in.Close()
 }
