@@ -149,9 +149,12 @@ func (p *Parser) parseDescribe() ast.Statement {
 	case t.Is("FUNCTION"):
 		p.next()
 		d.Kind = ast.ObjectFunction
-	case t.Is("MODEL") && nameFollows():
+	case t.Is("MODEL"):
+		// Flink's parser takes MODEL here as the model form, a name
+		// following or not.
 		p.next()
 		d.Kind = ast.ObjectModel
+		d.Extended = p.acceptKeyword("EXTENDED")
 		d.Name = p.compoundIdent()
 		return d
 	case t.Is("JOB") && p.peek(1).Kind == String:
