@@ -853,6 +853,9 @@ SELECT k, SESSION_START(ts, INTERVAL '5' SECOND), SESSION_END(ts, INTERVAL '5' S
 SELECT SESSION_START(ts, INTERVAL '3' SECOND), SESSION_ROWTIME(ts, INTERVAL '3' SECOND), COUNT(*) FROM ss GROUP BY SESSION(ts, INTERVAL '3' SECOND);
 SELECT e.k, SESSION_END(e.ts, INTERVAL '5' SECOND), MAX(e.id) FROM ss AS e GROUP BY SESSION(e.ts, INTERVAL '5' SECOND), e.k;
 SELECT k, COUNT(*) FROM ss GROUP BY k, SESSION(ts, INTERVAL '5' SECOND) HAVING COUNT(*) > 1;
+CREATE TEMPORARY TABLE sm (id BIGINT, ts AS TO_TIMESTAMP_LTZ(CASE WHEN id = 1 THEN 0 WHEN id = 2 THEN 10000 WHEN id = 3 THEN 5000 ELSE 30000 END, 3), WATERMARK FOR ts AS ts - INTERVAL '20' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '4', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '4');
+SELECT window_start, window_end, COUNT(*), SUM(id) FROM TABLE(SESSION(TABLE sm, DESCRIPTOR(ts), INTERVAL '6' SECOND)) GROUP BY window_start, window_end;
+SELECT id, window_start, window_end FROM TABLE(SESSION(TABLE sm, DESCRIPTOR(ts), INTERVAL '6' SECOND));
 CREATE TEMPORARY TABLE w2 (id BIGINT, ts AS TO_TIMESTAMP(FROM_UNIXTIME(CASE WHEN id = 4 THEN 3 WHEN id = 3 THEN 7 WHEN id = 5 THEN 12 ELSE id END)), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '5', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '5');
 SELECT window_start, window_end, SUM(id) FROM TABLE(TUMBLE(TABLE w2, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end;
 SELECT window_start, window_end, SUM(id) FROM TABLE(SESSION(TABLE w2, DESCRIPTOR(ts), INTERVAL '2' SECOND)) GROUP BY window_start, window_end;
