@@ -323,6 +323,8 @@ type cCursor struct {
 	interrupted bool
 	stop        func() bool
 	done        bool
+	// shared is set when the connection belongs to the cursor's owner.
+	shared bool
 }
 
 // openCursor prepares query on a read connection of the store at path and
@@ -332,10 +334,20 @@ func openCursor(ctx context.Context, pool *readPool, path, query string, args []
 	if err != nil {
 		return nil, err
 	}
-	cur := &cCursor{pool: pool, db: db, cols: cols}
+	cur, err := openCursorOn(ctx, pool, db, false, query, args, cols)
+	if err != nil && cur == nil {
+		pool.put(db)
+	}
+	return cur, err
+}
+
+// openCursorOn is openCursor on the read connection db; when shared, the
+// cursor neither closes it nor returns it to the pool, and cancelling ctx
+// does not interrupt it (its owner does).
+func openCursorOn(ctx context.Context, pool *readPool, db *C.sqlite3, shared bool, query string, args []cArg, cols []cColumnKind) (*cCursor, error) {
+	cur := &cCursor{pool: pool, db: db, cols: cols, shared: shared}
 	cur.scan = C.eddy_scan_new(C.int(len(cols)), cChunkRows)
 	if cur.scan == nil {
-		pool.put(db)
 		return nil, errors.New("out of memory")
 	}
 	ccols := unsafe.Slice(cur.scan.cols, max(len(cols), 1))
@@ -370,7 +382,9 @@ func openCursor(ctx context.Context, pool *readPool, path, query string, args []
 			return nil, err
 		}
 	}
-	cur.stop = context.AfterFunc(ctx, cur.interrupt)
+	if !shared {
+		cur.stop = context.AfterFunc(ctx, cur.interrupt)
+	}
 	return cur, nil
 }
 
@@ -469,7 +483,7 @@ func (c *cCursor) Close() error {
 		C.eddy_scan_free(c.scan)
 		c.scan = nil
 	}
-	if db == nil {
+	if db == nil || c.shared {
 		return nil
 	}
 	if interrupted {
@@ -534,4 +548,124 @@ func (r *intReader) close() {
 		r.db = nil
 	}
 	r.bad = true
+}
+
+// cStmt is a prepared statement on a read connection, stepped one row at
+// a time: the chunk scans' few queries of metadata and blobs.
+type cStmt struct {
+	db   *C.sqlite3
+	stmt *C.sqlite3_stmt
+}
+
+// execOn runs a statement without rows (BEGIN, COMMIT) on db.
+func execOn(db *C.sqlite3, q string) error {
+	cq := C.CString(q)
+	defer C.free(unsafe.Pointer(cq))
+	if rc := C.sqlite3_exec(db, cq, nil, nil, nil); rc != sqliteOK {
+		return errors.New(errText(db))
+	}
+	return nil
+}
+
+func prepareOn(db *C.sqlite3, q string) (*cStmt, error) {
+	cq := C.CString(q)
+	defer C.free(unsafe.Pointer(cq))
+	st := &cStmt{db: db}
+	if rc := C.sqlite3_prepare_v2(db, cq, -1, &st.stmt, nil); rc != sqliteOK {
+		return nil, errors.New(errText(db))
+	}
+	return st, nil
+}
+
+// bind binds integer parameters ?1, ?2, ... after resetting the statement.
+func (s *cStmt) bind(args ...int64) error {
+	C.sqlite3_reset(s.stmt)
+	for i, a := range args {
+		if rc := C.sqlite3_bind_int64(s.stmt, C.int(i+1), C.longlong(a)); rc != sqliteOK {
+			return errors.New(errText(s.db))
+		}
+	}
+	return nil
+}
+
+// step steps to the next row; false at the end.
+func (s *cStmt) step() (bool, error) {
+	switch rc := C.sqlite3_step(s.stmt); rc {
+	case sqliteRow:
+		return true, nil
+	case sqliteDone:
+		return false, nil
+	default:
+		return false, errors.New(errText(s.db))
+	}
+}
+
+func (s *cStmt) int64(col int) int64 {
+	return int64(C.sqlite3_column_int64(s.stmt, C.int(col)))
+}
+
+// value returns column col as int64, float64, string or nil.
+func (s *cStmt) value(col int) any {
+	switch C.sqlite3_column_type(s.stmt, C.int(col)) {
+	case 1: // SQLITE_INTEGER
+		return int64(C.sqlite3_column_int64(s.stmt, C.int(col)))
+	case 2: // SQLITE_FLOAT
+		return float64(C.sqlite3_column_double(s.stmt, C.int(col)))
+	case 3, 4: // SQLITE_TEXT, SQLITE_BLOB
+		p := C.sqlite3_column_text(s.stmt, C.int(col))
+		n := C.sqlite3_column_bytes(s.stmt, C.int(col))
+		return C.GoStringN((*C.char)(unsafe.Pointer(p)), n)
+	}
+	return nil
+}
+
+// blob returns a copy of blob column col.
+func (s *cStmt) blob(col int) []byte {
+	p := C.sqlite3_column_blob(s.stmt, C.int(col))
+	n := C.sqlite3_column_bytes(s.stmt, C.int(col))
+	if p == nil || n == 0 {
+		return []byte{}
+	}
+	return C.GoBytes(p, n)
+}
+
+// finalize ends the statement; it may be called more than once.
+func (s *cStmt) finalize() {
+	if s != nil && s.stmt != nil {
+		C.sqlite3_finalize(s.stmt)
+		s.stmt = nil
+	}
+}
+
+// readConn is a read connection taken from a pool by its user (a chunk
+// scan), who returns it with release.
+type readConn struct {
+	db *C.sqlite3
+}
+
+// conn takes a read connection of the store at path.
+func (p *readPool) conn(path string) (readConn, error) {
+	db, err := p.get(path)
+	return readConn{db: db}, err
+}
+
+// release returns the connection to the pool, or closes it when broken
+// (interrupted).
+func (p *readPool) release(c readConn, broken bool) {
+	if c.db == nil {
+		return
+	}
+	if broken {
+		C.sqlite3_close_v2(c.db)
+		return
+	}
+	p.put(c.db)
+}
+
+func (c readConn) interrupt()                       { C.sqlite3_interrupt(c.db) }
+func (c readConn) exec(q string) error              { return execOn(c.db, q) }
+func (c readConn) prepare(q string) (*cStmt, error) { return prepareOn(c.db, q) }
+func (c readConn) errText() string                  { return errText(c.db) }
+func (c readConn) cursor(ctx context.Context, pool *readPool, q string, args []cArg, cols []cColumnKind) (*cCursor, error) {
+	return openCursorOn(ctx, pool, c.db, true, q, args, cols)
 }

@@ -48,6 +48,9 @@ type RowGroup struct {
 	// keyed are the written data tables with a primary key: the rows
 	// appended after each one's before keep one row per key at Commit.
 	keyed map[string]*rowWrite
+	// cols are the column types of the data tables the group wrote, whose
+	// deltas Commit folds when they have grown to a chunk (chunks.go).
+	cols map[string][]*types.Type
 }
 
 // BeginGroup takes the store's write lock and returns the open group. A
@@ -165,6 +168,7 @@ func (g *RowGroup) write(ctx context.Context, rs catalogs.RowStore, t catalogs.R
 		// back group takes this map with it.
 		g.mu.Lock()
 		g.rows[key] = tbl
+		g.wrote(tbl, cols)
 		if bound {
 			g.versions[key] = t.Version
 		}
@@ -181,6 +185,17 @@ func (g *RowGroup) write(ctx context.Context, rs catalogs.RowStore, t catalogs.R
 		g.mu.Unlock()
 	}
 	return err
+}
+
+// wrote records that the group wrote rows of types cols into the data
+// table tbl (g.mu held).
+func (g *RowGroup) wrote(tbl string, cols []*types.Type) {
+	if g.cols == nil {
+		g.cols = map[string][]*types.Type{}
+	}
+	if _, ok := g.cols[tbl]; !ok {
+		g.cols[tbl] = cols
+	}
 }
 
 // versionChecked reports whether a statement of the group found the table
@@ -253,6 +268,15 @@ func (g *RowGroup) Commit(ctx context.Context) error {
 		if err := w.replaceKeys(context.WithoutCancel(ctx), g.tx, tbl); err != nil {
 			_ = g.tx.Rollback()
 			return err
+		}
+	}
+	for tbl, cols := range g.cols {
+		if _, ok := g.keyed[tbl]; ok {
+			continue
+		}
+		if err := g.store.fold(context.WithoutCancel(ctx), g.tx, tbl, cols); err != nil {
+			_ = g.tx.Rollback()
+			return storeErr(err, "cannot write to store %s", g.store.path)
 		}
 	}
 	if err := g.tx.Commit(); err != nil {
@@ -333,6 +357,7 @@ func (g *RowGroup) appendRows(key objectKey, cols []*types.Type, produce func(em
 		return true, err
 	}
 	p.tbl, p.ncols = tbl, len(cols)
+	g.wrote(tbl, cols)
 	if p.n >= pendingRows(len(cols)) {
 		return true, g.flush()
 	}

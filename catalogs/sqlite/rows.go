@@ -170,52 +170,73 @@ func (c *Catalog) rowTable(ctx context.Context, q interface {
 // all) that follow the row position after (0 for the start), in insertion
 // order, and returns the position of the last row read (after itself when
 // none was), so that a reader can page through a table without holding a
-// transaction open.
+// transaction open. A position is a row's ordinal in the table (1 for the
+// first): appends keep the positions of the rows before them.
 func (c *Catalog) ReadRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, after int64, limit int,
 	fn func(row []any) error) (int64, error) {
-	tbl, err := c.rowTable(ctx, c.store.db, path)
-	if err != nil || tbl == "" {
-		return after, storeErr(err, "cannot read the rows of %s", path.FullName())
-	}
-	names := []string{"rowid"}
-	for i := range cols {
-		names = append(names, fmt.Sprintf("c%d", i))
-	}
-	q := `SELECT ` + strings.Join(names, ", ") + ` FROM ` + tbl + ` WHERE rowid > ? ORDER BY rowid`
-	args := []any{after}
-	if limit > 0 {
-		q += ` LIMIT ?`
-		args = append(args, limit)
-	}
-	rows, err := c.store.db.QueryContext(ctx, q, args...)
+	cur, err := c.ScanRows(ctx, path, cols, catalogs.ScanSpec{})
 	if err != nil {
-		return after, storeErr(err, "cannot read the rows of %s", path.FullName())
+		return after, err
 	}
-	defer rows.Close()
-	raw := make([]any, len(cols)+1)
-	ptrs := make([]any, len(raw))
-	for i := range raw {
-		ptrs[i] = &raw[i]
-	}
-	out := make([]any, len(cols))
+	defer cur.Close()
+	var pos int64
 	last := after
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return last, storeErr(err, "cannot read the rows of %s", path.FullName())
-		}
-		for i, t := range cols {
-			v, err := fromSQL(raw[i+1], t)
-			if err != nil {
-				return last, storeErr(err, "cannot read the rows of %s", path.FullName())
-			}
-			out[i] = v
-		}
-		last = raw[0].(int64)
-		if err := fn(out); err != nil {
+	out := make([]any, len(cols))
+	for {
+		ch, err := cur.Next(ctx, 1024)
+		if err != nil || ch == nil {
 			return last, err
 		}
+		if pos+int64(ch.N) <= after {
+			pos += int64(ch.N)
+			continue
+		}
+		for i := range ch.N {
+			pos++
+			if pos <= after {
+				continue
+			}
+			for j, t := range cols {
+				out[j] = engineValue(&ch.Cols[j], t, i)
+			}
+			last = pos
+			if err := fn(out); err != nil {
+				return last, err
+			}
+			if limit > 0 && last-after >= int64(limit) {
+				return last, nil
+			}
+		}
 	}
-	return last, storeErr(rows.Err(), "cannot read the rows of %s", path.FullName())
+}
+
+// engineValue returns row i of a scanned column as the engine holds a
+// value of type t (as fromSQL gives it).
+func engineValue(cv *catalogs.ColumnValues, t *types.Type, i int) any {
+	if isNull(cv.Nulls, i) {
+		return nil
+	}
+	switch t.Kind {
+	case types.Boolean:
+		return cv.Bools[i]
+	case types.TinyInt, types.SmallInt, types.Int, types.BigInt, types.Date, types.IntervalYearMonth:
+		return types.IntegerValue(t.Kind, cv.Ints[i])
+	case types.IntervalDayTime:
+		return cv.Ints[i]
+	case types.Time:
+		return time.Duration(cv.Ints[i])
+	case types.Float:
+		return float32(cv.Floats[i])
+	case types.Double:
+		return cv.Floats[i]
+	case types.Char, types.VarChar:
+		return cv.Strs[i]
+	case types.Binary, types.VarBinary:
+		return cv.Bytes[i]
+	case types.Timestamp, types.TimestampLTZ:
+		return cv.Times[i]
+	}
+	return cv.Anys[i]
 }
 
 // WriteRows stores the rows produce emits in one transaction; overwrite
@@ -344,20 +365,51 @@ func (w *rowWrite) run(ctx context.Context, tx *sql.Tx, tbl string) (string, err
 			if err := execText(ctx, tx, `CREATE TABLE `+tbl+` (`+strings.Join(w.defs, ", ")+`)`); err != nil {
 				return "", storeErr(err, "cannot write the rows of %s", path.FullName())
 			}
-			return tbl, w.upsert(ctx, tx, tbl)
+			// A data table made now has no chunks (a dropped table's id
+			// is never reused: AUTOINCREMENT).
+			return tbl, w.finish(ctx, tx, tbl)
 		}
 	}
 	if w.overwrite {
 		if err := execText(ctx, tx, `DELETE FROM `+tbl); err != nil {
 			return "", storeErr(err, "cannot write the rows of %s", path.FullName())
 		}
+		if err := dropChunks(ctx, tx, tbl); err != nil {
+			return "", storeErr(err, "cannot write the rows of %s", path.FullName())
+		}
 	} else if len(w.keys) > 0 {
+		// Upserts replace rows anywhere in the table: its rows are all
+		// kept row-wise (see chunks.go).
+		if err := w.unfold(ctx, tx, tbl); err != nil {
+			return "", err
+		}
 		var err error
 		if w.before, err = queryInt(ctx, tx, `SELECT coalesce(max(rowid), 0) FROM `+tbl); err != nil {
 			return "", storeErr(err, "cannot write the rows of %s", path.FullName())
 		}
 	}
-	return tbl, w.upsert(ctx, tx, tbl)
+	return tbl, w.finish(ctx, tx, tbl)
+}
+
+// finish applies the changes and folds the delta of a table without a
+// primary key into chunks when it has grown to a chunk's size.
+func (w *rowWrite) finish(ctx context.Context, tx *sql.Tx, tbl string) error {
+	if err := w.upsert(ctx, tx, tbl); err != nil {
+		return err
+	}
+	if len(w.keys) > 0 {
+		return nil
+	}
+	return storeErr(w.c.store.fold(ctx, tx, tbl, w.cols), "cannot write the rows of %s", w.path.FullName())
+}
+
+// unfold moves the chunks of the table, if any, back into its delta.
+func (w *rowWrite) unfold(ctx context.Context, tx *sql.Tx, tbl string) error {
+	ok, err := hasChunks(ctx, tx, tbl)
+	if err == nil && ok {
+		err = unfold(ctx, tx, tbl, w.cols)
+	}
+	return storeErr(err, "cannot write the rows of %s", w.path.FullName())
 }
 
 // upsert applies the changes and, for a table with a primary key, keeps
@@ -512,6 +564,9 @@ func DropRows(ctx context.Context, tx *sql.Tx, catalog string, path catalogs.Obj
 		return storeErr(err, "cannot remove the rows of %s", path.FullName())
 	}
 	if err := execText(ctx, tx, `DROP TABLE `+tbl); err != nil {
+		return storeErr(err, "cannot remove the rows of %s", path.FullName())
+	}
+	if err := dropChunks(ctx, tx, tbl); err != nil {
 		return storeErr(err, "cannot remove the rows of %s", path.FullName())
 	}
 	_, err = tx.ExecContext(ctx, `DELETE FROM row_tables WHERE catalog = ? AND db = ? AND name = ?`,

@@ -100,7 +100,10 @@ func (st *rowStage) Commit(ctx context.Context, overwrite bool, changes catalogs
 			return err
 		}
 		// One row per primary key, counted from before the commit.
-		return head.replaceKeys(ctx, tx, tbl)
+		if len(head.keys) > 0 {
+			return head.replaceKeys(ctx, tx, tbl)
+		}
+		return storeErr(st.c.store.fold(ctx, tx, tbl, head.cols), "cannot write the rows of %s", path.FullName())
 	})
 }
 

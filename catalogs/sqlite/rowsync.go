@@ -70,6 +70,9 @@ func dropDatabaseRows(ctx context.Context, tx *sql.Tx, catalog, db string) error
 		if err := execText(ctx, tx, fmt.Sprintf(`DROP TABLE IF EXISTS eddy_rows_%d`, id)); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM eddy_chunks WHERE tbl = ?`, id); err != nil {
+			return err
+		}
 	}
 	_, err = tx.ExecContext(ctx, `DELETE FROM row_tables WHERE catalog = ? AND db = ?`, catalog, db)
 	return err
@@ -153,6 +156,19 @@ func (c *Catalog) reshapeRows(ctx context.Context, tx *sql.Tx, path catalogs.Obj
 	newNames := map[string]bool{}
 	for _, col := range newCols {
 		newNames[col.Name] = true
+	}
+	// The rebuild copies the rows with their rowids: the chunks go back
+	// into the delta first.
+	oldTypes := make([]*types.Type, len(oldCols))
+	for i, col := range oldCols {
+		oldTypes[i] = col.Type
+	}
+	if ok, err := hasChunks(ctx, tx, tbl); err != nil {
+		return err
+	} else if ok {
+		if err := unfold(ctx, tx, tbl, oldTypes); err != nil {
+			return err
+		}
 	}
 	var count int64
 	q := `SELECT count(*) FROM ` + tbl

@@ -61,6 +61,9 @@ func (c *Catalog) ScanRows(ctx context.Context, path catalogs.ObjectPath, cols [
 	if err != nil {
 		return nil, err
 	}
+	if len(read) == 0 {
+		kinds = nil
+	}
 	list := strings.Join(names, ", ")
 	if list == "" {
 		list = "NULL" // a scan for COUNT(*) needs the rows, no column
@@ -68,15 +71,16 @@ func (c *Catalog) ScanRows(ctx context.Context, path catalogs.ObjectPath, cols [
 	// Generated text only: data table and column names from integers, the
 	// filters' values as parameters (see execText).
 	q := `SELECT ` + list + ` FROM ` + tbl + where + ` ORDER BY rowid`
-	if len(read) == 0 {
-		kinds = nil
-	}
-	cur, err := openCursor(ctx, &c.store.readers, c.store.name, q, args, kinds)
-	if err != nil {
+	cur := &chunkCursor{path: path, all: cols, read: read, types: out.types, tblID: tableID(tbl),
+		deltaQuery: q, deltaArgs: args, deltaKinds: kinds}
+	if err := c.store.openChunkCursor(ctx, cur, spec.Filters); err != nil {
+		cur.Close()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, storeErr(err, "cannot read the rows of %s", path.FullName())
 	}
-	out.cur = cur
-	return out, nil
+	return cur, nil
 }
 
 // whereClause renders the filters as a WHERE clause over c0, c1, ... with

@@ -25,7 +25,7 @@ import (
 
 // SchemaVersion is the store layout this build writes. Each entry of
 // migrations moves a store from version i to i+1.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // busyTimeout is how long SQLite itself waits for a lock; retries on top of
 // it bound the total wait to about busyTimeout * maxAttempts.
@@ -34,9 +34,10 @@ const (
 	maxAttempts = 6
 )
 
-// migrations[i] upgrades a store at version i to version i+1. A later change
-// adds the rows of managed tables as migration 2 (a table keyed by
-// catalog, database and table name next to objects).
+// migrations[i] upgrades a store at version i to version i+1: 0 makes the
+// catalog's tables, 1 the table of column chunks of managed tables
+// (chunks.go; the row-wise data tables of a store of version 1 stay as
+// they are, as the delta of their tables).
 var migrations = []string{
 	0: `
 CREATE TABLE eddy_meta (
@@ -79,6 +80,7 @@ CREATE TABLE functions (
 	FOREIGN KEY (catalog, db) REFERENCES databases (catalog, name) ON DELETE CASCADE
 );
 `,
+	1: sqlChunks,
 }
 
 // Store is an open store file.
@@ -91,6 +93,12 @@ type Store struct {
 	// readOnly is set when the file or its directory cannot be written:
 	// the store answers reads and refuses every write.
 	readOnly bool
+	// chunkRows is the number of rows of a column chunk (0: the default,
+	// defaultChunkRows).
+	chunkRows int
+	// chunkReads counts the column chunks scans read (statistics skip
+	// the others).
+	chunkReads atomic.Int64
 	// readers are the read-only connections that scans of managed tables
 	// run on (see ScanRows).
 	readers readPool

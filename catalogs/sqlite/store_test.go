@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"eddy/catalogs"
@@ -51,7 +52,7 @@ func TestOpenStoreCreatesPrivateWALFile(t *testing.T) {
 	equal(t, mode, "wal")
 	var v string
 	must(t, s.db.QueryRow(`SELECT value FROM eddy_meta WHERE key = 'schema_version'`).Scan(&v))
-	equal(t, v, "1")
+	equal(t, v, strconv.Itoa(SchemaVersion))
 	// A second open of the same file is a no-op migration.
 	s2, err := OpenStore(path)
 	must(t, err)
@@ -113,7 +114,7 @@ func TestOpenStoreRefusesNewerSchema(t *testing.T) {
 	if !errors.Is(err, ErrNewerSchema) {
 		t.Fatalf("err = %v, want ErrNewerSchema", err)
 	}
-	want := "Store " + path + " has schema version 99, but this eddy understands versions up to 1. Use a newer eddy; the store is left untouched."
+	want := "Store " + path + " has schema version 99, but this eddy understands versions up to " + strconv.Itoa(SchemaVersion) + ". Use a newer eddy; the store is left untouched."
 	equal(t, err.Error(), want)
 	if !bytes.Equal(snapshot(t, path), before) {
 		t.Fatal("newer store changed")
