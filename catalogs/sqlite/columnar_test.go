@@ -1,0 +1,503 @@
+package sqlite
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"eddy/catalogs"
+	"eddy/engine/types"
+)
+
+// chunkedStore opens a store whose chunks hold rows rows (0: never fold).
+func chunkedStore(t *testing.T, rows int) *Catalog {
+	t.Helper()
+	s := openTestStore(t)
+	s.chunkRows = rows
+	if rows == 0 {
+		s.chunkRows = math.MaxInt32
+	}
+	cat, err := s.Create("cat", nil)
+	must(t, err)
+	return cat.(*Catalog)
+}
+
+// chunkCount returns the number of chunks the store holds.
+func chunkCount(t *testing.T, c *Catalog) int {
+	t.Helper()
+	var n int
+	must(t, c.store.db.QueryRow(`SELECT count(DISTINCT tbl || '/' || chunk) FROM eddy_chunks`).Scan(&n))
+	return n
+}
+
+// deltaRows reads a table's data table as the row-wise store did, through
+// database/sql: the reference the chunks are compared with (a store that
+// never folds keeps every row there).
+func deltaRows(t *testing.T, c *Catalog, p catalogs.ObjectPath, ts []*types.Type) []string {
+	t.Helper()
+	tbl, err := c.rowTable(ctx, c.store.db, p)
+	must(t, err)
+	names := make([]string, len(ts))
+	for i := range ts {
+		names[i] = fmt.Sprintf("c%d", i)
+	}
+	rows, err := c.store.db.Query(`SELECT ` + strings.Join(names, ", ") + ` FROM ` + tbl + ` ORDER BY rowid`)
+	must(t, err)
+	defer rows.Close()
+	var out []string
+	raw := make([]any, len(ts))
+	ptrs := make([]any, len(ts))
+	for i := range raw {
+		ptrs[i] = &raw[i]
+	}
+	for rows.Next() {
+		must(t, rows.Scan(ptrs...))
+		row := make([]any, len(ts))
+		for i, ty := range ts {
+			row[i], err = fromSQL(raw[i], ty)
+			must(t, err)
+		}
+		out = append(out, fmt.Sprint(row))
+	}
+	must(t, rows.Err())
+	return out
+}
+
+func scanRows(t *testing.T, c *Catalog, p catalogs.ObjectPath, ts []*types.Type, spec catalogs.ScanSpec) []string {
+	t.Helper()
+	cur, err := c.ScanRows(ctx, p, ts, spec)
+	must(t, err)
+	out := ts
+	if spec.Columns != nil {
+		out = nil
+		for _, i := range spec.Columns {
+			out = append(out, ts[i])
+		}
+	}
+	return scanAll(t, cur, out)
+}
+
+func sameRows(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d rows, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s: row %d:\ngot  %s\nwant %s", what, i, got[i], want[i])
+		}
+	}
+}
+
+// everyTypeTable is a table of every column type the store keeps and
+// rows with NULLs, empty values and extremes.
+func everyTypeTable(t *testing.T, n int) (*catalogs.CatalogTable, [][]any) {
+	tbl := managedTable(
+		col("b", types.New(types.Boolean)), col("ti", types.New(types.TinyInt)), col("si", types.New(types.SmallInt)),
+		col("i", types.New(types.Int)), col("bi", types.New(types.BigInt)), col("f", types.New(types.Float)),
+		col("d", types.New(types.Double)), col("dec", types.NewDecimal(38, 10)), col("ch", types.NewChar(3)),
+		col("s", types.NewString()), col("bin", types.NewBinary(2)), col("vb", types.NewVarBinary(10)),
+		col("dt", types.New(types.Date)), col("tm", types.NewTime(3)), col("ts", types.NewTimestamp(9)),
+		col("ltz", types.NewTimestampLTZ(3)), col("ym", types.New(types.IntervalYearMonth)),
+		col("dtv", types.New(types.IntervalDayTime)), col("arr", types.NewArray(types.New(types.Int))),
+		col("m", types.NewMap(types.NewString(), types.New(types.BigInt))),
+		col("r", types.NewRow(types.Field{Name: "x", Type: types.New(types.Int)}, types.Field{Name: "y", Type: types.NewString()})),
+		col("few", types.NewString()))
+	var rows [][]any
+	for i := range n {
+		switch i % 11 {
+		case 3:
+			rows = append(rows, make([]any, 22)) // all NULL
+			continue
+		case 5: // extremes and empty values
+			dec, err := types.ParseDecimal("-9999999999999999999999999999.9999999999")
+			must(t, err)
+			lo := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+			rows = append(rows, []any{false, int8(math.MinInt8), int16(math.MinInt16), int32(math.MinInt32), int64(math.MinInt64),
+				float32(-math.MaxFloat32), -math.MaxFloat64, dec, "", "", []byte{}, []byte{}, int32(-719162), time.Duration(0),
+				lo, lo, int32(math.MinInt32), int64(math.MinInt64), []any{}, map[any]any{}, []any{nil, ""}, ""})
+			continue
+		case 7:
+			dec, err := types.ParseDecimal("9999999999999999999999999999.9999999999")
+			must(t, err)
+			hi := time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+			rows = append(rows, []any{true, int8(math.MaxInt8), int16(math.MaxInt16), int32(math.MaxInt32), int64(math.MaxInt64),
+				float32(math.SmallestNonzeroFloat32), math.Inf(1), dec, "zzz", strings.Repeat("x", 1000), []byte{255, 255},
+				[]byte("0123456789"), int32(2932896), time.Duration(86399999) * time.Millisecond,
+				hi, hi, int32(math.MaxInt32), int64(math.MaxInt64), []any{int32(math.MaxInt32)}, map[any]any{"": nil},
+				[]any{int32(-1), "ü"}, "few 2"})
+			continue
+		}
+		dec, err := types.ParseDecimal(fmt.Sprintf("%d.%02d", i-1000, i%100))
+		must(t, err)
+		ts := time.Date(1970+i%500, time.Month(1+i%12), 1+i%28, i%24, i%60, i%60, i*1001, time.UTC)
+		rows = append(rows, []any{i%2 == 0, int8(i % 100), int16(i - 1200), int32(-i * 1000), int64(i) << 40,
+			float32(i) / 3, float64(i) / 7, dec, "ab" + string(rune('a'+i%26)), strings.Repeat("é", i%5) + fmt.Sprint(i),
+			[]byte{byte(i), 0}, []byte(fmt.Sprint(i)), int32(i - 700), time.Duration(i) * time.Second,
+			ts, ts.Add(time.Hour), int32(i % 30), int64(i) * 1000, []any{int32(i), nil},
+			map[any]any{"k": int64(i)}, []any{int32(i), "y"}, fmt.Sprintf("few %d", i%3)})
+	}
+	return tbl, rows
+}
+
+// TestChunksRoundTripEveryType: every type the store keeps reads back from
+// column chunks exactly as the row-wise data table gives it, NULLs,
+// empty values and extremes included, whole and projected.
+func TestChunksRoundTripEveryType(t *testing.T) {
+	folded, plain := chunkedStore(t, 100), chunkedStore(t, 0)
+	p := catalogs.NewObjectPath("default", "t")
+	tbl, rows := everyTypeTable(t, 1234)
+	ts := physTypes(tbl)
+	for _, c := range []*Catalog{folded, plain} {
+		must(t, c.CreateTable(ctx, p, tbl, false))
+		writeRows(t, c, p, tbl, rows[:500]...)
+		writeRows(t, c, p, tbl, rows[500:]...)
+	}
+	if n := chunkCount(t, folded); n != 12 {
+		t.Fatalf("%d chunks, want 12", n)
+	}
+	if n := chunkCount(t, plain); n != 0 {
+		t.Fatalf("the store that never folds has %d chunks", n)
+	}
+	want := deltaRows(t, plain, p, ts)
+	sameRows(t, "scan", scanRows(t, folded, p, ts, catalogs.ScanSpec{}), want)
+	// Projections read only their columns, in their order.
+	proj := []int{21, 9, 4, 14}
+	var wantProj []string
+	for _, r := range scanRows(t, plain, p, ts, catalogs.ScanSpec{Columns: proj}) {
+		wantProj = append(wantProj, r)
+	}
+	sameRows(t, "projection", scanRows(t, folded, p, ts, catalogs.ScanSpec{Columns: proj}), wantProj)
+	// ReadRows pages through chunks and delta.
+	var paged []string
+	var after int64
+	for {
+		last, err := folded.ReadRows(ctx, p, ts, after, 77, func(row []any) error {
+			paged = append(paged, fmt.Sprint(row))
+			return nil
+		})
+		must(t, err)
+		if last == after {
+			break
+		}
+		after = last
+	}
+	sameRows(t, "pages", paged, want)
+}
+
+// TestChunkFiltersAndStatistics: every filter keeps the rows the row-wise
+// statement keeps, and a chunk whose statistics rule a filter out is not
+// read.
+func TestChunkFiltersAndStatistics(t *testing.T) {
+	folded, plain := chunkedStore(t, 1000), chunkedStore(t, 0)
+	p := catalogs.NewObjectPath("default", "t")
+	cols := createScanTable(t, folded, p)
+	createScanTable(t, plain, p)
+	for _, c := range []*Catalog{folded, plain} {
+		must(t, writeSequence(c, p, cols, 0, 10_500))
+	}
+	if n := chunkCount(t, folded); n != 10 {
+		t.Fatalf("%d chunks, want 10", n)
+	}
+	f := func(col int, op catalogs.FilterOp, v any) catalogs.RowFilter {
+		return catalogs.RowFilter{Column: col, Op: op, Value: v}
+	}
+	cases := []struct {
+		filters []catalogs.RowFilter
+		chunks  int64 // chunks read
+	}{
+		{nil, 10},
+		{[]catalogs.RowFilter{f(0, catalogs.FilterGe, int64(9500))}, 1},
+		{[]catalogs.RowFilter{f(0, catalogs.FilterLt, int64(2000))}, 2},
+		{[]catalogs.RowFilter{f(0, catalogs.FilterEq, int64(4321))}, 1},
+		{[]catalogs.RowFilter{f(0, catalogs.FilterNe, int64(4321))}, 10},
+		{[]catalogs.RowFilter{f(0, catalogs.FilterLe, int64(999)), f(0, catalogs.FilterGt, int64(100))}, 1},
+		{[]catalogs.RowFilter{f(0, catalogs.FilterGt, int64(20_000))}, 0},
+		{[]catalogs.RowFilter{f(0, catalogs.FilterGe, 2500.5)}, 8},
+		{[]catalogs.RowFilter{f(1, catalogs.FilterGt, 2000.0)}, 2},
+		{[]catalogs.RowFilter{f(1, catalogs.FilterLe, int64(10))}, 1},
+		{[]catalogs.RowFilter{f(1, catalogs.FilterIsNull, nil)}, 10},
+		{[]catalogs.RowFilter{f(0, catalogs.FilterIsNull, nil)}, 0},
+		{[]catalogs.RowFilter{f(0, catalogs.FilterIsNotNull, nil)}, 10},
+		{[]catalogs.RowFilter{f(2, catalogs.FilterEq, "name 3")}, 10},
+		{[]catalogs.RowFilter{f(2, catalogs.FilterEq, "zzz")}, 0},
+		{[]catalogs.RowFilter{f(2, catalogs.FilterLt, "name 1"), f(0, catalogs.FilterLt, int64(3000))}, 3},
+		{[]catalogs.RowFilter{f(2, catalogs.FilterIsNull, nil), f(1, catalogs.FilterIsNotNull, nil)}, 10},
+	}
+	for i, tc := range cases {
+		for _, proj := range [][]int{nil, {2}, {}} {
+			spec := catalogs.ScanSpec{Columns: proj, Filters: tc.filters}
+			want := scanRows(t, plain, p, cols, spec)
+			before := folded.store.chunkReads.Load()
+			got := scanRows(t, folded, p, cols, spec)
+			sameRows(t, fmt.Sprintf("case %d, columns %v", i, proj), got, want)
+			if read := folded.store.chunkReads.Load() - before; read != tc.chunks {
+				t.Fatalf("case %d: %d chunks read, want %d", i, read, tc.chunks)
+			}
+		}
+	}
+}
+
+// TestConcurrentCursor: workers calling Next at once get every row of the
+// snapshot once, while a writer appends (and folds) meanwhile.
+func TestConcurrentCursor(t *testing.T) {
+	c := chunkedStore(t, 1000)
+	p := catalogs.NewObjectPath("default", "t")
+	cols := createScanTable(t, c, p)
+	must(t, writeSequence(c, p, cols, 0, 20_345))
+	for _, spec := range []catalogs.ScanSpec{{}, {Columns: []int{0, 2}, Filters: []catalogs.RowFilter{
+		{Column: 0, Op: catalogs.FilterGe, Value: int64(3333)}, {Column: 2, Op: catalogs.FilterNe, Value: "name 1"}}}} {
+		want := scanRows(t, c, p, cols, spec)
+		cur, err := c.ScanRows(ctx, p, cols, spec)
+		must(t, err)
+		cc, ok := cur.(catalogs.ConcurrentCursor)
+		if !ok || !cc.Concurrent() {
+			t.Fatal("the cursor is not concurrent")
+		}
+		out := cols
+		if spec.Columns != nil {
+			out = []*types.Type{cols[0], cols[2]}
+		}
+		// Rows written now are not in the scan's snapshot.
+		must(t, writeSequence(c, p, cols, 1_000_000, 2500))
+		var mu sync.Mutex
+		var got []string
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for w := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					ch, err := cur.Next(ctx, 100+w*37)
+					if err != nil {
+						errs <- err
+						return
+					}
+					if ch == nil {
+						return
+					}
+					var rows []string
+					for r := range ch.N {
+						row := make([]any, len(out))
+						for i, ty := range out {
+							row[i] = chunkValue(&ch.Cols[i], r, ty)
+						}
+						rows = append(rows, fmt.Sprint(row))
+					}
+					mu.Lock()
+					got = append(got, rows...)
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		must(t, cur.Close())
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		sameRows(t, "concurrent scan", got, want)
+		// Put the table back as it was for the next spec.
+		must(t, c.WriteRows(ctx, p, cols, true, func(emit func([]any) error) error { return nil }))
+		must(t, writeSequence(c, p, cols, 0, 20_345))
+	}
+}
+
+// TestFoldIsPartOfTheWrite: a write that fails after its rows reached a
+// chunk's size leaves neither rows nor chunks; a group folds at its commit
+// and a rolled back group leaves nothing.
+func TestFoldIsPartOfTheWrite(t *testing.T) {
+	c := chunkedStore(t, 500)
+	p := catalogs.NewObjectPath("default", "t")
+	cols := createScanTable(t, c, p)
+	must(t, writeSequence(c, p, cols, 0, 10))
+	boom := errors.New("boom")
+	err := c.WriteRows(ctx, p, cols, false, func(emit func([]any) error) error {
+		for k := range int64(5000) {
+			if err := emit([]any{k, nil, nil}); err != nil {
+				return err
+			}
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	if n := chunkCount(t, c); n != 0 {
+		t.Fatalf("a failed write left %d chunks", n)
+	}
+	if got := scanRows(t, c, p, cols, catalogs.ScanSpec{}); len(got) != 10 {
+		t.Fatalf("%d rows after a failed write", len(got))
+	}
+	// Single-row statements of a group fold at its commit.
+	for _, commit := range []bool{false, true} {
+		g, err := c.store.BeginGroup(ctx)
+		must(t, err)
+		for k := int64(10); k < 1210; k++ {
+			must(t, g.WriteRows(ctx, c, p, cols, false, func(emit func([]any) error) error {
+				return emit([]any{k, float64(k), "g"})
+			}))
+		}
+		if !commit {
+			must(t, g.Rollback())
+			if n := chunkCount(t, c); n != 0 {
+				t.Fatalf("a rolled back group left %d chunks", n)
+			}
+			continue
+		}
+		must(t, g.Commit(ctx))
+	}
+	if n := chunkCount(t, c); n != 2 {
+		t.Fatalf("%d chunks after the group, want 2", n)
+	}
+	got := scanRows(t, c, p, cols, catalogs.ScanSpec{Columns: []int{0}})
+	if len(got) != 1210 || got[0] != "[0]" || got[1209] != "[1209]" {
+		t.Fatalf("%d rows: %v ... %v", len(got), got[0], got[len(got)-1])
+	}
+	for i, r := range got {
+		if r != fmt.Sprintf("[%d]", i) {
+			t.Fatalf("row %d is %s: not in insertion order", i, r)
+		}
+	}
+	// Overwriting, truncating and dropping remove the chunks.
+	must(t, c.WriteRows(ctx, p, cols, true, emitRows([]any{int64(1), nil, nil})))
+	if n := chunkCount(t, c); n != 0 {
+		t.Fatalf("an overwrite left %d chunks", n)
+	}
+	must(t, writeSequence(c, p, cols, 0, 1000))
+	must(t, c.TruncateRows(ctx, p))
+	if n := chunkCount(t, c); n != 0 {
+		t.Fatalf("TRUNCATE left %d chunks", n)
+	}
+	must(t, writeSequence(c, p, cols, 0, 1000))
+	must(t, c.DropTable(ctx, p, false))
+	if n := chunkCount(t, c); n != 0 {
+		t.Fatalf("DROP TABLE left %d chunks", n)
+	}
+}
+
+// TestChunksUnderRewrites: an ALTER TABLE rebuilding a folded table and
+// keyed writes into one keep every row and its order.
+func TestChunksUnderRewrites(t *testing.T) {
+	c := chunkedStore(t, 100)
+	p := catalogs.NewObjectPath("default", "t")
+	tbl := managedTable(col("k", types.New(types.BigInt)), col("s", types.NewString()))
+	must(t, c.CreateTable(ctx, p, tbl, false))
+	var rows [][]any
+	for k := range 450 {
+		rows = append(rows, []any{int64(k), fmt.Sprint("v", k)})
+	}
+	writeRows(t, c, p, tbl, rows...)
+	before := readRows(t, c, p, tbl)
+	if chunkCount(t, c) != 4 {
+		t.Fatal("no chunks to rebuild")
+	}
+	next := managedTable(col("k", types.New(types.BigInt)), col("s", types.NewString()), col("extra", types.New(types.Int)))
+	must(t, c.AlterTable(ctx, p, next, false))
+	after := readRows(t, c, p, next)
+	if want := strings.ReplaceAll(before, "];", " <nil>];"); after != want {
+		t.Fatalf("after ALTER TABLE:\n%.300s\nwant\n%.300s", after, want)
+	}
+	writeRows(t, c, p, next, []any{int64(450), "v450", int32(1)})
+	if n := chunkCount(t, c); n != 4 {
+		t.Fatalf("%d chunks after the rebuilt table's next write, want 4", n)
+	}
+
+	// A table with a primary key keeps its rows row-wise: upserts replace
+	// rows anywhere.
+	kt, kp, target := keyedTable(t, c, "keyed", true)
+	var krows [][]any
+	for k := range 300 {
+		krows = append(krows, []any{int32(k), fmt.Sprint("a", k)})
+	}
+	writeRows(t, c, kp, kt, krows...)
+	must(t, c.ApplyTarget(ctx, target, false, changesOf(put(int32(5), "b5"), del(int32(7), nil))))
+	got := readRows(t, c, kp, kt)
+	if !strings.Contains(got, "[5 b5];") || strings.Contains(got, "[7 a7]") || strings.Count(got, ";") != 299 {
+		t.Fatalf("keyed table: %.200s", got)
+	}
+
+	// A folded table that gets a primary key moves its chunks back into
+	// the delta at its first keyed write.
+	ut, up, _ := keyedTable(t, c, "later", false)
+	var urows [][]any
+	for k := range 250 {
+		urows = append(urows, []any{int32(k), fmt.Sprint("u", k)})
+	}
+	writeRows(t, c, up, ut, urows...)
+	chunks := chunkCount(t, c)
+	kt2 := managedTable(ut.Schema.Columns...)
+	kt2.Schema.PrimaryKey = &catalogs.PrimaryKey{Name: "PK_a", Columns: []string{"a"}}
+	must(t, c.AlterTable(ctx, up, kt2, false))
+	target2, err := c.BindRows(ctx, up, []string{"a", "w"}, physTypes(kt2))
+	must(t, err)
+	must(t, c.ApplyTarget(ctx, target2, false, changesOf(put(int32(10), "x10"), del(int32(20), nil), put(int32(300), "x300"))))
+	if n := chunkCount(t, c); n != chunks-2 {
+		t.Fatalf("%d chunks, want %d: the keyed table kept its chunks", n, chunks-2)
+	}
+	got = readRows(t, c, up, kt2)
+	if !strings.HasPrefix(got, "[0 u0];[1 u1];") || !strings.Contains(got, "[10 x10];") || strings.Contains(got, "[20 u20]") ||
+		!strings.HasSuffix(got, "[300 x300];") || strings.Count(got, ";") != 250 {
+		t.Fatalf("keyed after folded: %.300s", got)
+	}
+}
+
+// TestMigrationFromVersion1: a store of schema version 1 (the row-wise
+// layout: its data tables and no chunks table) migrates on first open,
+// reads as before, and folds on its next write.
+func TestMigrationFromVersion1(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/eddy.db"
+	s, err := OpenStore(path)
+	must(t, err)
+	cat, err := s.Create("cat", nil)
+	must(t, err)
+	c := cat.(*Catalog)
+	p := catalogs.NewObjectPath("default", "t")
+	tbl, rows := everyTypeTable(t, 300)
+	must(t, c.CreateTable(ctx, p, tbl, false))
+	writeRows(t, c, p, tbl, rows...)
+	ts := physTypes(tbl)
+	want := deltaRows(t, c, p, ts)
+	must(t, s.Close())
+	// Back to what version 1 wrote.
+	db, err := sql.Open("sqlite3", path)
+	must(t, err)
+	for _, q := range []string{`DROP TABLE eddy_chunks`, `UPDATE eddy_meta SET value = '1' WHERE key = 'schema_version'`} {
+		_, err := db.Exec(q)
+		must(t, err)
+	}
+	must(t, db.Close())
+
+	s, err = OpenStore(path)
+	must(t, err)
+	defer s.Close()
+	var v string
+	must(t, s.db.QueryRow(`SELECT value FROM eddy_meta WHERE key = 'schema_version'`).Scan(&v))
+	if v != fmt.Sprint(SchemaVersion) {
+		t.Fatalf("schema version %s after opening", v)
+	}
+	cat, err = s.Create("cat", nil)
+	must(t, err)
+	c = cat.(*Catalog)
+	sameRows(t, "migrated", scanRows(t, c, p, ts, catalogs.ScanSpec{}), want)
+	s.chunkRows = 128
+	writeRows(t, c, p, tbl, rows[:10]...)
+	if chunkCount(t, c) != 2 {
+		t.Fatal("the migrated table did not fold")
+	}
+	got := scanRows(t, c, p, ts, catalogs.ScanSpec{})
+	sameRows(t, "migrated and folded", got[:len(want)], want)
+	if len(got) != len(want)+10 {
+		t.Fatalf("%d rows, want %d", len(got), len(want)+10)
+	}
+}
