@@ -117,3 +117,74 @@ func TestKilledInserterKeepsAcknowledgedRows(t *testing.T) {
 		must(t, s.Close())
 	}
 }
+
+// TestKilledBulkInserterFoldsAllOrNothing kills, 50 times, a process
+// whose INSERTs of 3,000 rows each fold the delta into column chunks of
+// 2,048 rows in their own transaction: after every kill the store passes
+// SQLite's integrity check and holds whole statements only (a multiple of
+// 3,000 rows, every acknowledged one), in the order they were written,
+// partly in chunks.
+func TestKilledBulkInserterFoldsAllOrNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	const batch = 3000
+	path := filepath.Join(t.TempDir(), "eddy.db")
+	s, err := OpenStore(path)
+	must(t, err)
+	cat, err := s.Create("cat", nil)
+	must(t, err)
+	cols := createScanTable(t, cat.(*Catalog), catalogs.NewObjectPath("default", "t"))
+	must(t, s.Close())
+	acked := int64(-1)
+	for round := range 50 {
+		cmd := child(t, path, "bulk", fmt.Sprintf("EDDY_BATCH=%d", batch), "EDDY_CHUNK_ROWS=2048")
+		out, err := cmd.StdoutPipe()
+		must(t, err)
+		must(t, cmd.Start())
+		sc := bufio.NewScanner(out)
+		deadline := time.Now().Add(time.Duration(20+rand.IntN(80)) * time.Millisecond)
+		for time.Now().Before(deadline) && sc.Scan() {
+			if k, ok := strings.CutPrefix(sc.Text(), "ACK "); ok {
+				acked, _ = strconv.ParseInt(k, 10, 64)
+			} else if strings.HasPrefix(sc.Text(), "ERROR") {
+				t.Fatalf("round %d: %s", round, sc.Text())
+			}
+		}
+		must(t, cmd.Process.Kill())
+		_ = cmd.Wait()
+
+		s, err := OpenStore(path)
+		if err != nil {
+			t.Fatalf("round %d: store does not open after a kill: %v", round, err)
+		}
+		var check string
+		must(t, s.db.QueryRow(`PRAGMA integrity_check`).Scan(&check))
+		if check != "ok" {
+			t.Fatalf("round %d: integrity_check = %q", round, check)
+		}
+		cat, err := s.Create("cat", nil)
+		must(t, err)
+		c := cat.(*Catalog)
+		cur, err := c.ScanRows(ctx, catalogs.NewObjectPath("default", "t"), cols, catalogs.ScanSpec{Columns: []int{0}})
+		must(t, err)
+		rows := scanAll(t, cur, cols[:1])
+		if len(rows)%batch != 0 || int64(len(rows)) <= acked {
+			t.Fatalf("round %d: %d rows: not whole statements of %d, or fewer than the %d acknowledged", round, len(rows), batch, acked+1)
+		}
+		for i, r := range rows {
+			if r != fmt.Sprintf("[%d]", i) {
+				t.Fatalf("round %d: row %d is %s", round, i, r)
+			}
+		}
+		must(t, s.Close())
+	}
+	s, err = OpenStore(path)
+	must(t, err)
+	defer s.Close()
+	var chunks int
+	must(t, s.db.QueryRow(`SELECT count(*) FROM eddy_chunks`).Scan(&chunks))
+	if acked < 0 || chunks == 0 {
+		t.Fatalf("%d rows acknowledged, %d chunk columns: the kills came before any fold", acked+1, chunks)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"eddy/catalogs"
+	"eddy/engine/types"
 	"eddy/catalogs/catalogtest"
 	"eddy/catalogs/memory"
 )
@@ -137,6 +138,33 @@ func TestChildProcess(t *testing.T) {
 			}
 			fmt.Println("ACK", k)
 		}
+	case "bulk":
+		// Appends batches of EDDY_BATCH rows k = n, n+1, ... (n: the rows
+		// default.t of catalog cat holds) to it, one transaction each,
+		// with chunks of EDDY_CHUNK_ROWS rows, so that most commits fold,
+		// and prints "ACK k" for the last row of each committed batch,
+		// until killed.
+		batch, _ := strconv.Atoi(os.Getenv("EDDY_BATCH"))
+		s.chunkRows, _ = strconv.Atoi(os.Getenv("EDDY_CHUNK_ROWS"))
+		cat, err := s.Create("cat", nil)
+		if err != nil {
+			fmt.Println("ERROR", err)
+			os.Exit(1)
+		}
+		c := cat.(*Catalog)
+		cols, p := scanTestTypes(), catalogs.NewObjectPath("default", "t")
+		n, err := countRows(c, p, cols)
+		if err != nil {
+			fmt.Println("ERROR", err)
+			os.Exit(1)
+		}
+		for k := n; ; k += int64(batch) {
+			if err := writeSequence(c, p, cols, k, batch); err != nil {
+				fmt.Println("ERROR", err)
+				os.Exit(1)
+			}
+			fmt.Println("ACK", k+int64(batch)-1)
+		}
 	case "populate":
 		if err := populate(context.Background(), m); err != nil {
 			fmt.Println("ERROR", err)
@@ -246,4 +274,21 @@ func TestConcurrentGoroutines(t *testing.T) {
 	got, err := m.ListTables(ctx, "default_catalog", "shared", &catalogs.LikeFilter{Pattern: "w%"})
 	must(t, err)
 	equal(t, got, want)
+}
+
+// countRows counts the rows of a managed table by a scan of no column.
+func countRows(c *Catalog, p catalogs.ObjectPath, cols []*types.Type) (int64, error) {
+	cur, err := c.ScanRows(context.Background(), p, cols, catalogs.ScanSpec{Columns: []int{}})
+	if err != nil {
+		return 0, err
+	}
+	defer cur.Close()
+	var n int64
+	for {
+		ch, err := cur.Next(context.Background(), 1024)
+		if err != nil || ch == nil {
+			return n, err
+		}
+		n += int64(ch.N)
+	}
 }
