@@ -43,6 +43,9 @@ type chunkCursor struct {
 	deltaKinds []cColumnKind
 	tblID      int64
 	stop       func() bool
+	// skip is the number of leading rows the scan may pass over; skipped
+	// the rows of the whole chunks it passed over.
+	skip, skipped int64
 
 	mu          sync.Mutex
 	conn        readConn
@@ -115,6 +118,12 @@ func (s *Store) openChunkCursor(ctx context.Context, cur *chunkCursor, filters [
 		cur.chunks = append(cur.chunks, chunkMeta{no: no, rows: s.rows})
 	}); err != nil {
 		return err
+	}
+	if len(cur.filters) == 0 {
+		for len(cur.chunks) > 0 && cur.skipped+int64(cur.chunks[0].rows) <= cur.skip {
+			cur.skipped += int64(cur.chunks[0].rows)
+			cur.chunks = cur.chunks[1:]
+		}
 	}
 	if len(cur.chunks) > 0 && len(cur.filters) > 0 {
 		skip := map[int64]bool{}

@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"eddy/catalogs"
-	"eddy/engine/types"
 	"eddy/catalogs/catalogtest"
 	"eddy/catalogs/memory"
+	"eddy/engine/types"
 )
 
 // Child processes re-execute this test binary with childEnv set to a role.

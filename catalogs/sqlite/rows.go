@@ -174,12 +174,11 @@ func (c *Catalog) rowTable(ctx context.Context, q interface {
 // first): appends keep the positions of the rows before them.
 func (c *Catalog) ReadRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, after int64, limit int,
 	fn func(row []any) error) (int64, error) {
-	cur, err := c.ScanRows(ctx, path, cols, catalogs.ScanSpec{})
+	cur, pos, err := c.scanRows(ctx, path, cols, catalogs.ScanSpec{}, after)
 	if err != nil {
 		return after, err
 	}
 	defer cur.Close()
-	var pos int64
 	last := after
 	out := make([]any, len(cols))
 	for {

@@ -18,9 +18,17 @@ var _ catalogs.RowScanner = (*Catalog)(nil)
 // statement's read transaction lasts until the last row is read or the
 // cursor is closed; in WAL mode it blocks no writer.
 func (c *Catalog) ScanRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, spec catalogs.ScanSpec) (catalogs.RowCursor, error) {
+	cur, _, err := c.scanRows(ctx, path, cols, spec, 0)
+	return cur, err
+}
+
+// scanRows is ScanRows that passes over the whole chunks among the first
+// skip rows without reading them (a scan without filters) and returns
+// how many rows it passed over.
+func (c *Catalog) scanRows(ctx context.Context, path catalogs.ObjectPath, cols []*types.Type, spec catalogs.ScanSpec, skip int64) (catalogs.RowCursor, int64, error) {
 	tbl, err := c.dataTable(ctx, path)
 	if err != nil {
-		return nil, storeErr(err, "cannot read the rows of %s", path.FullName())
+		return nil, 0, storeErr(err, "cannot read the rows of %s", path.FullName())
 	}
 	read := spec.Columns
 	if read == nil {
@@ -34,13 +42,13 @@ func (c *Catalog) ScanRows(ctx context.Context, path catalogs.ObjectPath, cols [
 	names := make([]string, len(read))
 	for i, p := range read {
 		if p < 0 || p >= len(cols) {
-			return nil, fmt.Errorf("column %d of %s does not exist", p, path.FullName())
+			return nil, 0, fmt.Errorf("column %d of %s does not exist", p, path.FullName())
 		}
 		t := cols[p]
 		out.types[i] = t
 		st, err := sqliteType(t)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		switch st {
 		case "INTEGER":
@@ -55,11 +63,11 @@ func (c *Catalog) ScanRows(ctx context.Context, path catalogs.ObjectPath, cols [
 		names[i] = fmt.Sprintf("c%d", p)
 	}
 	if tbl == "" {
-		return out, nil // no rows were ever written
+		return out, 0, nil // no rows were ever written
 	}
 	where, args, err := whereClause(spec.Filters, cols)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(read) == 0 {
 		kinds = nil
@@ -72,15 +80,15 @@ func (c *Catalog) ScanRows(ctx context.Context, path catalogs.ObjectPath, cols [
 	// filters' values as parameters (see execText).
 	q := `SELECT ` + list + ` FROM ` + tbl + where + ` ORDER BY rowid`
 	cur := &chunkCursor{path: path, all: cols, read: read, types: out.types, tblID: tableID(tbl),
-		deltaQuery: q, deltaArgs: args, deltaKinds: kinds}
+		deltaQuery: q, deltaArgs: args, deltaKinds: kinds, skip: skip}
 	if err := c.store.openChunkCursor(ctx, cur, spec.Filters); err != nil {
 		cur.Close()
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, 0, ctx.Err()
 		}
-		return nil, storeErr(err, "cannot read the rows of %s", path.FullName())
+		return nil, 0, storeErr(err, "cannot read the rows of %s", path.FullName())
 	}
-	return cur, nil
+	return cur, cur.skipped, nil
 }
 
 // whereClause renders the filters as a WHERE clause over c0, c1, ... with

@@ -3,6 +3,8 @@ package sqlite
 import (
 	"fmt"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"eddy/catalogs"
@@ -164,33 +166,53 @@ func BenchmarkScan1M(b *testing.B) {
 		b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
 	})
 	for _, tc := range []struct {
-		name string
-		read []int
-	}{{"columns-all", nil}, {"columns-id-v", []int{0, 2}}} {
+		name    string
+		read    []int
+		filters []catalogs.RowFilter
+		want    int
+		workers int
+	}{
+		{"columns-all", nil, nil, n, 1},
+		{"columns-id-v", []int{0, 2}, nil, n, 1},
+		{"columns-id-v-2-workers", []int{0, 2}, nil, n, 2},
+		{"columns-name", []int{1}, nil, n, 1},
+		{"filter-id-last-10pct", []int{0, 2}, []catalogs.RowFilter{{Column: 0, Op: catalogs.FilterGe, Value: int64(n * 9 / 10)}}, n / 10, 1},
+		{"filter-name-eq", []int{0}, []catalogs.RowFilter{{Column: 1, Op: catalogs.FilterEq, Value: "name 7"}}, n / 1000, 1},
+	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				cur, err := c.ScanRows(ctx, p, cols, catalogs.ScanSpec{Columns: tc.read})
+				cur, err := c.ScanRows(ctx, p, cols, catalogs.ScanSpec{Columns: tc.read, Filters: tc.filters})
 				if err != nil {
 					b.Fatal(err)
 				}
-				got := 0
-				for {
-					ch, err := cur.Next(ctx, 1024)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if ch == nil {
-						break
-					}
-					got += ch.N
+				var got atomic.Int64
+				var wg sync.WaitGroup
+				for range tc.workers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for {
+							ch, err := cur.Next(ctx, 1024)
+							if err != nil {
+								b.Error(err)
+								return
+							}
+							if ch == nil {
+								return
+							}
+							got.Add(int64(ch.N))
+						}
+					}()
 				}
+				wg.Wait()
 				cur.Close()
-				if got != n {
-					b.Fatalf("read %d rows, want %d", got, n)
+				if got.Load() != int64(tc.want) {
+					b.Fatalf("read %d rows, want %d", got.Load(), tc.want)
 				}
 			}
 			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
 		})
 	}
 }
