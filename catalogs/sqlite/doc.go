@@ -17,10 +17,23 @@
 // ErrDamaged. DROP CATALOG removes a catalog's definition and keeps its
 // contents, as Flink keeps the tables of a dropped Hive or JDBC catalog.
 //
-// Scans of managed tables (ScanRows) run on read-only connections of their
-// own, stepped from C in chunks (cscan.go, with the sqlite3 functions the
-// driver links in: cgo is required, and the driver's libsqlite3 build tag
-// works too); lookups of tables go through a cache of definitions that the
+// The rows of a managed table without a primary key are kept as column
+// chunks (chunks.go, colenc.go): up to 65,536 rows a chunk, one blob per
+// column (integers, dates, times and timestamps frame-of-reference or
+// delta bit-packed, strings dictionary-encoded or lengths and bytes,
+// doubles plain, booleans bit-packed, a NULL bitmap) with the column's
+// row and NULL counts and smallest and largest value; newer rows wait in
+// a row-wise delta (the table's data table) that the write reaching a
+// chunk's size folds into a chunk in its own transaction. Upserts by
+// primary key and ALTER TABLE rebuilds move the chunks back into the
+// delta first; overwriting, truncating and dropping remove them. Scans of
+// managed tables (ScanRows) run on read-only connections of their own, in
+// one read transaction: they read the blobs of the columns they need
+// only, skip the chunks whose statistics rule a filter out, decode chunks
+// outside the cursor's lock so that several workers may call Next at once
+// (catalogs.ConcurrentCursor; chunkscan.go), then step the delta from C in
+// chunks (cscan.go, with the sqlite3 functions the driver links in: cgo
+// is required, and the driver's libsqlite3 build tag works too); lookups of tables go through a cache of definitions that the
 // store's catalog version, raised by triggers on every catalog table,
 // invalidates (cache.go). A RowGroup (group.go) is one write transaction
 // that the row writes of several statements share, each in a savepoint of
