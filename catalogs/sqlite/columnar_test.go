@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -499,5 +501,76 @@ func TestMigrationFromVersion1(t *testing.T) {
 	sameRows(t, "migrated and folded", got[:len(want)], want)
 	if len(got) != len(want)+10 {
 		t.Fatalf("%d rows, want %d", len(got), len(want)+10)
+	}
+}
+
+// TestMigrationOfAReleaseStore: testdata/store-v1.db was written by the
+// release before column chunks (schema version 1: a table of every kind
+// of column with NULLs and extremes, and a table with a primary key).
+// Opened by this build it migrates, every row reads as the row-wise
+// tables held it, and appends fold its rows into chunks without changing
+// them.
+func TestMigrationOfAReleaseStore(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "store-v1.db"))
+	must(t, err)
+	path := filepath.Join(t.TempDir(), "eddy.db")
+	must(t, os.WriteFile(path, src, 0o600))
+
+	// The reference: the data tables as version 1 reads them.
+	db, err := sql.Open("sqlite3", path)
+	must(t, err)
+	var version string
+	must(t, db.QueryRow(`SELECT value FROM eddy_meta WHERE key = 'schema_version'`).Scan(&version))
+	if version != "1" {
+		t.Fatalf("the fixture has schema version %s", version)
+	}
+	must(t, db.Close())
+
+	s, err := OpenStore(path)
+	must(t, err)
+	defer s.Close()
+	must(t, s.db.QueryRow(`SELECT value FROM eddy_meta WHERE key = 'schema_version'`).Scan(&version))
+	if version != fmt.Sprint(SchemaVersion) {
+		t.Fatalf("schema version %s after opening", version)
+	}
+	cat, err := s.Create("default_catalog", nil)
+	must(t, err)
+	c := cat.(*Catalog)
+	for _, name := range []string{"t", "k"} {
+		p := catalogs.NewObjectPath("default_database", name)
+		bt, err := c.GetTable(ctx, p)
+		must(t, err)
+		tbl := bt.(*catalogs.CatalogTable)
+		ts := physTypes(tbl)
+		want := deltaRows(t, c, p, ts)
+		if len(want) == 0 {
+			t.Fatalf("%s: the fixture has no rows", name)
+		}
+		sameRows(t, name+" migrated", scanRows(t, c, p, ts, catalogs.ScanSpec{}), want)
+		if name == "k" {
+			if strings.Join(want, ";") != "[2 b];[1 c]" {
+				t.Fatalf("keyed table: %v", want)
+			}
+			continue
+		}
+		if len(want) != 10 || want[2] != "[false -2147483648 -9223372036854775808 -0.25 -999999999.999  [] 0 1970-01-01 00:00:00 +0000 UTC [<nil>]]" {
+			t.Fatalf("%s: %d rows, the third %s", name, len(want), want[2])
+		}
+		s.chunkRows = 4
+		first, _, err := c.scanRows(ctx, p, ts, catalogs.ScanSpec{}, 0)
+		must(t, err)
+		row := make([]any, len(ts))
+		ch, err := first.Next(ctx, 1)
+		must(t, err)
+		for i, ty := range ts {
+			row[i] = chunkValue(&ch.Cols[i], 0, ty)
+		}
+		must(t, first.Close())
+		writeRows(t, c, p, tbl, row)
+		if n := chunkCount(t, c); n != 2 {
+			t.Fatalf("%d chunks after an append, want 2", n)
+		}
+		got := scanRows(t, c, p, ts, catalogs.ScanSpec{})
+		sameRows(t, name+" folded", got, append(want, want[0]))
 	}
 }
