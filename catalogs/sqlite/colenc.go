@@ -539,13 +539,17 @@ func decodeColumn(blob []byte, t *types.Type, raw bool) (catalogs.ColumnValues, 
 	if r.byte1() == 1 {
 		cv.Nulls = r.words((n + 63) >> 6)
 	}
+	if r.err != nil {
+		return cv, 0, r.err
+	}
 	switch {
 	case tag == encInts && class == classInt:
 		cv.Ints = r.ints()
 		if len(cv.Ints) != n {
 			r.err = errCorrupt
+		} else {
+			zeroNulls(cv.Nulls, n, func(i int) { cv.Ints[i] = 0 })
 		}
-		zeroNulls(cv.Nulls, n, func(i int) { cv.Ints[i] = 0 })
 	case tag == encBools && class == classBool:
 		words := r.words((n + 63) >> 6)
 		if r.err == nil {
@@ -555,11 +559,16 @@ func decodeColumn(blob []byte, t *types.Type, raw bool) (catalogs.ColumnValues, 
 			}
 		}
 	case tag == encFloats && class == classFloat:
-		raw := r.take(n * 8)
+		data := r.take(n * 8)
 		if r.err == nil {
 			cv.Floats = make([]float64, n)
 			for i := range cv.Floats {
-				cv.Floats[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[i*8:]))
+				cv.Floats[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[i*8:]))
+			}
+			if t.Kind == types.Float && !raw {
+				for i, v := range cv.Floats {
+					cv.Floats[i] = float64(float32(v)) // as the row-wise scan reads a FLOAT
+				}
 			}
 		}
 	case (tag == encStrings || tag == encStringDict) && (class == classString || class == classText):
