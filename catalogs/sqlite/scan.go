@@ -183,6 +183,10 @@ func (r *rowCursor) Next(ctx context.Context, maxRows int) (*catalogs.ColumnChun
 	return out, nil
 }
 
+// Concurrent implements catalogs.ConcurrentCursor: the cursor of a table
+// without rows ends at once for every caller.
+func (r *rowCursor) Concurrent() bool { return r.cur == nil }
+
 // Close implements catalogs.RowCursor.
 func (r *rowCursor) Close() error {
 	if r.cur == nil {
