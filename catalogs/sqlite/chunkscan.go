@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -281,19 +282,20 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 	if len(c.filters) == 0 {
 		return out, nil
 	}
-	keep := make([]bool, m.rows)
+	keep := make([]uint8, m.rows)
 	for i := range keep {
-		keep[i] = true
+		keep[i] = 1
 	}
 	for _, f := range c.filters {
 		f.apply(cols[f.col], keep)
 	}
-	var idx []int
-	for i, k := range keep {
-		if k {
-			idx = append(idx, i)
-		}
+	idx := make([]int, m.rows)
+	k := 0
+	for i, b := range keep {
+		idx[k] = i
+		k += int(b)
 	}
+	idx = idx[:k]
 	if len(idx) == m.rows {
 		return out, nil
 	}
@@ -600,8 +602,8 @@ func (f *boundFilter) rulesOut(s chunkStats) bool {
 	return false
 }
 
-// apply clears keep[i] for every row of cv the filter drops.
-func (f *boundFilter) apply(cv *catalogs.ColumnValues, keep []bool) {
+// apply clears keep[i] (1: kept) for every row of cv the filter drops.
+func (f *boundFilter) apply(cv *catalogs.ColumnValues, keep []uint8) {
 	switch f.kind {
 	case 0:
 		return
@@ -609,38 +611,84 @@ func (f *boundFilter) apply(cv *catalogs.ColumnValues, keep []bool) {
 		want := f.op == catalogs.FilterIsNull
 		for i := range keep {
 			if isNull(cv.Nulls, i) != want {
-				keep[i] = false
+				keep[i] = 0
 			}
 		}
 		return
 	}
-	for i := range keep {
-		if !keep[i] {
-			continue
-		}
-		if isNull(cv.Nulls, i) {
-			keep[i] = false
-			continue
-		}
-		var c int
-		switch {
-		case f.kind == 's':
-			c = cmp3(cv.Strs[i], f.s)
-		case f.class == classBool:
+	switch {
+	case f.kind == 's':
+		applyCmp(cv.Strs[:len(keep)], f.op, f.s, keep)
+	case f.class == classBool:
+		for i, b := range cv.Bools[:len(keep)] {
 			x := int64(0)
-			if cv.Bools[i] {
+			if b {
 				x = 1
 			}
-			c = cmp3(x, f.i)
-		case f.kind == 'i':
-			c = cmp3(cv.Ints[i], f.i)
-		case f.class == classInt:
-			c = cmp3(float64(cv.Ints[i]), f.f)
-		default:
-			c = cmp3(cv.Floats[i], f.f)
+			if !f.holds(cmp3(x, f.i)) {
+				keep[i] = 0
+			}
 		}
-		if !f.holds(c) {
-			keep[i] = false
+	case f.kind == 'i':
+		applyCmp(cv.Ints[:len(keep)], f.op, f.i, keep)
+	case f.class == classInt:
+		for i, v := range cv.Ints[:len(keep)] {
+			if !f.holds(cmp3(float64(v), f.f)) {
+				keep[i] = 0
+			}
+		}
+	default:
+		applyCmp(cv.Floats[:len(keep)], f.op, f.f, keep)
+	}
+	// A comparison with NULL is never TRUE.
+	for w, bits := range cv.Nulls {
+		for bits != 0 {
+			i := w<<6 + tz(bits)
+			if i < len(keep) {
+				keep[i] = 0
+			}
+			bits &= bits - 1
 		}
 	}
 }
+
+// applyCmp clears keep[i] where vals[i] op c is false, one loop per
+// operator, without a branch per row.
+func applyCmp[T int64 | float64 | string](vals []T, op catalogs.FilterOp, c T, keep []uint8) {
+	keep = keep[:len(vals)]
+	switch op {
+	case catalogs.FilterEq:
+		for i, v := range vals {
+			keep[i] &= b2u(v == c)
+		}
+	case catalogs.FilterNe:
+		for i, v := range vals {
+			keep[i] &= b2u(v != c)
+		}
+	case catalogs.FilterLt:
+		for i, v := range vals {
+			keep[i] &= b2u(v < c)
+		}
+	case catalogs.FilterLe:
+		for i, v := range vals {
+			keep[i] &= b2u(v <= c)
+		}
+	case catalogs.FilterGt:
+		for i, v := range vals {
+			keep[i] &= b2u(v > c)
+		}
+	case catalogs.FilterGe:
+		for i, v := range vals {
+			keep[i] &= b2u(v >= c)
+		}
+	}
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func tz(x uint64) int { return bits.TrailingZeros64(x) }
