@@ -3,6 +3,7 @@ package conf
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -262,6 +263,7 @@ const (
 	StateTTL           = "table.exec.state.ttl"
 	CheckpointInterval = "execution.checkpointing.interval"
 	SpillMemory        = "eddy.exec.memory-budget"
+	ExecParallelism    = "eddy.exec.parallelism"
 	CatalogOpenTimeout = "eddy.catalog.open-timeout"
 	Pager              = "eddy.display.pager"
 )
@@ -316,6 +318,8 @@ func Options() *Registry {
 		{Key: CheckpointInterval, Type: TypeDuration, Description: "Checkpoint interval."},
 		{Key: SpillMemory, Type: TypeMemorySize, Default: "256mb",
 			Description: "Memory a sort, aggregation or hash join may hold before spilling to disk."},
+		{Key: ExecParallelism, Type: TypeInt, Default: strconv.Itoa(runtime.NumCPU()),
+			Description: "Workers a batch query's scans, filters, projections and aggregations run on (at least 1; default: the number of CPUs)."},
 		// No default here: unset, the catalog layer's own bound applies.
 		{Key: CatalogOpenTimeout, Type: TypeDuration,
 			Description: "How long opening a catalog (connecting to its metastore or service) may take; read when the session starts. Unset: 10 s."},

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"sort"
+	"strconv"
+	"strings"
 
 	"eddy/conf"
 	"eddy/engine/sqlerr"
@@ -21,6 +23,9 @@ func newConfig(reg *conf.Registry, base map[string]string) (*config, error) {
 	c := &config{reg: reg, base: make(map[string]string, len(base)), set: map[string]string{}}
 	for k, v := range base {
 		nv, err := reg.Validate(k, v)
+		if err == nil {
+			err = checkRange(k, nv)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -57,6 +62,9 @@ func (c *config) getBool(key string) bool { return c.get(key) == "true" }
 // setKey validates and sets one key; a bad value changes nothing.
 func (c *config) setKey(key, value string) error {
 	nv, err := c.reg.Validate(key, value)
+	if err == nil {
+		err = checkRange(key, nv)
+	}
 	if err != nil {
 		return err
 	}
@@ -99,5 +107,29 @@ func (c *config) memoryBudget() (int64, error) {
 	if err != nil {
 		return 0, Errorf(sqlerr.IllegalArgumentException, "Could not parse value '%s' for key '%s'.", v, conf.SpillMemory)
 	}
+	return n, nil
+}
+
+// checkRange rejects a value of the right type outside its option's
+// range: eddy.exec.parallelism is at least 1.
+func checkRange(key, value string) error {
+	if key != conf.ExecParallelism {
+		return nil
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(value)); err != nil || n < 1 {
+		return Errorf(sqlerr.IllegalArgumentException,
+			"Could not parse value '%s' for key '%s': the parallelism must be an integer of at least 1.", value, conf.ExecParallelism)
+	}
+	return nil
+}
+
+// parallelism returns eddy.exec.parallelism: how many workers a batch
+// query's parallel pipelines run on.
+func (c *config) parallelism() (int, error) {
+	v := c.get(conf.ExecParallelism)
+	if err := checkRange(conf.ExecParallelism, v); err != nil {
+		return 0, err
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(v))
 	return n, nil
 }

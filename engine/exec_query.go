@@ -113,8 +113,13 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	if err != nil {
 		return nil, nil, err
 	}
+	par, err := s.conf.parallelism()
+	if err != nil {
+		return nil, nil, err
+	}
 	b := exec.NewBuilder(exec.Options{Streaming: st.streaming, Loc: loc, Tables: st,
-		Catalog: s.cat.CurrentCatalog(), Database: s.cat.CurrentDatabase(), MemoryBudget: budget})
+		Catalog: s.cat.CurrentCatalog(), Database: s.cat.CurrentDatabase(), MemoryBudget: budget,
+		Parallelism: par})
 	return b, st, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 	"time"
 
 	"eddy/engine/types"
@@ -262,8 +263,37 @@ func openDatagenReader(t *Table, seed uint64) (Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newPrefetchReader(r), nil
+	p := newPrefetchReader(r)
+	if datagenBounded(t) {
+		return &lockedReader{in: p}, nil
+	}
+	return p, nil
 }
+
+// lockedReader shares a bounded datagen scan among the workers of a
+// parallel scan (Concurrent): each Next takes the next batch of the
+// prefetching generator under a lock.
+type lockedReader struct {
+	mu sync.Mutex
+	in *prefetchReader
+}
+
+func (l *lockedReader) Next(ctx context.Context) (*vector.Batch, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.in.Next(ctx)
+}
+
+func (l *lockedReader) Close() error { return l.in.Close() }
+
+// Concurrent implements connectors.Concurrent.
+func (l *lockedReader) Concurrent() bool { return true }
+
+// PushFilters implements Pushdown.
+func (l *lockedReader) PushFilters(fs []RowFilter) []bool { return l.in.PushFilters(fs) }
+
+// PushColumns implements Pushdown.
+func (l *lockedReader) PushColumns(cols []int) { l.in.PushColumns(cols) }
 
 func newDatagenReader(t *Table, seed uint64) (*datagenReader, error) {
 	spec, err := newDatagenSpec(t)

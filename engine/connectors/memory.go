@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
@@ -37,8 +38,32 @@ func keyOf(t *Table) memKey {
 func (m *MemoryStore) Reader(t *Table) Reader {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return SliceReader(m.tables[keyOf(t)])
+	return &memReader{batches: m.tables[keyOf(t)]}
 }
+
+// memReader reads a snapshot of a table's batches. Its Next may be called
+// from several goroutines at once (connectors.Concurrent): each call takes
+// the next batch by an atomic counter, and the batches are immutable.
+type memReader struct {
+	batches []*vector.Batch
+	next    atomic.Int64
+}
+
+func (r *memReader) Next(ctx context.Context) (*vector.Batch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	i := r.next.Add(1) - 1
+	if i >= int64(len(r.batches)) {
+		return nil, nil
+	}
+	return r.batches[i], nil
+}
+
+func (r *memReader) Close() error { return nil }
+
+// Concurrent implements connectors.Concurrent.
+func (r *memReader) Concurrent() bool { return true }
 
 // Writer returns a writer that appends (or, with overwrite, replaces) the
 // table's rows at Commit.

@@ -3,6 +3,7 @@ package connectors
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/shopspring/decimal"
 
@@ -34,9 +35,19 @@ type scanReader struct {
 	filters []catalogs.RowFilter
 	cur     catalogs.RowCursor
 	done    bool
+	// shared is set when the cursor is concurrent: Next no longer closes
+	// it at the end (other calls may still be in it), Close does.
+	shared bool
+	ended  atomic.Bool
 }
 
 var _ Pushdown = (*scanReader)(nil)
+
+// Concurrent implements connectors.Concurrent: once the first Next has
+// opened the cursor, a scan whose cursor is concurrent
+// (catalogs.ConcurrentCursor) may be shared by several workers; before,
+// the answer is false.
+func (r *scanReader) Concurrent() bool { return r.shared }
 
 // PushFilters implements Pushdown: a filter is taken when the constant has
 // the column's storage (int64 for the integer types, float64 for DOUBLE, a
@@ -72,6 +83,9 @@ func (r *scanReader) PushColumns(cols []int) {
 }
 
 func (r *scanReader) Next(ctx context.Context) (*vector.Batch, error) {
+	if r.shared {
+		return r.nextShared(ctx)
+	}
 	if r.done {
 		return nil, nil
 	}
@@ -94,17 +108,45 @@ func (r *scanReader) Next(ctx context.Context) (*vector.Batch, error) {
 			return nil, err
 		}
 		r.cur = cur
+		if cc, ok := cur.(catalogs.ConcurrentCursor); ok && cc.Concurrent() {
+			r.shared = true
+			return r.nextShared(ctx)
+		}
 	}
 	ch, err := r.cur.Next(ctx, vector.BatchSize)
 	if err != nil || ch == nil {
 		r.Close()
 		return nil, err
 	}
+	return r.batch(ch)
+}
+
+// nextShared is Next over a concurrent cursor: it touches no state of
+// the reader but the ended flag, and leaves closing to Close.
+func (r *scanReader) nextShared(ctx context.Context) (*vector.Batch, error) {
+	if r.ended.Load() {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ch, err := r.cur.Next(ctx, vector.BatchSize)
+	if err != nil || ch == nil {
+		r.ended.Store(true)
+		return nil, err
+	}
+	return r.batch(ch)
+}
+
+// batch wraps a chunk of the cursor as a batch of the read columns.
+func (r *scanReader) batch(ch *catalogs.ColumnChunk) (*vector.Batch, error) {
 	b := &vector.Batch{Cols: make([]*vector.Vec, len(r.cols)), N: ch.N}
 	for i, p := range r.cols {
 		v, err := chunkVec(r.types[p], &ch.Cols[i], ch.N)
 		if err != nil {
-			r.Close()
+			if !r.shared {
+				r.Close()
+			}
 			return nil, err
 		}
 		b.Cols[i] = v

@@ -101,6 +101,11 @@ func (b *Builder) scan(n *plan.Scan) (Operator, error) {
 		}
 		cond = ev
 	}
+	if b.view != nil {
+		o := &scanOp{b: b, n: n, cond: cond, r: b.view}
+		b.view.scan = o
+		return o, nil
+	}
 	return &scanOp{b: b, n: n, cond: cond}, nil
 }
 
@@ -112,10 +117,12 @@ type scanOp struct {
 	done bool
 	// pushed is set when the reader took columns and filters (see
 	// openPushdown): its batches hold the columns cols, cond is the
-	// filters it did not take, out the batch columns of the output.
-	pushed bool
-	cols   []int
-	out    []int
+	// filters it did not take (residual, over the read columns), out the
+	// batch columns of the output.
+	pushed   bool
+	cols     []int
+	out      []int
+	residual plan.Expr
 }
 
 func (o *scanOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -123,15 +130,8 @@ func (o *scanOp) Next(ctx context.Context) (*vector.Batch, error) {
 		return nil, nil
 	}
 	if o.r == nil {
-		r, err := o.b.opts.Tables.OpenScan(ctx, o.n)
-		if err != nil {
+		if err := o.open(ctx); err != nil {
 			return nil, err
-		}
-		o.r = r
-		if pd, ok := r.(connectors.Pushdown); ok {
-			if err := o.openPushdown(pd); err != nil {
-				return nil, err
-			}
 		}
 	}
 	proj := o.n.Projection
@@ -139,6 +139,20 @@ func (o *scanOp) Next(ctx context.Context) (*vector.Batch, error) {
 		proj = o.out
 	}
 	return o.nextRows(ctx, proj)
+}
+
+// open opens the scan's reader and offers it the scan's columns and
+// filters.
+func (o *scanOp) open(ctx context.Context) error {
+	r, err := o.b.opts.Tables.OpenScan(ctx, o.n)
+	if err != nil {
+		return err
+	}
+	o.r = r
+	if pd, ok := r.(connectors.Pushdown); ok {
+		return o.openPushdown(pd)
+	}
+	return nil
 }
 
 func (o *scanOp) Close() error {

@@ -59,6 +59,10 @@ type Options struct {
 	// JoinBudget, when positive, also caps the number of build rows a hash
 	// join holds before it partitions both inputs to disk.
 	JoinBudget int
+	// Parallelism is how many workers a batch query's parallel pipelines
+	// run on (see parallel.go); 0 or 1: one, the calling goroutine. The
+	// session sets it from eddy.exec.parallelism.
+	Parallelism int
 }
 
 // Builder turns plans into operators for one statement.
@@ -67,6 +71,9 @@ type Builder struct {
 	env  *functions.Env
 	// correlation bindings: the current outer row of each correlation id.
 	corr map[int]*binding
+	// view, in the builder of a parallel pipeline's worker, is the
+	// worker's share of the scan's reader (parallel.go).
+	view *morselView
 }
 
 // binding is the current row of an outer input, read by CorrelRefs.
@@ -101,6 +108,9 @@ func (e *UnsupportedError) Class() string { return "TableException" }
 // makes the streaming shapes (Top-N, semi joins, join strategies,
 // changelog modes) explicit.
 func (b *Builder) Build(n plan.Node) (Operator, error) {
+	if scan, work, ok := b.parallelPipeline(n); ok && work {
+		return b.gather(n, scan)
+	}
 	switch n := n.(type) {
 	case *plan.TopN:
 		return b.topN(n)

@@ -192,9 +192,10 @@ func (o *scanOp) openPushdown(pd connectors.Pushdown) error {
 	for i, p := range proj {
 		o.out[i] = pos[p]
 	}
-	o.cond = nil
+	o.cond, o.residual = nil, nil
 	if f := plan.And(residual...); f != nil {
-		ev, err := o.b.compile(plan.RemapColumns(f, pos))
+		o.residual = plan.RemapColumns(f, pos)
+		ev, err := o.b.compile(o.residual)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,431 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"eddy/engine/connectors"
+	"eddy/engine/plan"
+	"eddy/engine/vector"
+)
+
+// Parallel pipelines. In batch mode, with Options.Parallelism above 1, a
+// pipeline (Project and Filter nodes down to one Scan) whose reader is
+// shared (connectors.Concurrent) runs on several workers: each worker
+// has its own instances of the pipeline's operators, built from the same
+// plan with expressions compiled per worker, and pulls the reader's
+// batches (morsels) one at a time. The reader's batches are numbered in
+// the order the reader hands them out, which is the order one goroutine
+// would read them in; a consumer that needs that order gets it back:
+//   - the gather (gatherOp) returns the workers' batches in morsel order,
+//     so the rows above it are exactly the serial plan's, in the same
+//     order (a sort's ties, a LIMIT without ORDER BY and first-appearance
+//     group order all stay as they are);
+//   - a two-phase aggregation (parallelagg.go) aggregates each worker's
+//     morsels into partial groups and merges them, and orders the groups
+//     by their first morsel and row.
+//
+// A reader that turns out not to be concurrent (asked after its first
+// batch, when a store's cursor is open) is read by the first worker's
+// pipeline on the calling goroutine: the serial plan, exactly.
+
+// parallelPipeline returns the scan of the pipeline n when n may run on
+// several workers: a chain of Project and Filter nodes over a Scan, in
+// batch mode, whose expressions hold no sub-query, correlation or
+// non-deterministic call (a per-worker copy of RAND(42) would repeat the
+// sequence). work reports whether the pipeline evaluates anything (a
+// bare scan gains nothing from a gather).
+func (b *Builder) parallelPipeline(n plan.Node) (scan *plan.Scan, work bool, ok bool) {
+	if b.opts.Streaming || b.opts.Parallelism <= 1 || b.view != nil || b.opts.Tables == nil {
+		return nil, false, false
+	}
+	for {
+		switch x := n.(type) {
+		case *plan.Project:
+			if !workerSafe(x.Exprs...) {
+				return nil, false, false
+			}
+			work, n = true, x.Input
+		case *plan.Filter:
+			if !workerSafe(x.Cond) {
+				return nil, false, false
+			}
+			work, n = true, x.Input
+		case *plan.Scan:
+			if !workerSafe(x.Filters...) {
+				return nil, false, false
+			}
+			return x, work || len(x.Filters) > 0, true
+		default:
+			return nil, false, false
+		}
+	}
+}
+
+// workerSafe reports whether every worker may evaluate its own compiled
+// copy of the expressions with the serial plan's results.
+func workerSafe(es ...plan.Expr) bool {
+	ok := true
+	for _, e := range es {
+		plan.WalkExpr(e, func(x plan.Expr) bool {
+			switch x := x.(type) {
+			case *plan.SubQuery, *plan.CorrelRef:
+				ok = false
+			case *plan.Call:
+				if x.Func != nil && !x.Func.Deterministic {
+					ok = false
+				}
+			}
+			return ok
+		})
+	}
+	return ok
+}
+
+// morsels hands the batches of a shared reader to the workers of one
+// parallel pipeline and collects what they make of each, by number.
+type morsels struct {
+	leader *scanOp // opens the reader and takes the pushdowns, once
+	pipes  []Operator
+	views  []*morselView
+	n      int // workers
+
+	started, serial, closed bool
+	first                   *vector.Batch // the batch read to learn the reader's kind
+
+	readMu   sync.Mutex // serializes the reader's Next, which numbers the batches
+	seq      int64      // batches handed out
+	srcEnded bool
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	err      error
+	reserved int64 // batches handed out or being read
+	next     int64 // the first batch whose result the consumer has not taken
+	total    int64 // the number of batches, once the reader ended; -1 before
+	window   int64 // how many batches may be out beyond next
+	ready    map[int64]*vector.Batch
+
+	cancel    context.CancelFunc
+	stopWatch func() bool
+	wg        sync.WaitGroup
+}
+
+// morselView is a worker's reader: its scan pulls the shared reader's
+// batches through it.
+type morselView struct {
+	m       *morsels
+	scan    *scanOp // the worker's scan, set when the worker is built
+	pending int64   // the batch the worker holds (-1: none)
+}
+
+// newMorsels builds n workers' instances of the pipeline p over scan.
+func (b *Builder) newMorsels(p plan.Node, scan *plan.Scan) (*morsels, error) {
+	n := b.opts.Parallelism
+	lop, err := b.scan(scan)
+	if err != nil {
+		return nil, err
+	}
+	m := &morsels{leader: lop.(*scanOp), n: n, total: -1, window: int64(2 * n), ready: map[int64]*vector.Batch{}}
+	m.cond = sync.NewCond(&m.mu)
+	for range n {
+		v := &morselView{m: m, pending: -1}
+		o := b.opts
+		o.Parallelism = 1
+		wb := &Builder{opts: o, env: b.env, corr: b.corr, view: v}
+		op, err := wb.Build(p)
+		if err == nil && v.scan == nil {
+			op.Close()
+			err = fmt.Errorf("parallel pipeline without a scan: %T", p)
+		}
+		if err != nil {
+			m.close()
+			return nil, err
+		}
+		m.pipes = append(m.pipes, op)
+		m.views = append(m.views, v)
+	}
+	return m, nil
+}
+
+// start opens the reader and reads its first batch; a concurrent reader
+// then gets run workers, each on a goroutine of its own, and the others
+// only the first pipeline, on the caller's goroutine (serial).
+func (m *morsels) start(ctx context.Context, run func(ctx context.Context, w int) error) error {
+	m.started = true
+	if err := m.leader.open(ctx); err != nil {
+		return err
+	}
+	for _, v := range m.views {
+		if err := v.scan.adopt(m.leader); err != nil {
+			return err
+		}
+	}
+	b, err := m.leader.r.Next(ctx)
+	if err != nil {
+		return err
+	}
+	m.first = b
+	if b == nil {
+		m.srcEnded = true
+	}
+	if b == nil || !connectors.IsConcurrent(m.leader.r) {
+		m.serial = true
+		return nil
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	m.cancel = cancel
+	m.stopWatch = context.AfterFunc(rctx, func() {
+		m.mu.Lock()
+		if m.err == nil {
+			m.err = rctx.Err()
+		}
+		m.cond.Broadcast()
+		m.mu.Unlock()
+	})
+	for w := range m.n {
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					m.fail(fmt.Errorf("parallel worker: %v", r))
+				}
+			}()
+			if err := run(rctx, w); err != nil {
+				m.fail(err)
+			}
+		}()
+	}
+	return nil
+}
+
+// fail records the first error of a worker and stops the others.
+func (m *morsels) fail(err error) {
+	m.mu.Lock()
+	if m.err == nil {
+		m.err = err
+	}
+	m.cond.Broadcast()
+	m.mu.Unlock()
+	if m.cancel != nil {
+		m.cancel()
+	}
+}
+
+// Next implements connectors.Reader for a worker's scan: the shared
+// reader's next batch. A worker that asks for another batch made nothing
+// of the one it holds (its operators pass each batch on or drop it).
+func (v *morselView) Next(ctx context.Context) (*vector.Batch, error) {
+	m := v.m
+	if m.serial {
+		if b := m.first; b != nil {
+			m.first = nil
+			return b, nil
+		}
+		if m.srcEnded {
+			return nil, nil
+		}
+		return m.leader.r.Next(ctx)
+	}
+	m.mu.Lock()
+	if v.pending >= 0 {
+		m.putLocked(v.pending, nil)
+		v.pending = -1
+	}
+	for m.err == nil && m.total < 0 && m.reserved-m.next >= m.window {
+		m.cond.Wait()
+	}
+	if m.err != nil {
+		err := m.err
+		m.mu.Unlock()
+		return nil, err
+	}
+	if m.total >= 0 {
+		m.mu.Unlock()
+		return nil, nil
+	}
+	m.reserved++
+	m.mu.Unlock()
+
+	m.readMu.Lock()
+	var b *vector.Batch
+	var err error
+	switch {
+	case m.srcEnded:
+	case m.first != nil:
+		b, m.first = m.first, nil
+	default:
+		b, err = m.leader.r.Next(ctx)
+		if b == nil && err == nil {
+			m.srcEnded = true
+		}
+	}
+	seq := m.seq
+	if b != nil {
+		m.seq++
+	}
+	m.readMu.Unlock()
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if b == nil {
+		m.reserved--
+		if err == nil && m.total < 0 {
+			m.total = seq
+		}
+		m.cond.Broadcast()
+		return nil, err
+	}
+	v.pending = seq
+	return b, nil
+}
+
+// Close implements connectors.Reader; the shared reader closes with the
+// pipeline.
+func (v *morselView) Close() error { return nil }
+
+// putLocked records the result of a batch (nil: no rows).
+func (m *morsels) putLocked(seq int64, b *vector.Batch) {
+	m.ready[seq] = b
+	m.cond.Broadcast()
+}
+
+// done records what a worker made of the batch it holds, after its
+// operators returned out (nil at the end of its input).
+func (m *morsels) done(v *morselView, out *vector.Batch) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v.pending < 0 {
+		if out != nil {
+			return fmt.Errorf("parallel pipeline returned rows of no batch")
+		}
+		return nil
+	}
+	m.putLocked(v.pending, out)
+	v.pending = -1
+	return nil
+}
+
+// take returns the result of the next batch in the reader's order,
+// waiting for it; ok is false at the end.
+func (m *morsels) take(ctx context.Context) (b *vector.Batch, ok bool, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for {
+		if m.err != nil {
+			return nil, false, m.err
+		}
+		if b, ok := m.ready[m.next]; ok {
+			delete(m.ready, m.next)
+			m.next++
+			m.cond.Broadcast()
+			return b, true, nil
+		}
+		if m.total >= 0 && m.next >= m.total {
+			return nil, false, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		m.cond.Wait()
+	}
+}
+
+// close stops the workers, waits for them and closes every pipeline and
+// the reader.
+func (m *morsels) close() error {
+	if m.closed {
+		return nil
+	}
+	m.closed = true
+	if m.cancel != nil {
+		m.cancel()
+		m.wg.Wait()
+		m.stopWatch()
+	}
+	var first error
+	for _, p := range m.pipes {
+		if err := p.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	if err := m.leader.Close(); err != nil && first == nil {
+		first = err
+	}
+	return first
+}
+
+// adopt gives a worker's scan the columns and filters the leader's reader
+// took, with the residual filter compiled for this worker.
+func (o *scanOp) adopt(leader *scanOp) error {
+	if !leader.pushed {
+		return nil
+	}
+	o.pushed, o.cols, o.out, o.cond = true, leader.cols, leader.out, nil
+	if leader.residual != nil {
+		ev, err := o.b.compile(leader.residual)
+		if err != nil {
+			return err
+		}
+		o.cond = ev
+	}
+	return nil
+}
+
+// gatherOp runs a pipeline on several workers and returns their batches
+// in the reader's order.
+type gatherOp struct {
+	m *morsels
+}
+
+func (b *Builder) gather(p plan.Node, scan *plan.Scan) (Operator, error) {
+	m, err := b.newMorsels(p, scan)
+	if err != nil {
+		return nil, err
+	}
+	return &gatherOp{m: m}, nil
+}
+
+func (g *gatherOp) Next(ctx context.Context) (*vector.Batch, error) {
+	m := g.m
+	if !m.started {
+		if err := m.start(ctx, g.work); err != nil {
+			return nil, err
+		}
+	}
+	if m.serial {
+		return m.pipes[0].Next(ctx)
+	}
+	for {
+		b, ok, err := m.take(ctx)
+		if err != nil || !ok {
+			return nil, err
+		}
+		if b != nil && b.N > 0 {
+			return b, nil
+		}
+	}
+}
+
+// work is worker w's loop: its pipeline's batches, each recorded under
+// the number of the reader's batch it came from.
+func (g *gatherOp) work(ctx context.Context, w int) error {
+	m := g.m
+	pipe, v := m.pipes[w], m.views[w]
+	for {
+		out, err := pipe.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if err := m.done(v, out); err != nil {
+			return err
+		}
+		if out == nil {
+			return nil
+		}
+	}
+}
+
+func (g *gatherOp) Close() error { return g.m.close() }
