@@ -21,6 +21,9 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 			return op, err
 		}
 	}
+	if scan, _, ok := b.parallelPipeline(n.Input); ok && twoPhase(n) {
+		return b.parallelAggregate(n, scan)
+	}
 	in, err := b.Build(n.Input)
 	if err != nil {
 		return nil, err

@@ -106,6 +106,9 @@ type morsels struct {
 	total    int64 // the number of batches, once the reader ended; -1 before
 	window   int64 // how many batches may be out beyond next
 	ready    map[int64]*vector.Batch
+	// unordered is set when no consumer takes the batches' results in
+	// order (a two-phase aggregation): there is no window and no result.
+	unordered bool
 
 	cancel    context.CancelFunc
 	stopWatch func() bool
@@ -230,11 +233,11 @@ func (v *morselView) Next(ctx context.Context) (*vector.Batch, error) {
 		return m.leader.r.Next(ctx)
 	}
 	m.mu.Lock()
-	if v.pending >= 0 {
+	if v.pending >= 0 && !m.unordered {
 		m.putLocked(v.pending, nil)
-		v.pending = -1
 	}
-	for m.err == nil && m.total < 0 && m.reserved-m.next >= m.window {
+	v.pending = -1
+	for m.err == nil && m.total < 0 && !m.unordered && m.reserved-m.next >= m.window {
 		m.cond.Wait()
 	}
 	if m.err != nil {
@@ -295,6 +298,10 @@ func (m *morsels) putLocked(seq int64, b *vector.Batch) {
 // done records what a worker made of the batch it holds, after its
 // operators returned out (nil at the end of its input).
 func (m *morsels) done(v *morselView, out *vector.Batch) error {
+	if m.unordered {
+		v.pending = -1
+		return nil
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if v.pending < 0 {
