@@ -14,7 +14,7 @@ import (
 // conditions with no equality). The residual condition is evaluated
 // vectorized over the candidate pairs.
 func (b *Builder) join(n *plan.Join) (Operator, error) {
-	left, err := b.Build(n.Left)
+	left, par, err := b.buildLeft(n)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +23,7 @@ func (b *Builder) join(n *plan.Join) (Operator, error) {
 		left.Close()
 		return nil, err
 	}
-	o := &joinOp{n: n, left: left, right: right,
+	o := &joinOp{n: n, left: left, right: right, par: par,
 		leftTypes: n.Left.Schema().Types(), rightTypes: n.Right.Schema().Types(), outTypes: n.Schema().Types(),
 		budget: b.opts.JoinBudget, memBudget: b.memoryBudget(), streaming: b.opts.Streaming}
 	for _, k := range n.EquiKeys {
@@ -97,6 +97,9 @@ type joinOp struct {
 	pendingPos int
 	// liBuf and riBuf are the pair buffers reused by the probes.
 	liBuf, riBuf []int
+	// par, when the left input is a parallel pipeline, probes on its
+	// workers (paralleljoin.go).
+	par *parallelProbe
 }
 
 const maxPairs = 1 << 16
@@ -210,6 +213,11 @@ func (o *joinOp) Next(ctx context.Context) (*vector.Batch, error) {
 		if err := o.build(ctx); err != nil {
 			return nil, err
 		}
+		if o.par != nil && o.grace == nil {
+			if err := o.par.enable(o); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for {
 		out, err := o.pass(ctx)
@@ -230,6 +238,13 @@ func (o *joinOp) Next(ctx context.Context) (*vector.Batch, error) {
 // pass joins the left input (or the current left partition) with the
 // build rows in memory; nil at its end.
 func (o *joinOp) pass(ctx context.Context) (*vector.Batch, error) {
+	for o.par != nil && o.par.on && !o.leftDone {
+		out, err := o.par.next(ctx, o)
+		if err != nil || out != nil {
+			return out, err
+		}
+		o.leftDone = true
+	}
 	for !o.leftDone || o.pending != nil {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -385,6 +385,9 @@ func (o *scanOp) adopt(leader *scanOp) error {
 // in the reader's order.
 type gatherOp struct {
 	m *morsels
+	// stage, when set before the first Next, is applied by each worker to
+	// its pipeline's batches (a parallel join's probe, paralleljoin.go).
+	stage func(ctx context.Context, w int, b *vector.Batch) (*vector.Batch, error)
 }
 
 func (b *Builder) gather(p plan.Node, scan *plan.Scan) (Operator, error) {
@@ -426,11 +429,16 @@ func (g *gatherOp) work(ctx context.Context, w int) error {
 		if err != nil {
 			return err
 		}
+		if out == nil {
+			return m.done(v, nil)
+		}
+		if g.stage != nil {
+			if out, err = g.stage(ctx, w, out); err != nil {
+				return err
+			}
+		}
 		if err := m.done(v, out); err != nil {
 			return err
-		}
-		if out == nil {
-			return nil
 		}
 	}
 }
