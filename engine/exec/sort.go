@@ -14,10 +14,18 @@ import (
 // LIMIT k) it never holds much more than keep rows: whenever the buffer
 // grows past twice keep it is sorted and cut back.
 func (b *Builder) sort(n *plan.Sort, keep int64) (Operator, error) {
+	if scan, _, ok := b.parallelPipeline(n.Input); ok && parallelSortable(n) {
+		return b.parallelSort(n, scan, keep)
+	}
 	in, err := b.Build(n.Input)
 	if err != nil {
 		return nil, err
 	}
+	return b.newSortOp(n, in, keep)
+}
+
+// newSortOp returns the sort of n over in.
+func (b *Builder) newSortOp(n *plan.Sort, in Operator, keep int64) (*sortOp, error) {
 	keys := make([]plan.Expr, len(n.Keys))
 	for i, k := range n.Keys {
 		keys[i] = k.Expr

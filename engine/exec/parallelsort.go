@@ -1,0 +1,230 @@
+package exec
+
+import (
+	"context"
+
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// Parallel sort. A batch sort (or Top-N) over a parallel pipeline sorts
+// on the workers: each worker's rows, with their sort key values and
+// their ordinal (the reader's batch number and the row's position, see
+// parallelagg.go) as a last ascending key, go through a sort of its own
+// (with its share of the memory budget, spilling runs as a serial sort
+// does; a Top-N keeps its first rows only), and the consumer merges the
+// workers' sorted outputs. The ordinal makes every key unique and gives
+// ties the order of the input, which is the serial sort's (it is
+// stable): the merged rows are the serial sort's rows in its order.
+
+// parallelSortable reports whether every worker may compute n's keys.
+func parallelSortable(n *plan.Sort) bool {
+	for _, k := range n.Keys {
+		if !workerSafe(k.Expr) {
+			return false
+		}
+	}
+	return len(n.Keys) > 0
+}
+
+// parallelSortOp sorts a parallel pipeline's rows on its workers.
+type parallelSortOp struct {
+	b     *Builder
+	n     *plan.Sort
+	m     *morsels
+	keep  int64
+	width int             // the input's columns
+	wide  *plan.Sort      // a worker's sort: over the input, key and ordinal columns
+	sorts []*sortOp       // per worker
+	heads []*vector.Batch // per worker: its current sorted batch
+	pos   []int           // per worker: the position in it
+	keyAt int             // the first key column of a worker's rows
+	keys  []plan.SortKey  // over the key columns (and the ordinal)
+	types []*types.Type   // the input's column types
+	out   Operator        // the serial sort, when the reader is not shared
+	done  bool
+	// emitted counts the merged rows, of which a Top-N returns keep.
+	emitted int64
+}
+
+func (b *Builder) parallelSort(n *plan.Sort, scan *plan.Scan, keep int64) (Operator, error) {
+	m, err := b.newMorsels(n.Input, scan)
+	if err != nil {
+		return nil, err
+	}
+	m.unordered = true
+	in := n.Input.Schema()
+	cols := append(plan.Schema{}, in...)
+	var wideKeys, mergeKeys []plan.SortKey
+	for i, k := range n.Keys {
+		t := k.Expr.Type()
+		cols = append(cols, plan.Column{Name: "$key", Type: t})
+		wideKeys = append(wideKeys, plan.SortKey{Expr: &plan.ColumnRef{Index: len(in) + i, T: t}, Desc: k.Desc, NullsFirst: k.NullsFirst})
+		mergeKeys = append(mergeKeys, plan.SortKey{Expr: &plan.ColumnRef{Index: i, T: t}, Desc: k.Desc, NullsFirst: k.NullsFirst})
+	}
+	ordT := types.New(types.BigInt).WithNullable(false)
+	cols = append(cols, plan.Column{Name: "$ordinal", Type: ordT})
+	wideKeys = append(wideKeys, plan.SortKey{Expr: &plan.ColumnRef{Index: len(cols) - 1, T: ordT}})
+	mergeKeys = append(mergeKeys, plan.SortKey{Expr: &plan.ColumnRef{Index: len(n.Keys), T: ordT}})
+	wide := &plan.Sort{Input: &plan.Values{Cols: cols}, Keys: wideKeys}
+	return &parallelSortOp{b: b, n: n, m: m, keep: keep, width: len(in), wide: wide, keyAt: len(in),
+		keys: mergeKeys, types: in.Types(), sorts: make([]*sortOp, m.n), heads: make([]*vector.Batch, m.n),
+		pos: make([]int, m.n)}, nil
+}
+
+func (o *parallelSortOp) Next(ctx context.Context) (*vector.Batch, error) {
+	m := o.m
+	if !m.started {
+		if err := m.start(ctx, o.work); err != nil {
+			return nil, err
+		}
+		if m.serial {
+			s, err := o.b.newSortOp(o.n, m.pipes[0], o.keep)
+			if err != nil {
+				return nil, err
+			}
+			o.out = s
+		} else {
+			m.wg.Wait()
+			m.mu.Lock()
+			err := m.err
+			m.mu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	if o.out != nil {
+		return o.out.Next(ctx)
+	}
+	return o.merge(ctx)
+}
+
+// work is worker w: its rows, with their keys and ordinals, sorted by a
+// sort of its own, whose first sorted batch it takes.
+func (o *parallelSortOp) work(ctx context.Context, w int) error {
+	m := o.m
+	opts := o.b.opts
+	opts.Parallelism = 1
+	opts.MemoryBudget = max(o.b.memoryBudget()/int64(m.n), 1)
+	if opts.SortBudget > 0 {
+		opts.SortBudget = max(opts.SortBudget/m.n, 1)
+	}
+	wb := &Builder{opts: opts, env: o.b.env, corr: o.b.corr}
+	keyEvs := make([]evaluator, len(o.n.Keys))
+	for i, k := range o.n.Keys {
+		ev, err := wb.compile(k.Expr)
+		if err != nil {
+			return err
+		}
+		keyEvs[i] = ev
+	}
+	in := &keyedOp{in: &ordinalOp{pipe: m.pipes[w], v: m.views[w]}, evs: keyEvs, width: o.width}
+	s, err := wb.newSortOp(o.wide, in, o.keep)
+	if err != nil {
+		return err
+	}
+	o.sorts[w] = s
+	b, err := s.Next(ctx)
+	if err != nil {
+		return err
+	}
+	o.heads[w] = b
+	return nil
+}
+
+// merge returns the next rows of the workers' sorted outputs in key and
+// ordinal order (at most keep rows for a Top-N).
+func (o *parallelSortOp) merge(ctx context.Context) (*vector.Batch, error) {
+	if o.done {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := vector.NewBatch(o.types, vector.BatchSize)
+	for out.N < vector.BatchSize {
+		if o.keep > 0 && o.emitted >= o.keep {
+			o.done = true
+			break
+		}
+		best := -1
+		for w, h := range o.heads {
+			if h == nil {
+				continue
+			}
+			if best < 0 || compareKeysAcross(o.keys, h.Cols[o.keyAt:], o.pos[w], o.heads[best].Cols[o.keyAt:], o.pos[best]) < 0 {
+				best = w
+			}
+		}
+		if best < 0 {
+			o.done = true
+			break
+		}
+		h := o.heads[best]
+		for c := range out.Cols {
+			out.Cols[c].AppendFrom(h.Cols[c], o.pos[best])
+		}
+		out.N++
+		o.emitted++
+		o.pos[best]++
+		if o.pos[best] >= h.N {
+			next, err := o.sorts[best].Next(ctx)
+			if err != nil {
+				return nil, err
+			}
+			o.heads[best], o.pos[best] = next, 0
+		}
+	}
+	if out.N == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func (o *parallelSortOp) Close() error {
+	err := o.m.close()
+	for _, s := range o.sorts {
+		if s != nil {
+			if e := s.Close(); e != nil && err == nil {
+				err = e
+			}
+		}
+	}
+	if o.out != nil {
+		if e := o.out.Close(); e != nil && err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// keyedOp passes its input's batches on with the values of evs after the
+// first width columns (the ordinal column stays last).
+type keyedOp struct {
+	in    Operator
+	evs   []evaluator
+	width int
+}
+
+func (o *keyedOp) Next(ctx context.Context) (*vector.Batch, error) {
+	bt, err := o.in.Next(ctx)
+	if err != nil || bt == nil {
+		return nil, err
+	}
+	cols := make([]*vector.Vec, 0, len(bt.Cols)+len(o.evs))
+	cols = append(cols, bt.Cols[:o.width]...)
+	row := &vector.Batch{Cols: bt.Cols[:o.width], Kinds: bt.Kinds, N: bt.N}
+	for _, ev := range o.evs {
+		v, err := ev(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, v)
+	}
+	cols = append(cols, bt.Cols[o.width])
+	return &vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}, nil
+}
+
+func (o *keyedOp) Close() error { return o.in.Close() }
