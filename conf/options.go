@@ -3,6 +3,7 @@ package conf
 import (
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"sort"
 	"strconv"
@@ -275,6 +276,20 @@ func EssentialKeys() []string {
 	return []string{RuntimeMode, ResultMode, OutputFormat, DMLSync, LocalTimeZone, MaxColumnWidth, SpillMemory}
 }
 
+// ParallelismEnv names the environment variable that, when it holds an
+// integer of at least 1, is eddy.exec.parallelism's default instead of
+// the number of CPUs (a test run at another parallelism sets it).
+const ParallelismEnv = "EDDY_EXEC_PARALLELISM"
+
+func defaultParallelism() string {
+	if v := os.Getenv(ParallelismEnv); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n >= 1 {
+			return strconv.Itoa(n)
+		}
+	}
+	return strconv.Itoa(runtime.NumCPU())
+}
+
 // Options returns the registry of the options eddy interprets, with Flink's
 // defaults.
 func Options() *Registry {
@@ -318,8 +333,8 @@ func Options() *Registry {
 		{Key: CheckpointInterval, Type: TypeDuration, Description: "Checkpoint interval."},
 		{Key: SpillMemory, Type: TypeMemorySize, Default: "256mb",
 			Description: "Memory a sort, aggregation or hash join may hold before spilling to disk."},
-		{Key: ExecParallelism, Type: TypeInt, Default: strconv.Itoa(runtime.NumCPU()),
-			Description: "Workers a batch query's scans, filters, projections and aggregations run on (at least 1; default: the number of CPUs)."},
+		{Key: ExecParallelism, Type: TypeInt, Default: defaultParallelism(),
+			Description: "Workers a batch query's scans, filters, projections, aggregations, joins and sorts run on (at least 1; default: $EDDY_EXEC_PARALLELISM, else the number of CPUs)."},
 		// No default here: unset, the catalog layer's own bound applies.
 		{Key: CatalogOpenTimeout, Type: TypeDuration,
 			Description: "How long opening a catalog (connecting to its metastore or service) may take; read when the session starts. Unset: 10 s."},

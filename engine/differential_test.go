@@ -202,6 +202,16 @@ func TestDifferentialAgainstSQLite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("differential test skipped in -short mode")
 	}
+	// The store's managed tables at the session's parallelism, and
+	// temporary tables, whose reader parallel workers share, at 4.
+	for _, c := range []struct {
+		name, create, parallelism string
+	}{{"managed", "CREATE TABLE ", ""}, {"temporary-parallel-4", "CREATE TEMPORARY TABLE ", "4"}} {
+		t.Run(c.name, func(t *testing.T) { differential(t, c.create, c.parallelism) })
+	}
+}
+
+func differential(t *testing.T, create, parallelism string) {
 	r := rand.New(rand.NewPCG(7, 11))
 	t1, t2 := genTable(r, "t1", diffRows1), genTable(r, "t2", diffRows2)
 	db, err := sql.Open("sqlite3", ":memory:")
@@ -212,11 +222,14 @@ func TestDifferentialAgainstSQLite(t *testing.T) {
 	db.SetMaxOpenConns(1)
 	s := openQuerySession(t)
 	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	if parallelism != "" {
+		mustExec(t, s, "SET 'eddy.exec.parallelism' = '"+parallelism+"'")
+	}
 	for _, tb := range []diffTable{t1, t2} {
 		if _, err := db.Exec("CREATE TABLE " + tb.name + " (a INTEGER, b INTEGER, s TEXT)"); err != nil {
 			t.Fatal(err)
 		}
-		mustExec(t, s, "CREATE TABLE "+tb.name+" (a INT, b INT, s STRING)")
+		mustExec(t, s, create+tb.name+" (a INT, b INT, s STRING)")
 		for _, ins := range insertSQL(tb, false) {
 			if _, err := db.Exec(ins); err != nil {
 				t.Fatal(err)

@@ -39,6 +39,9 @@ type env struct {
 	sc     scale
 	log    io.Writer
 	duck   *sql.DB // nil until a workload needs it
+	// parallelism, when positive, is every eddy run's
+	// eddy.exec.parallelism (0: eddy's default, the number of CPUs).
+	parallelism int
 }
 
 func newEnv(dir, eddyBin string, sc scale, log io.Writer) (*env, error) {
@@ -137,6 +140,9 @@ func (e *env) eddyArgs(store string, extra ...string) []string {
 		"-D", "sql-client.execution.result-mode=tableau",
 		"-D", "execution.runtime-mode=batch",
 		"-D", "table.dml-sync=true"}
+	if e.parallelism > 0 {
+		args = append(args, "-D", fmt.Sprintf("eddy.exec.parallelism=%d", e.parallelism))
+	}
 	return append(args, extra...)
 }
 

@@ -26,6 +26,9 @@ type config struct {
 	// peers runs the sqlite3 CLI and DuckDB too (false: eddy, and the
 	// baseline if any, only).
 	peers bool
+	// parallelism and baseParallelism set eddy.exec.parallelism for eddy
+	// and the baseline (0: eddy's default).
+	parallelism, baseParallelism int
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -38,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.only, "only", "", "run only the workload groups whose name contains this text (startup, catalog, script, analytics, csv, parquet, memory, streaming)")
 	fs.StringVar(&c.workdir, "workdir", "", "directory for generated data and stores (default: a temporary directory, removed at the end)")
 	fs.StringVar(&c.baseline, "baseline", "", "an earlier eddy binary to measure in the same rounds as eddy (adds baseline and eddy/baseline columns)")
+	fs.IntVar(&c.parallelism, "parallelism", 0, "eddy.exec.parallelism of every eddy run (0: eddy's default, the number of CPUs)")
+	fs.IntVar(&c.baseParallelism, "baseline-parallelism", 0, "eddy.exec.parallelism of the baseline's runs (0: eddy's default); with -baseline set to the same binary, compares two parallelisms")
 	fs.BoolVar(&c.peers, "peers", true, "also run the sqlite3 CLI and DuckDB (false: only eddy and the baseline)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -87,6 +92,7 @@ func bench(c config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	env.parallelism = c.parallelism
 	defer env.close()
 	// The baseline works on stores of its own (a store written by one
 	// build is not handed to the other) over data generated alike.
@@ -102,6 +108,7 @@ func bench(c config, stdout, stderr io.Writer) error {
 		if base, err = newEnv(bdir, abs, c.scale, stderr); err != nil {
 			return err
 		}
+		base.parallelism = c.baseParallelism
 		defer base.close()
 	}
 	loadBefore := loadAverage()
