@@ -405,8 +405,14 @@ func (g *gatherOp) Next(ctx context.Context) (*vector.Batch, error) {
 			return nil, err
 		}
 	}
-	if m.serial {
-		return m.pipes[0].Next(ctx)
+	for m.serial {
+		b, err := m.pipes[0].Next(ctx)
+		if err != nil || b == nil || g.stage == nil {
+			return b, err
+		}
+		if b, err = g.stage(ctx, 0, b); err != nil || b != nil && b.N > 0 {
+			return b, err
+		}
 	}
 	for {
 		b, ok, err := m.take(ctx)
