@@ -240,3 +240,67 @@ func BenchmarkWindowRowNumber(b *testing.B) {
 	}
 	b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkParallel runs a scan with a filter and a projection, a GROUP
+// BY of 1,000 groups (two-phase), a hash join (parallel probe) and an
+// ORDER BY ... LIMIT 100 (per-worker Top-N) over the 1M-row table at
+// eddy.exec.parallelism 1 and 2.
+func BenchmarkParallel(b *testing.B) {
+	m := &memTables{c: connectors.New(), tables: map[plan.TableID]*connectors.Table{}}
+	scan := benchTable(b, m, "t", benchRows, 1000)
+	small := benchTable(b, m, "small", 1000, 10)
+	s := scan.Schema()
+	boolT := types.New(types.Boolean)
+	filter := &plan.Project{Input: &plan.Filter{Input: scan, Cond: call("AND", boolT,
+		call("<", boolT, s.Ref(1), lit(int32(500), types.New(types.Int))),
+		call(">", boolT, s.Ref(2), lit(10.0, types.New(types.Double))))},
+		Exprs: []plan.Expr{
+			call("+", types.New(types.BigInt), s.Ref(0), lit(int64(1), types.New(types.BigInt))),
+			call("*", types.New(types.Double), s.Ref(2), lit(2.0, types.New(types.Double))),
+		}, Names: []string{"a", "b"}}
+	agg := &plan.Aggregate{Input: scan, Group: []plan.Expr{s.Ref(1)}, GroupNames: []string{"g"},
+		Aggs: []plan.AggCall{{Name: "COUNT", Alias: "c", T: bigT},
+			{Name: "SUM", Args: []plan.Expr{s.Ref(0)}, Alias: "s", T: bigT},
+			{Name: "MAX", Args: []plan.Expr{s.Ref(3)}, Alias: "m", T: types.NewString()}}}
+	join := plan.NewJoin(plan.InnerJoin, scan, small, call("=", boolT,
+		&plan.ColumnRef{Index: 1, T: types.New(types.Int)}, &plan.ColumnRef{Index: 4, T: types.New(types.BigInt)}))
+	topN := &plan.Limit{Input: &plan.Sort{Input: scan, Keys: []plan.SortKey{{Expr: s.Ref(2), Desc: true}, {Expr: s.Ref(0)}}},
+		Fetch: 100}
+	for _, c := range []struct {
+		name string
+		n    plan.Node
+		rows int
+	}{{"scan-filter", filter, -1}, {"groupby-1000", agg, 1000}, {"join", join, benchRows}, {"topn-100", topN, 100}} {
+		for _, p := range []int{1, 2} {
+			b.Run(c.name+"/p"+strconv.Itoa(p), func(b *testing.B) {
+				for range b.N {
+					n := drainOpts(b, c.n, Options{Tables: m, Parallelism: p})
+					if c.rows >= 0 && n != c.rows || n == 0 {
+						b.Fatalf("rows = %d", n)
+					}
+				}
+				b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			})
+		}
+	}
+}
+
+func drainOpts(b *testing.B, n plan.Node, opts Options) int {
+	b.Helper()
+	op, err := NewBuilder(opts).Build(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer op.Close()
+	rows := 0
+	for {
+		bt, err := op.Next(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if bt == nil {
+			return rows
+		}
+		rows += bt.N
+	}
+}

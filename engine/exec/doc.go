@@ -8,7 +8,8 @@
 // aggregate emits its changelog (+I, then -U/+U pairs as a group's result
 // changes), in batch mode only final rows. Every operator checks the
 // statement's context between batches, so cancellation stops a query
-// within one batch of work; operators start no goroutines. A streaming
+// within one batch of work; operators start no goroutines, except the
+// parallel pipelines below. A streaming
 // aggregate grouped by a window table function's window_start and
 // window_end is a window aggregate instead: each window emits its final
 // rows once, as +I, when the watermark (from the source's WATERMARK
@@ -36,6 +37,26 @@
 // aggregation spills partitions of its groups, and a hash join whose
 // build side outgrows the budget becomes a grace hash join over
 // partition files.
+//
+// In batch mode, with Options.Parallelism (eddy.exec.parallelism) above
+// 1, a pipeline of Project and Filter nodes over a Scan whose reader is
+// shared (connectors.Concurrent) runs on that many workers (parallel.go):
+// the builder builds one instance of the pipeline's operators per worker
+// (expressions compiled per worker), each pulls the reader's next batch,
+// and the batches are numbered in the order the reader hands them out.
+// What the pipeline feeds decides what runs on the workers: a gather
+// returns their batches in that order (so everything above sees the
+// serial plan's rows in the serial order); a batch aggregation of COUNT,
+// SUM over integers and DECIMAL, MIN and MAX aggregates per worker and
+// merges (parallelagg.go), ordering the groups by their first row; a
+// hash join builds once and probes on the workers (paralleljoin.go); a
+// sort or Top-N sorts per worker with the row's number as a last key and
+// merges (parallelsort.go), so ties keep the stable serial order. Workers
+// share the memory budget; the first error cancels the others, and Close
+// waits for every worker. A reader that is not shared runs the first
+// worker's pipeline on the caller's goroutine, which is the serial plan.
+// Streaming operators never run in parallel; Explain shows the serial
+// operators.
 //
 // Tables are reached through the Tables interface the caller provides
 // (engine wires it to connectors and catalogs). A scan reads the columns
