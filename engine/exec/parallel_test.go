@@ -1,0 +1,148 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"eddy/engine/connectors"
+	"eddy/engine/plan"
+	"eddy/engine/types"
+	"eddy/engine/vector"
+)
+
+// failTables serves every scan from one shared (Concurrent) reader of
+// batches of the rows (k, g) = (i, i % 7) that fails at batch failAt
+// (never when negative).
+type failTables struct {
+	batches int
+	failAt  int64
+}
+
+var errBoom = errors.New("boom")
+
+type failReader struct {
+	t    *failTables
+	next atomic.Int64
+}
+
+func (r *failReader) Next(ctx context.Context) (*vector.Batch, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	i := r.next.Add(1) - 1
+	if i == r.t.failAt {
+		return nil, errBoom
+	}
+	if i >= int64(r.t.batches) {
+		return nil, nil
+	}
+	bt := vector.NewBatch([]*types.Type{types.New(types.BigInt), types.New(types.BigInt)}, vector.BatchSize)
+	for j := range vector.BatchSize {
+		k := i*vector.BatchSize + int64(j)
+		bt.AppendRow(types.Insert, []any{k, k % 7})
+	}
+	return bt, nil
+}
+
+func (r *failReader) Close() error     { return nil }
+func (r *failReader) Concurrent() bool { return true }
+
+func (f *failTables) OpenScan(context.Context, *plan.Scan) (connectors.Reader, error) {
+	return &failReader{t: f}, nil
+}
+
+func (f *failTables) OpenSink(context.Context, *plan.Sink) (connectors.Writer, error) {
+	return nil, errors.New("no sinks")
+}
+
+// parallelShapes are a plan of each parallel operator over a scan of
+// failTables.
+func parallelShapes() map[string]plan.Node {
+	bigT := types.New(types.BigInt)
+	boolT := types.New(types.Boolean)
+	dblT := types.New(types.Double)
+	scan := func(name string) *plan.Scan {
+		return &plan.Scan{Table: plan.TableID{Catalog: "c", Database: "d", Object: name},
+			Physical: plan.Schema{{Name: "k", Type: bigT}, {Name: "g", Type: bigT}}, Bounded: true, Rowtime: -1}
+	}
+	s := scan("t")
+	sch := s.Schema()
+	filter := &plan.Filter{Input: s, Cond: call(">", boolT, sch.Ref(1), lit(int64(2), bigT))}
+	return map[string]plan.Node{
+		"gather": filter,
+		"two-phase": &plan.Aggregate{Input: filter, Group: []plan.Expr{sch.Ref(1)}, GroupNames: []string{"g"},
+			Aggs: []plan.AggCall{{Name: "COUNT", Alias: "c", T: bigT}, {Name: "SUM", Args: []plan.Expr{sch.Ref(0)}, Alias: "s", T: bigT}}},
+		"partitioned": &plan.Aggregate{Input: filter, Group: []plan.Expr{sch.Ref(1)}, GroupNames: []string{"g"},
+			Aggs: []plan.AggCall{{Name: "SUM", Args: []plan.Expr{&plan.Cast{X: sch.Ref(0), T: dblT}}, Alias: "s", T: dblT}}},
+		"join": plan.NewJoin(plan.LeftJoin, filter, scan("u"), call("=", boolT, sch.Ref(0), &plan.ColumnRef{Index: 2, T: bigT})),
+		"sort": &plan.Sort{Input: filter, Keys: []plan.SortKey{{Expr: sch.Ref(1), Desc: true}}},
+	}
+}
+
+// TestParallelMatchesSerialShapes runs each parallel operator at
+// parallelism 1 and 4 and compares the rows in order.
+func TestParallelMatchesSerialShapes(t *testing.T) {
+	for name, n := range parallelShapes() {
+		f := &failTables{batches: 40, failAt: -1}
+		want, _ := runOpts(t, n, Options{Tables: f, Parallelism: 1})
+		got, _ := runOpts(t, n, Options{Tables: f, Parallelism: 4})
+		if len(want) == 0 {
+			t.Errorf("%s: no rows", name)
+		}
+		sameLines(t, name, got, want)
+	}
+}
+
+// TestParallelWorkerError checks that an error of the shared reader in
+// one worker fails the statement with it, and that every worker is gone
+// once the operator is closed, also when the statement is cancelled.
+func TestParallelWorkerError(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for name, n := range parallelShapes() {
+		f := &failTables{batches: 40, failAt: 23}
+		op, err := NewBuilder(Options{Tables: f, Parallelism: 4}).Build(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Drain(context.Background(), op, n.Schema().Types())
+		if !errors.Is(err, errBoom) {
+			t.Errorf("%s: error %v, want %v", name, err, errBoom)
+		}
+		op.Close()
+
+		ctx, cancel := context.WithCancel(context.Background())
+		f = &failTables{batches: 4000, failAt: -1}
+		op, err = NewBuilder(Options{Tables: f, Parallelism: 4}).Build(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := Drain(ctx, op, n.Schema().Types())
+			done <- err
+		}()
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil && !errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "canceled") {
+				t.Errorf("%s: cancelled: %v", name, err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: cancellation did not stop the workers", name)
+		}
+		op.Close()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after closing, %d before", n, before)
+	}
+}
