@@ -111,6 +111,7 @@ type morsels struct {
 	unordered bool
 
 	cancel    context.CancelFunc
+	rctx      context.Context // the workers' context
 	stopWatch func() bool
 	wg        sync.WaitGroup
 }
@@ -178,7 +179,7 @@ func (m *morsels) start(ctx context.Context, run func(ctx context.Context, w int
 		return nil
 	}
 	rctx, cancel := context.WithCancel(ctx)
-	m.cancel = cancel
+	m.cancel, m.rctx = cancel, rctx
 	m.stopWatch = context.AfterFunc(rctx, func() {
 		m.mu.Lock()
 		if m.err == nil {
@@ -450,3 +451,66 @@ func (g *gatherOp) work(ctx context.Context, w int) error {
 }
 
 func (g *gatherOp) Close() error { return g.m.close() }
+
+// error returns the first error of the workers, if any.
+func (m *morsels) error() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
+}
+
+// chanOp returns the batches sent on ch until it is closed; it fails
+// with the workers' error once their context ends.
+type chanOp struct {
+	ch chan *vector.Batch
+	m  *morsels
+}
+
+func (o *chanOp) Next(ctx context.Context) (*vector.Batch, error) {
+	select {
+	case b, ok := <-o.ch:
+		if !ok {
+			return nil, o.m.error()
+		}
+		return b, nil
+	case <-o.m.rctx.Done():
+		if err := o.m.error(); err != nil {
+			return nil, err
+		}
+		return nil, o.m.rctx.Err()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (o *chanOp) Close() error { return nil }
+
+// send passes b to ch unless the workers' context ends first.
+func (m *morsels) send(ch chan *vector.Batch, b *vector.Batch) error {
+	select {
+	case ch <- b:
+		return nil
+	case <-m.rctx.Done():
+		if err := m.error(); err != nil {
+			return err
+		}
+		return m.rctx.Err()
+	}
+}
+
+// byOrdinal returns the rows of in (whose last column is each row's
+// ordinal) ordered by it, without it, through a sort that spills past
+// its budget.
+func (b *Builder) byOrdinal(in Operator, cols plan.Schema, budget int64) (Operator, error) {
+	opts := b.opts
+	opts.Parallelism = 1
+	opts.MemoryBudget = max(budget, 1)
+	sb := &Builder{opts: opts, env: b.env, corr: b.corr}
+	last := len(cols) - 1
+	n := &plan.Sort{Input: &plan.Values{Cols: cols}, Keys: []plan.SortKey{{Expr: &plan.ColumnRef{Index: last, T: cols[last].Type}}}}
+	s, err := sb.newSortOp(n, in, -1)
+	if err != nil {
+		return nil, err
+	}
+	return &dropLastOp{in: s}, nil
+}

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"sort"
 
 	"eddy/engine/plan"
 	"eddy/engine/types"
@@ -66,13 +65,13 @@ func twoPhase(n *plan.Aggregate) bool {
 
 // parallelAggOp is a two-phase aggregation over a parallel pipeline.
 type parallelAggOp struct {
-	b        *Builder
-	n        *plan.Aggregate
-	m        *morsels
-	partial  *plan.Aggregate // over the pipeline's columns and the ordinal
-	final    *plan.Aggregate // over the partial rows
-	partials [][]*vector.Batch
-	out      Operator // the serial aggregation, or the ordered final rows
+	b       *Builder
+	n       *plan.Aggregate
+	m       *morsels
+	partial *plan.Aggregate    // over the pipeline's columns and the ordinal
+	final   *plan.Aggregate    // over the partial rows
+	rows    chan *vector.Batch // the partial rows
+	out     Operator           // the serial aggregation, or the ordered final rows
 }
 
 func (b *Builder) parallelAggregate(n *plan.Aggregate, scan *plan.Scan) (Operator, error) {
@@ -106,7 +105,7 @@ func (b *Builder) parallelAggregate(n *plan.Aggregate, scan *plan.Scan) (Operato
 	final.Aggs = append(final.Aggs, plan.AggCall{Name: "MIN", Args: []plan.Expr{last}, Alias: ordCol.Name, T: ordCol.T})
 	final.Input = &plan.Values{Cols: partial.Schema()}
 	return &parallelAggOp{b: b, n: n, m: m, partial: partial, final: final,
-		partials: make([][]*vector.Batch, m.n)}, nil
+		rows: make(chan *vector.Batch, 2*m.n)}, nil
 }
 
 func (o *parallelAggOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -133,37 +132,28 @@ func (o *parallelAggOp) run(ctx context.Context) error {
 		o.out = agg
 		return nil
 	}
-	m.wg.Wait()
-	m.mu.Lock()
-	err := m.err
-	m.mu.Unlock()
+	// The final aggregation takes the partial rows as the workers emit
+	// them, and a sort by first appearance its groups: a quarter of the
+	// budget each, the partial aggregations share the other half.
+	go func() {
+		m.wg.Wait()
+		close(o.rows)
+	}()
+	budget := o.b.memoryBudget()
+	opts := o.b.opts
+	opts.Parallelism = 1
+	opts.MemoryBudget = max(budget/4, 1)
+	fb := &Builder{opts: opts, env: o.b.env, corr: o.b.corr}
+	fin, err := fb.newAggOp(o.final, &chanOp{ch: o.rows, m: m}, false)
 	if err != nil {
 		return err
 	}
-	var all []*vector.Batch
-	for _, bs := range o.partials {
-		all = append(all, bs...)
-	}
-	o.partials = nil
-	fin, err := o.b.newAggOp(o.final, &batchesOp{bs: all}, false)
+	out, err := o.b.byOrdinal(fin, o.final.Schema(), budget/4)
 	if err != nil {
+		fin.Close()
 		return err
 	}
-	rows, err := Drain(ctx, fin, o.final.Schema().Types())
-	fin.Close()
-	if err != nil {
-		return err
-	}
-	ordPos := len(rows.Cols) - 1
-	ords := rows.Cols[ordPos].Ints
-	sel := make([]int, rows.N)
-	for i := range sel {
-		sel[i] = i
-	}
-	sort.Slice(sel, func(a, b int) bool { return ords[sel[a]] < ords[sel[b]] })
-	sorted := rows.Gather(sel)
-	sorted.Cols = sorted.Cols[:ordPos]
-	o.out = &sliceOp{b: sorted}
+	o.out = out
 	return nil
 }
 
@@ -173,7 +163,7 @@ func (o *parallelAggOp) work(ctx context.Context, w int) error {
 	m := o.m
 	opts := o.b.opts
 	opts.Parallelism = 1
-	opts.MemoryBudget = max(o.b.memoryBudget()/int64(m.n), 1)
+	opts.MemoryBudget = max(o.b.memoryBudget()/int64(2*m.n), 1)
 	if opts.AggBudget > 0 {
 		opts.AggBudget = max(opts.AggBudget/m.n, 1)
 	}
@@ -191,7 +181,9 @@ func (o *parallelAggOp) work(ctx context.Context, w int) error {
 		if bt == nil {
 			return nil
 		}
-		o.partials[w] = append(o.partials[w], bt)
+		if err := m.send(o.rows, bt); err != nil {
+			return err
+		}
 	}
 }
 

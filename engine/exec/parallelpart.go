@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"hash/maphash"
-	"sort"
 	"sync"
 
 	"eddy/engine/plan"
@@ -51,9 +50,7 @@ type partAggOp struct {
 	seed  maphash.Seed
 	width int
 	out   Operator
-	wg    sync.WaitGroup
-	stop  context.CancelFunc
-	parts [][]*vector.Batch
+	wg    sync.WaitGroup // the partitions' aggregations
 }
 
 func (b *Builder) partitionedAggregate(n *plan.Aggregate, scan *plan.Scan) (Operator, error) {
@@ -67,8 +64,7 @@ func (b *Builder) partitionedAggregate(n *plan.Aggregate, scan *plan.Scan) (Oper
 	wide := &plan.Aggregate{Input: &plan.Values{Cols: cols}, Group: n.Group, GroupNames: n.GroupNames,
 		Aggs: append(append([]plan.AggCall{}, n.Aggs...), plan.AggCall{Name: "MIN",
 			Args: []plan.Expr{&plan.ColumnRef{Index: len(in), Name: "$ordinal", T: intT}}, Alias: "$ordinal", T: intT})}
-	o := &partAggOp{b: b, n: n, g: &gatherOp{m: m}, wide: wide, seed: maphash.MakeSeed(), width: len(in),
-		parts: make([][]*vector.Batch, m.n)}
+	o := &partAggOp{b: b, n: n, g: &gatherOp{m: m}, wide: wide, seed: maphash.MakeSeed(), width: len(in)}
 	keyEvs := make([][]evaluator, m.n)
 	for w := range m.n {
 		wb := &Builder{opts: b.opts, env: b.env, corr: b.corr}
@@ -129,22 +125,29 @@ func (o *partAggOp) run(ctx context.Context) error {
 		o.out = &dropLastOp{in: agg}
 		return nil
 	}
-	pctx, stop := context.WithCancel(ctx)
-	o.stop = stop
+	// Each partition aggregates with a share of half the budget; its
+	// groups go, as it emits them, to a sort by first appearance, which
+	// has the other half.
+	rctx := m.rctx
+	out := make(chan *vector.Batch, 2*m.n)
 	chans := make([]chan *vector.Batch, m.n)
-	errs := make([]error, m.n)
 	for p := range m.n {
 		chans[p] = make(chan *vector.Batch, 4)
+	}
+	for p := range m.n {
 		opts := o.b.opts
 		opts.Parallelism = 1
-		opts.MemoryBudget = max(o.b.memoryBudget()/int64(m.n), 1)
+		opts.MemoryBudget = max(o.b.memoryBudget()/int64(2*m.n), 1)
 		if opts.AggBudget > 0 {
 			opts.AggBudget = max(opts.AggBudget/m.n, 1)
 		}
 		pb := &Builder{opts: opts, env: o.b.env, corr: o.b.corr}
 		agg, err := pb.newAggOp(o.wide, &partFeedOp{ch: chans[p], part: int64(p), col: o.width + 1}, false)
 		if err != nil {
-			stop()
+			m.fail(err)
+			for _, ch := range chans {
+				close(ch)
+			}
 			return err
 		}
 		o.wg.Add(1)
@@ -152,10 +155,12 @@ func (o *partAggOp) run(ctx context.Context) error {
 			defer o.wg.Done()
 			defer agg.Close()
 			for {
-				bt, err := agg.Next(pctx)
+				bt, err := agg.Next(rctx)
+				if err == nil && bt != nil {
+					err = m.send(out, bt)
+				}
 				if err != nil {
-					errs[p] = err
-					stop()
+					m.fail(err)
 					for range chans[p] {
 					}
 					return
@@ -163,22 +168,23 @@ func (o *partAggOp) run(ctx context.Context) error {
 				if bt == nil {
 					return
 				}
-				o.parts[p] = append(o.parts[p], bt)
 			}
 		}()
 	}
-	send := func(bt *vector.Batch) bool {
+	go func() {
+		o.wg.Wait()
+		close(out)
+	}()
+	bt := first
+	for bt != nil {
 		for _, ch := range chans {
-			select {
-			case ch <- bt:
-			case <-pctx.Done():
-				return false
+			if err = m.send(ch, bt); err != nil {
+				break
 			}
 		}
-		return true
-	}
-	bt := first
-	for bt != nil && send(bt) {
+		if err != nil {
+			break
+		}
 		if bt, err = o.g.Next(ctx); err != nil {
 			break
 		}
@@ -186,47 +192,20 @@ func (o *partAggOp) run(ctx context.Context) error {
 	for _, ch := range chans {
 		close(ch)
 	}
-	o.wg.Wait()
-	stop()
 	if err != nil {
 		return err
 	}
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	sorted, err := o.b.byOrdinal(&chanOp{ch: out, m: m}, o.wide.Schema(), o.b.memoryBudget()/2)
+	if err != nil {
 		return err
 	}
-	var all []*vector.Batch
-	for _, bs := range o.parts {
-		all = append(all, bs...)
-	}
-	o.parts = nil
-	rows := vector.NewBatch(o.wide.Schema().Types(), vector.BatchSize)
-	for _, b := range all {
-		rows.AppendBatch(b)
-	}
-	ordPos := len(rows.Cols) - 1
-	ords := rows.Cols[ordPos].Ints
-	sel := make([]int, rows.N)
-	for i := range sel {
-		sel[i] = i
-	}
-	sort.Slice(sel, func(a, b int) bool { return ords[sel[a]] < ords[sel[b]] })
-	sorted := rows.Gather(sel)
-	sorted.Cols = sorted.Cols[:ordPos]
-	o.out = &sliceOp{b: sorted}
+	o.out = sorted
 	return nil
 }
 
 func (o *partAggOp) Close() error {
-	if o.stop != nil {
-		o.stop()
-	}
-	o.wg.Wait()
 	err := o.g.Close()
+	o.wg.Wait()
 	if o.out != nil {
 		if e := o.out.Close(); e != nil && err == nil {
 			err = e
