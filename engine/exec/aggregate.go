@@ -21,13 +21,8 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 			return op, err
 		}
 	}
-	if scan, _, ok := b.parallelPipeline(n.Input); ok {
-		switch {
-		case twoPhase(n):
-			return b.parallelAggregate(n, scan)
-		case partitionable(n):
-			return b.partitionedAggregate(n, scan)
-		}
+	if scan, _, ok := b.parallelPipeline(n.Input); ok && twoPhase(n) {
+		return b.parallelAggregate(n, scan)
 	}
 	in, err := b.Build(n.Input)
 	if err != nil {

@@ -242,7 +242,8 @@ func BenchmarkWindowRowNumber(b *testing.B) {
 }
 
 // BenchmarkParallel runs a scan with a filter and a projection, a GROUP
-// BY of 1,000 groups (two-phase), a hash join (parallel probe) and an
+// BY of 1,000 groups (two-phase; serial over the workers' rows with a
+// DOUBLE sum), a hash join (parallel probe) and an
 // ORDER BY ... LIMIT 100 (per-worker Top-N) over the 1M-row table at
 // eddy.exec.parallelism 1 and 2.
 func BenchmarkParallel(b *testing.B) {
@@ -262,6 +263,9 @@ func BenchmarkParallel(b *testing.B) {
 		Aggs: []plan.AggCall{{Name: "COUNT", Alias: "c", T: bigT},
 			{Name: "SUM", Args: []plan.Expr{s.Ref(0)}, Alias: "s", T: bigT},
 			{Name: "MAX", Args: []plan.Expr{s.Ref(3)}, Alias: "m", T: types.NewString()}}}
+	aggD := &plan.Aggregate{Input: scan, Group: []plan.Expr{s.Ref(1)}, GroupNames: []string{"g"},
+		Aggs: []plan.AggCall{{Name: "COUNT", Alias: "c", T: bigT},
+			{Name: "SUM", Args: []plan.Expr{s.Ref(2)}, Alias: "s", T: types.New(types.Double)}}}
 	join := plan.NewJoin(plan.InnerJoin, scan, small, call("=", boolT,
 		&plan.ColumnRef{Index: 1, T: types.New(types.Int)}, &plan.ColumnRef{Index: 4, T: types.New(types.BigInt)}))
 	topN := &plan.Limit{Input: &plan.Sort{Input: scan, Keys: []plan.SortKey{{Expr: s.Ref(2), Desc: true}, {Expr: s.Ref(0)}}},
@@ -270,7 +274,7 @@ func BenchmarkParallel(b *testing.B) {
 		name string
 		n    plan.Node
 		rows int
-	}{{"scan-filter", filter, -1}, {"groupby-1000", agg, 1000}, {"join", join, benchRows}, {"topn-100", topN, 100}} {
+	}{{"scan-filter", filter, -1}, {"groupby-1000", agg, 1000}, {"groupby-1000-double", aggD, 1000}, {"join", join, benchRows}, {"topn-100", topN, 100}} {
 		for _, p := range []int{1, 2} {
 			b.Run(c.name+"/p"+strconv.Itoa(p), func(b *testing.B) {
 				for range b.N {

@@ -131,7 +131,7 @@ func (b *Builder) newMorsels(p plan.Node, scan *plan.Scan) (*morsels, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &morsels{leader: lop.(*scanOp), n: n, total: -1, window: int64(2 * n), ready: map[int64]*vector.Batch{}}
+	m := &morsels{leader: lop.(*scanOp), n: n, total: -1, window: int64(8 * n), ready: map[int64]*vector.Batch{}}
 	m.cond = sync.NewCond(&m.mu)
 	for range n {
 		v := &morselView{m: m, pending: -1}
@@ -514,3 +514,16 @@ func (b *Builder) byOrdinal(in Operator, cols plan.Schema, budget int64) (Operat
 	}
 	return &dropLastOp{in: s}, nil
 }
+
+// dropLastOp passes its input's batches on without their last column.
+type dropLastOp struct{ in Operator }
+
+func (o *dropLastOp) Next(ctx context.Context) (*vector.Batch, error) {
+	b, err := o.in.Next(ctx)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	return &vector.Batch{Cols: b.Cols[:len(b.Cols)-1], Kinds: b.Kinds, N: b.N}, nil
+}
+
+func (o *dropLastOp) Close() error { return o.in.Close() }

@@ -77,7 +77,7 @@ func parallelShapes() map[string]plan.Node {
 		"gather": filter,
 		"two-phase": &plan.Aggregate{Input: filter, Group: []plan.Expr{sch.Ref(1)}, GroupNames: []string{"g"},
 			Aggs: []plan.AggCall{{Name: "COUNT", Alias: "c", T: bigT}, {Name: "SUM", Args: []plan.Expr{sch.Ref(0)}, Alias: "s", T: bigT}}},
-		"partitioned": &plan.Aggregate{Input: filter, Group: []plan.Expr{sch.Ref(1)}, GroupNames: []string{"g"},
+		"serial-aggregate": &plan.Aggregate{Input: filter, Group: []plan.Expr{sch.Ref(1)}, GroupNames: []string{"g"},
 			Aggs: []plan.AggCall{{Name: "SUM", Args: []plan.Expr{&plan.Cast{X: sch.Ref(0), T: dblT}}, Alias: "s", T: dblT}}},
 		"join": plan.NewJoin(plan.LeftJoin, filter, scan("u"), call("=", boolT, sch.Ref(0), &plan.ColumnRef{Index: 2, T: bigT})),
 		"sort": &plan.Sort{Input: filter, Keys: []plan.SortKey{{Expr: sch.Ref(1), Desc: true}}},
