@@ -22,14 +22,14 @@ import (
 // order: a parallel plan gives the serial plan's rows in the serial
 // plan's order.
 
-// parallelTables creates the temporary tables p1 (30,000 rows) and p2
-// (3,000 rows) of a, b INT and s STRING with NULLs, the same on every
-// call.
-func parallelTables(t *testing.T, s *Session) {
+// parallelTables creates the tables p1 (30,000 rows) and p2 (3,000
+// rows) of a, b INT and s STRING with NULLs, the same on every call, with
+// create ("CREATE TEMPORARY TABLE " or "CREATE TABLE ", the store's).
+func parallelTables(t *testing.T, s *Session, create string) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(3, 5))
 	for _, tb := range []diffTable{genTable(r, "p1", 30000), genTable(r, "p2", 3000)} {
-		mustExec(t, s, "CREATE TEMPORARY TABLE "+tb.name+" (a INT, b INT, s STRING)")
+		mustExec(t, s, create+tb.name+" (a INT, b INT, s STRING)")
 		for _, ins := range insertSQL(tb, true) {
 			if _, err := run(t, s, ins); err != nil {
 				t.Fatalf("%s...: %v", ins[:60], err)
@@ -98,9 +98,15 @@ var parallelQueries = []string{
 }
 
 func TestParallelMatchesSerial(t *testing.T) {
+	for _, create := range []string{"CREATE TEMPORARY TABLE ", "CREATE TABLE "} {
+		t.Run(strings.Fields(create)[1], func(t *testing.T) { parallelMatchesSerial(t, create) })
+	}
+}
+
+func parallelMatchesSerial(t *testing.T, create string) {
 	s := openQuerySession(t)
 	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
-	parallelTables(t, s)
+	parallelTables(t, s, create)
 	r := rand.New(rand.NewPCG(17, 19))
 	qs := append([]string{}, parallelQueries...)
 	for range 150 {
@@ -153,7 +159,7 @@ func TestParallelismSetting(t *testing.T) {
 func TestParallelErrorAndCancel(t *testing.T) {
 	s := openQuerySession(t)
 	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
-	parallelTables(t, s)
+	parallelTables(t, s, "CREATE TEMPORARY TABLE ")
 	mustExec(t, s, "SET 'eddy.exec.parallelism' = '4'")
 	before := runtime.NumGoroutine()
 	// Division by zero on one row late in the table.
