@@ -220,24 +220,3 @@ func (o *ordinalOp) Next(ctx context.Context) (*vector.Batch, error) {
 }
 
 func (o *ordinalOp) Close() error { return nil }
-
-// batchesOp returns batches held in memory.
-type batchesOp struct {
-	bs []*vector.Batch
-}
-
-func (o *batchesOp) Next(ctx context.Context) (*vector.Batch, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for len(o.bs) > 0 {
-		b := o.bs[0]
-		o.bs = o.bs[1:]
-		if b.N > 0 {
-			return b, nil
-		}
-	}
-	return nil, nil
-}
-
-func (o *batchesOp) Close() error { o.bs = nil; return nil }
