@@ -109,6 +109,11 @@ type morsels struct {
 	// unordered is set when no consumer takes the batches' results in
 	// order (a two-phase aggregation): there is no window and no result.
 	unordered bool
+	// free is set when the answer does not depend on the reader's order
+	// either (a global aggregation of functions that merge exactly): the
+	// workers call the reader's Next at once, which lets a store decode
+	// several batches at the same time.
+	free bool
 
 	cancel    context.CancelFunc
 	rctx      context.Context // the workers' context
@@ -260,6 +265,15 @@ func (v *morselView) Next(ctx context.Context) (*vector.Batch, error) {
 	case m.srcEnded:
 	case m.first != nil:
 		b, m.first = m.first, nil
+	case m.free:
+		// The reader is concurrent: its calls overlap, numbered in the
+		// order they end.
+		m.readMu.Unlock()
+		b, err = m.leader.r.Next(ctx)
+		m.readMu.Lock()
+		if b == nil && err == nil {
+			m.srcEnded = true
+		}
 	default:
 		b, err = m.leader.r.Next(ctx)
 		if b == nil && err == nil {

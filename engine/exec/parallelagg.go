@@ -80,6 +80,7 @@ func (b *Builder) parallelAggregate(n *plan.Aggregate, scan *plan.Scan) (Operato
 		return nil, err
 	}
 	m.unordered = true
+	m.free = len(n.Group) == 0
 	in := n.Input.Schema()
 	ordCol := &plan.ColumnRef{Index: len(in), Name: "$ordinal", T: types.New(types.BigInt).WithNullable(false)}
 	partial := &plan.Aggregate{Input: &plan.Values{Cols: append(append(plan.Schema{}, in...), plan.Column{Name: ordCol.Name, Type: ordCol.T})},
