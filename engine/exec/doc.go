@@ -48,7 +48,9 @@
 // returns their batches in that order (so everything above sees the
 // serial plan's rows in the serial order); a batch aggregation of COUNT,
 // SUM over integers and DECIMAL, MIN and MAX aggregates per worker and
-// merges (parallelagg.go), ordering the groups by their first row; a
+// merges (parallelagg.go), ordering the groups by their first row (a
+// global one, whose answer needs no order, lets the workers call the
+// reader at once, so a store decodes several batches together); a
 // hash join builds once and probes on the workers (paralleljoin.go); a
 // sort or Top-N sorts per worker with the row's number as a last key and
 // merges (parallelsort.go), so ties keep the stable serial order. Workers
