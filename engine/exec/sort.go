@@ -13,8 +13,14 @@ import (
 // sort orders its whole input. With keep > 0 (a Top-N: ORDER BY ...
 // LIMIT k) it never holds much more than keep rows: whenever the buffer
 // grows past twice keep it is sorted and cut back.
+//
+// A full sort over a parallel pipeline sorts on the workers; a Top-N
+// stays on one: its work per row is one comparison with the k-th row,
+// which the workers' wider rows (keys and ordinal) and the final merge
+// made cost about twice the CPU for no gain in time (engine/exec's
+// BenchmarkParallel, the bench's ORDER BY ... LIMIT workloads).
 func (b *Builder) sort(n *plan.Sort, keep int64) (Operator, error) {
-	if scan, _, ok := b.parallelPipeline(n.Input); ok && parallelSortable(n) {
+	if scan, _, ok := b.parallelPipeline(n.Input); ok && keep == 0 && parallelSortable(n) {
 		return b.parallelSort(n, scan, keep)
 	}
 	in, err := b.Build(n.Input)
