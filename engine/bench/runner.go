@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -192,8 +191,13 @@ func proc(stdin string, name string, args ...string) (sample, error) {
 	cmd.Stdout = io.Discard
 	cmd.Stderr = &stderr
 	start := time.Now()
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return sample{}, fmt.Errorf("%s: %v", name, err)
+	}
+	peak := watchPeak(cmd.Process.Pid)
+	err := cmd.Wait()
 	d := time.Since(start)
+	rss := peak()
 	if err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
@@ -201,12 +205,56 @@ func proc(stdin string, name string, args ...string) (sample, error) {
 		}
 		return sample{}, fmt.Errorf("%s: %s", name, firstError(msg))
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024 // Linux reports kilobytes
-	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return sample{d: d, rss: rss, cpu: cpu}, nil
+}
+
+// watchPeak follows the peak resident set of process pid (VmHWM in
+// /proc/pid/status, the high-water mark of its own memory since its exec)
+// until the returned function is called, after the process ended; that
+// returns the last mark read. The rusage of the wait is no measure of the
+// child: Linux's ru_maxrss keeps the high-water mark of the memory the
+// child had before its exec, which a vfork shares with this process (and
+// its in-process DuckDB).
+func watchPeak(pid int) func() int64 {
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	stop := make(chan struct{})
+	done := make(chan int64)
+	go func() {
+		var peak int64
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			// A process whose parent is not this one is another that
+			// took the number after the child was reaped.
+			if b, err := os.ReadFile(path); err == nil && field(b, "PPid:") == int64(os.Getpid()) {
+				peak = max(peak, field(b, "VmHWM:")*1024)
+			}
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() int64 {
+		close(stop)
+		return <-done
+	}
+}
+
+// field returns the first number of the line of a /proc status file that
+// starts with key (0 when there is none: VmHWM of a process that ended).
+func field(status []byte, key string) int64 {
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, key); ok {
+			var n int64
+			fmt.Sscan(strings.TrimSpace(rest), &n)
+			return n
+		}
+	}
+	return 0
 }
 
 // output runs a command and returns its standard output, for checks.
