@@ -117,6 +117,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	if err != nil {
 		return nil, nil, err
 	}
+	st.workers = par
 	b := exec.NewBuilder(exec.Options{Streaming: st.streaming, Loc: loc, Tables: st,
 		Catalog: s.cat.CurrentCatalog(), Database: s.cat.CurrentDatabase(), MemoryBudget: budget,
 		Parallelism: par})
@@ -152,6 +153,9 @@ type sessionTables struct {
 	// pipeline is shared by every reader and writer the statement opens
 	// (connectors.Pipeline).
 	pipeline *connectors.Pipeline
+	// workers is eddy.exec.parallelism, which bounds the goroutines a
+	// reader decodes on (connectors.WorkerCap); 0 leaves them to it.
+	workers int
 }
 
 func (st *sessionTables) resolve(ctx context.Context, m *catalogs.Manager, id plan.TableID, cols plan.Schema, options map[string]string, parts []string) error {
@@ -214,7 +218,11 @@ func (st *sessionTables) OpenScan(ctx context.Context, scan *plan.Scan) (connect
 	if !ok {
 		return nil, fmt.Errorf("table %s was not resolved", scan.Table)
 	}
-	return st.conns.OpenReader(st.inPipeline(ctx), t)
+	r, err := st.conns.OpenReader(st.inPipeline(ctx), t)
+	if c, ok := r.(connectors.WorkerCap); ok && err == nil && st.workers > 0 {
+		c.CapWorkers(st.workers)
+	}
+	return r, err
 }
 
 // OpenSink implements exec.Tables.

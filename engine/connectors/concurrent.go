@@ -19,6 +19,14 @@ type Concurrent interface {
 	Concurrent() bool
 }
 
+// WorkerCap is the ability of a Reader that decodes on goroutines of its
+// own (a Parquet file's row groups) to bound their number by the
+// statement's eddy.exec.parallelism; the caller sets it before the first
+// Next, and 1 makes the reader decode on the caller's goroutine.
+type WorkerCap interface {
+	CapWorkers(n int)
+}
+
 // IsConcurrent reports whether r's Next may be called from several
 // goroutines at once.
 func IsConcurrent(r Reader) bool {

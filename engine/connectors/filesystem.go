@@ -165,6 +165,9 @@ type fileReader struct {
 	opened int
 	// mu makes Next safe to call from several goroutines (Concurrent).
 	mu sync.Mutex
+	// workers bounds the goroutines a file's format decodes on (0: its
+	// own choice; WorkerCap).
+	workers int
 }
 
 func openFileReader(ft *fileTable) (Reader, error) {
@@ -219,6 +222,9 @@ func (r *fileReader) concurrent() bool {
 
 // Concurrent implements Concurrent.
 func (r *fileReader) Concurrent() bool { return r.concurrent() }
+
+// CapWorkers implements WorkerCap: every file's reader gets the bound.
+func (r *fileReader) CapWorkers(n int) { r.workers = n }
 
 var _ Pushdown = (*fileReader)(nil)
 
@@ -487,6 +493,9 @@ func (r *fileReader) openNext(ctx context.Context, batched int) (bool, error) {
 		r.bulk = fc.ReadBulkFiltered(file, name, lay.dataColumns(), needed, r.dataFilters)
 	} else {
 		r.bulk = OpenBulk(r.ft.codec, file, name, lay.dataColumns(), needed)
+	}
+	if c, ok := r.bulk.(WorkerCap); ok && r.workers > 0 {
+		c.CapWorkers(r.workers)
 	}
 	return true, nil
 }

@@ -36,6 +36,9 @@ type pqParallel struct {
 	wg        sync.WaitGroup
 }
 
+// started reports whether row groups were started already.
+func (p *pqParallel) started() bool { return p.next > 0 || len(p.tasks) > 0 }
+
 // pqTask is one row group being decoded: its batches, then, when ch is
 // closed, err and its counts.
 type pqTask struct {

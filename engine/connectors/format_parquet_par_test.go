@@ -203,3 +203,57 @@ func batchRow(b *vector.Batch, i int, ts []*types.Type, order []int) string {
 	}
 	return s
 }
+
+// TestParquetWorkerCap: eddy.exec.parallelism reaches a Parquet table's
+// files through the filesystem reader (WorkerCap): with 1 the row groups
+// are read on the caller's goroutine, with 2 at most two are in flight,
+// and the rows are the same.
+func TestParquetWorkerCap(t *testing.T) {
+	dir := t.TempDir()
+	cols := []Column{{Name: "id", Type: types.New(types.BigInt)}, {Name: "v", Type: types.New(types.Double)}}
+	tbl := parquetTable(t, dir, cols, "parquet.block.size", "1")
+	var rows [][]any
+	for i := range 20000 {
+		rows = append(rows, []any{int64(i), float64(i) / 4})
+	}
+	writeRows(t, New(), tbl, rows)
+	for _, n := range []int{1, 2} {
+		r, err := New().OpenReader(context.Background(), tbl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, ok := r.(WorkerCap)
+		if !ok {
+			t.Fatalf("the reader of a Parquet table (%T) takes no worker bound", r)
+		}
+		c.CapWorkers(n)
+		var got []string
+		for {
+			b, err := r.Next(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b == nil {
+				break
+			}
+			if fr, ok := r.(*fileReader); ok && fr.bulk != nil {
+				par := fr.bulk.(*parquetReader).par
+				if n == 1 && par != nil || par != nil && par.ahead > n {
+					t.Fatalf("parallelism %d: %d row groups in flight", n, par.ahead)
+				}
+			}
+			for i := range b.N {
+				got = append(got, fmt.Sprintf("%v|%v", b.Cols[0].Get(i), b.Cols[1].Get(i)))
+			}
+		}
+		r.Close()
+		if len(got) != len(rows) {
+			t.Fatalf("parallelism %d: %d rows, want %d", n, len(got), len(rows))
+		}
+		for i, g := range got {
+			if want := fmt.Sprintf("%v|%v", rows[i][0], rows[i][1]); g != want {
+				t.Fatalf("parallelism %d: row %d is %s, want %s", n, i, g, want)
+			}
+		}
+	}
+}

@@ -112,6 +112,19 @@ func (r *parquetReader) open(in io.Reader) error {
 	return nil
 }
 
+// CapWorkers implements WorkerCap: at most n row groups are decoded at
+// once, and with n = 1 they are read one by one on the caller's goroutine.
+func (r *parquetReader) CapWorkers(n int) {
+	if r.par == nil || r.par.started() {
+		return
+	}
+	if n <= 1 {
+		r.par = nil
+		return
+	}
+	r.par.ahead = min(r.par.ahead, n)
+}
+
 // buildFields makes the cursors of the columns read: the needed ones and
 // those of the filters the reader applies.
 func (r *parquetReader) buildFields() error {
