@@ -34,15 +34,11 @@ func DecimalOf(d decimal.Decimal) *decimal.Decimal { return &d }
 // more than p digits (Flink's DecimalData.fromBigDecimal gives null).
 func RoundDecimal(d *decimal.Decimal, p, s int) *decimal.Decimal {
 	out := d.Round(int32(s))
-	if DecimalDigits(&out) > p && !out.IsZero() {
+	if out.NumDigits() > p && !out.IsZero() {
 		return nil
 	}
 	return &out
 }
-
-// DecimalDigits returns the number of digits of d's coefficient (1 for
-// zero).
-func DecimalDigits(d *decimal.Decimal) int { return d.NumDigits() }
 
 // DecimalText formats d in plain notation with exactly its scale's
 // fraction digits, as Java's BigDecimal.toPlainString: 1.50 stays 1.50,
@@ -57,11 +53,7 @@ func DecimalText(d *decimal.Decimal) string {
 // DecimalInt64 returns d truncated toward zero as an int64, and false when
 // it does not fit.
 func DecimalInt64(d *decimal.Decimal) (int64, bool) {
-	t := d.Truncate(0)
-	c := t.Coefficient()
-	if e := t.Exponent(); e > 0 {
-		c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e)), nil))
-	}
+	c := d.BigInt() // the integer part, truncated toward zero
 	if !c.IsInt64() {
 		return 0, false
 	}
