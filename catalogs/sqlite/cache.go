@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -123,6 +124,7 @@ type objectCache struct {
 	version int64 // the version the entries belong to; -1: none yet
 	objects map[objectKey]catalogs.BaseTable
 	rows    map[objectKey]string // data table of a managed table
+	names   map[string][]string  // listings, by query and arguments
 }
 
 // current reads the catalog version and, when it moved, forgets every
@@ -146,6 +148,7 @@ func (s *Store) current(ctx context.Context) (int64, bool) {
 		s.cache.version = v
 		s.cache.objects = map[objectKey]catalogs.BaseTable{}
 		s.cache.rows = map[objectKey]string{}
+		s.cache.names = map[string][]string{}
 	}
 	return v, true
 }
@@ -194,5 +197,25 @@ func (s *Store) rememberRows(v int64, k objectKey, tbl string) {
 	defer s.cache.mu.Unlock()
 	if s.cache.version == v && s.cache.rows != nil {
 		s.cache.rows[k] = tbl
+	}
+}
+
+// cachedNames returns a copy of the listing cached under key at version v.
+func (s *Store) cachedNames(v int64, key string) ([]string, bool) {
+	s.cache.mu.Lock()
+	defer s.cache.mu.Unlock()
+	if s.cache.version != v {
+		return nil, false
+	}
+	names, ok := s.cache.names[key]
+	return slices.Clone(names), ok
+}
+
+// rememberNames caches a listing read after the version was v.
+func (s *Store) rememberNames(v int64, key string, names []string) {
+	s.cache.mu.Lock()
+	defer s.cache.mu.Unlock()
+	if s.cache.version == v && s.cache.names != nil {
+		s.cache.names[key] = slices.Clone(names)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"eddy/catalogs"
@@ -144,4 +145,33 @@ func TestStoreWithoutVersion(t *testing.T) {
 	if now, _ := s.catalogVersion(ctx); now <= v {
 		t.Fatalf("catalog version %d after DDL, was %d", now, v)
 	}
+}
+
+// TestCachedListingSeesOtherWriters: a listing a store has cached is read
+// again after another connection creates, renames or drops an object, and
+// a caller's change to the slice it got does not reach the cache.
+func TestCachedListingSeesOtherWriters(t *testing.T) {
+	a, b := twoStores(t)
+	tbl := managedTable(col("x", types.New(types.BigInt)))
+	list := func(want ...string) {
+		t.Helper()
+		got, err := a.ListTables(ctx, "default")
+		must(t, err)
+		if !slices.Equal(got, want) {
+			t.Fatalf("ListTables = %q, want %q", got, want)
+		}
+		if len(got) > 0 {
+			got[0] = "changed by the caller"
+		}
+	}
+	list()
+	must(t, b.CreateTable(ctx, catalogs.NewObjectPath("default", "t"), tbl, false))
+	list("t")
+	list("t") // from the cache
+	must(t, a.CreateTable(ctx, catalogs.NewObjectPath("default", "s"), tbl, false))
+	list("s", "t")
+	must(t, b.RenameTable(ctx, catalogs.NewObjectPath("default", "t"), "u", false))
+	list("s", "u")
+	must(t, b.DropTable(ctx, catalogs.NewObjectPath("default", "s"), false))
+	list("u")
 }

@@ -6,17 +6,26 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // packedNames returns the names a listing query selects (one column
 // `name`), sorted. For the object listings SQLite packs the names into one
 // value ("<bytes>:<name>" each, so a name may hold any character): a
 // listing of 20,000 objects is one step through the driver instead of one
-// per name. Other queries go through names.
+// per name. Other queries go through names. A listing is cached for the
+// catalog version it was read at, as definitions are (cache.go).
 func (s *Store) packedNames(ctx context.Context, query string, args ...any) ([]string, error) {
 	q, ok := packedQuery(query)
 	if !ok {
 		return s.names(ctx, query, args...)
+	}
+	version, cached := s.current(ctx)
+	key := listingKey(query, args)
+	if cached {
+		if names, ok := s.cachedNames(version, key); ok {
+			return names, nil
+		}
 	}
 	var text sql.NullString
 	err := s.read(ctx, func() error { return s.db.QueryRowContext(ctx, q, args...).Scan(&text) })
@@ -30,7 +39,20 @@ func (s *Store) packedNames(ctx context.Context, query string, args ...any) ([]s
 	if !slices.IsSorted(names) {
 		slices.Sort(names)
 	}
+	if cached {
+		s.rememberNames(version, key, names)
+	}
 	return names, nil
+}
+
+// listingKey is the cache key of a listing query with its arguments.
+func listingKey(query string, args []any) string {
+	var b strings.Builder
+	b.WriteString(query)
+	for _, a := range args {
+		fmt.Fprintf(&b, "\x00%v", a)
+	}
+	return b.String()
 }
 
 // packedQuery returns the packing form of a listing query.
