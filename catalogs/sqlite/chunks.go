@@ -67,13 +67,15 @@ func (s *Store) chunkSize() int {
 // chunkSize rows at a time, while the delta holds that many. The delta
 // of a table without a primary key only grows at its end and loses its
 // oldest rows, so its rowids are consecutive and their span counts its
-// rows, which two index lookups give.
+// rows, which two index lookups give (one subquery each: SQLite looks
+// up a lone min or max at the end of the index, but scans the whole table
+// for a query that asks for both).
 func (s *Store) fold(ctx context.Context, tx *sql.Tx, tbl string, cols []*types.Type) error {
 	size := int64(s.chunkSize())
 	id := tableID(tbl)
 	for {
 		var lo, hi sql.NullInt64
-		q := `SELECT min(rowid), max(rowid) FROM ` + tbl
+		q := `SELECT (SELECT min(rowid) FROM ` + tbl + `), (SELECT max(rowid) FROM ` + tbl + `)`
 		if err := tx.QueryRowContext(ctx, q).Scan(&lo, &hi); err != nil {
 			return err
 		}
