@@ -47,7 +47,7 @@ type CatalogInfo struct {
 
 // Manager is one session's view of the catalogs (Flink's CatalogManager):
 // registered catalogs, the current catalog and database, the session's
-// temporary tables, views and functions, and name resolution. Each method
+// temporary tables, views, functions and models, and name resolution. Each method
 // that changes something applies whole or not at all. A Manager is safe
 // for use by several goroutines, but it is meant for one session, whose
 // statements run one at a time while completion and jobs read.
@@ -80,6 +80,7 @@ type Manager struct {
 	temporary       map[Identifier]BaseTable
 	tempFunctions   map[Identifier]*CatalogFunction
 	systemFunctions map[string]*CatalogFunction // keyed by lower-case name
+	tempModels      map[Identifier]*CatalogModel
 }
 
 // DefaultOpenTimeout bounds how long a factory may take to open a catalog
@@ -112,6 +113,7 @@ func NewManager(factories map[string]Factory, store CatalogStore, opts ...Manage
 		temporary:       map[Identifier]BaseTable{},
 		tempFunctions:   map[Identifier]*CatalogFunction{},
 		systemFunctions: map[string]*CatalogFunction{},
+		tempModels:      map[Identifier]*CatalogModel{},
 	}
 	for _, o := range opts {
 		o(m)

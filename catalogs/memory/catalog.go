@@ -16,6 +16,7 @@ type database struct {
 	def       *catalogs.CatalogDatabase
 	tables    map[string]catalogs.BaseTable
 	functions map[string]*catalogs.CatalogFunction
+	models    map[string]*catalogs.CatalogModel
 }
 
 // Catalog is a generic_in_memory catalog. Values are deep-copied on the
@@ -41,7 +42,8 @@ func New(name, defaultDatabase string) *Catalog {
 }
 
 func newDatabase(def *catalogs.CatalogDatabase) *database {
-	return &database{def: def.Copy(), tables: map[string]catalogs.BaseTable{}, functions: map[string]*catalogs.CatalogFunction{}}
+	return &database{def: def.Copy(), tables: map[string]catalogs.BaseTable{}, functions: map[string]*catalogs.CatalogFunction{},
+		models: map[string]*catalogs.CatalogModel{}}
 }
 
 // Factory makes generic_in_memory catalogs; its only option is
@@ -116,6 +118,8 @@ func (c *Catalog) CreateDatabase(_ context.Context, name string, db *catalogs.Ca
 }
 
 // DropDatabase removes a database; a non-empty one only with cascade.
+// Models do not count (as in Flink's GenericInMemoryCatalog) and go with
+// the database.
 func (c *Catalog) DropDatabase(_ context.Context, name string, ignoreIfNotExists, cascade bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -389,4 +393,119 @@ func (c *Catalog) DropFunction(_ context.Context, path catalogs.ObjectPath, igno
 		return nil
 	}
 	return catalogs.FunctionNotExist(c.name, path)
+}
+
+var _ catalogs.ModelCatalog = (*Catalog)(nil)
+
+// ListModels returns the model names of a database, sorted.
+func (c *Catalog) ListModels(_ context.Context, database string) ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	db, err := c.db(database)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Sorted(maps.Keys(db.models)), nil
+}
+
+// GetModel returns a copy of a model.
+func (c *Catalog) GetModel(_ context.Context, path catalogs.ObjectPath) (*catalogs.CatalogModel, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if db, ok := c.dbs[path.Database]; ok {
+		if m, ok := db.models[path.Object]; ok {
+			return m.Copy(), nil
+		}
+	}
+	return nil, catalogs.ModelNotExist(c.name, path)
+}
+
+// ModelExists reports whether a model exists.
+func (c *Catalog) ModelExists(_ context.Context, path catalogs.ObjectPath) (bool, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	db, ok := c.dbs[path.Database]
+	if !ok {
+		return false, nil
+	}
+	_, ok = db.models[path.Object]
+	return ok, nil
+}
+
+// CreateModel adds a model.
+func (c *Catalog) CreateModel(_ context.Context, path catalogs.ObjectPath, m *catalogs.CatalogModel, ignoreIfExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, err := c.db(path.Database)
+	if err != nil {
+		return err
+	}
+	if _, ok := db.models[path.Object]; ok {
+		if ignoreIfExists {
+			return nil
+		}
+		return catalogs.ModelAlreadyExist(c.name, path)
+	}
+	db.models[path.Object] = m.Copy()
+	return nil
+}
+
+// AlterModel replaces a model.
+func (c *Catalog) AlterModel(_ context.Context, path catalogs.ObjectPath, m *catalogs.CatalogModel, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, ok := c.dbs[path.Database]
+	if ok {
+		_, ok = db.models[path.Object]
+	}
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return catalogs.ModelNotExist(c.name, path)
+	}
+	db.models[path.Object] = m.Copy()
+	return nil
+}
+
+// RenameModel renames a model within its database.
+func (c *Catalog) RenameModel(_ context.Context, path catalogs.ObjectPath, newName string, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, ok := c.dbs[path.Database]
+	var m *catalogs.CatalogModel
+	if ok {
+		m, ok = db.models[path.Object]
+	}
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return catalogs.ModelNotExist(c.name, path)
+	}
+	to := catalogs.NewObjectPath(path.Database, newName)
+	if _, ok := db.models[newName]; ok {
+		return catalogs.ModelAlreadyExist(c.name, to)
+	}
+	delete(db.models, path.Object)
+	db.models[newName] = m
+	return nil
+}
+
+// DropModel removes a model.
+func (c *Catalog) DropModel(_ context.Context, path catalogs.ObjectPath, ignoreIfNotExists bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, ok := c.dbs[path.Database]
+	if ok {
+		_, ok = db.models[path.Object]
+	}
+	if !ok {
+		if ignoreIfNotExists {
+			return nil
+		}
+		return catalogs.ModelNotExist(c.name, path)
+	}
+	delete(db.models, path.Object)
+	return nil
 }

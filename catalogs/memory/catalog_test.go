@@ -30,3 +30,13 @@ func TestFactoryOptions(t *testing.T) {
 		t.Fatal("unknown option accepted")
 	}
 }
+
+func TestModelConformance(t *testing.T) {
+	catalogtest.RunModels(t, func(t *testing.T) catalogs.Catalog {
+		c, err := Factory{}.Open(context.Background(), catalogtest.CatalogName, map[string]string{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	})
+}

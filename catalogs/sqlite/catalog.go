@@ -175,6 +175,8 @@ func (c *Catalog) CreateDatabase(ctx context.Context, name string, db *catalogs.
 
 // DropDatabase removes a database; a non-empty one only with cascade,
 // which removes its tables, views and functions in the same transaction.
+// Its models do not count (as in Flink's GenericInMemoryCatalog) and are
+// removed with it.
 func (c *Catalog) DropDatabase(ctx context.Context, name string, ignoreIfNotExists, cascade bool) error {
 	return c.tx(ctx, "drop database "+name, func(tx *sql.Tx) error {
 		ok, err := dbExists(ctx, tx, c.name, name)
@@ -202,6 +204,7 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, ignoreIfNotExis
 		for _, q := range []string{
 			`DELETE FROM objects WHERE catalog = ? AND db = ?`,
 			`DELETE FROM functions WHERE catalog = ? AND db = ?`,
+			`DELETE FROM models WHERE catalog = ? AND db = ?`,
 			`DELETE FROM databases WHERE catalog = ? AND name = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, c.name, name); err != nil {

@@ -18,6 +18,16 @@ func openTestStore(t *testing.T) *Store {
 	return s
 }
 
+func TestModelConformance(t *testing.T) {
+	catalogtest.RunModels(t, func(t *testing.T) catalogs.Catalog {
+		c, err := openTestStore(t).Create(catalogtest.CatalogName, map[string]string{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	})
+}
+
 func TestConformance(t *testing.T) {
 	catalogtest.Run(t, func(t *testing.T) catalogs.Catalog {
 		c, err := openTestStore(t).Create(catalogtest.CatalogName, map[string]string{})

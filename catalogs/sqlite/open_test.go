@@ -109,7 +109,7 @@ func TestDamagedStores(t *testing.T) {
 		{"padded version", []string{strings.Replace(setVersion, "?1", "' 1'", 1)}, ErrDamaged},
 		{"fraction version", []string{strings.Replace(setVersion, "?1", "'1.5'", 1)}, ErrDamaged},
 		{"overflowing version", []string{strings.Replace(setVersion, "?1", "'99999999999999999999999'", 1)}, ErrDamaged},
-		{"newer version", []string{strings.Replace(setVersion, "?1", "'3'", 1)}, ErrNewerSchema},
+		{"newer version", []string{strings.Replace(setVersion, "?1", "'4'", 1)}, ErrNewerSchema},
 		{"no version row", []string{`DELETE FROM eddy_meta WHERE key = 'schema_version'`}, ErrDamaged},
 		{"other meta table", []string{`DROP TABLE eddy_meta`, `CREATE TABLE eddy_meta (k TEXT)`}, ErrDamaged},
 		{"null version", []string{`DROP TABLE eddy_meta`, `CREATE TABLE eddy_meta (key TEXT, value TEXT)`,
@@ -131,11 +131,11 @@ func TestDamagedStores(t *testing.T) {
 }
 
 // FuzzSchemaVersion writes any text as the schema version: opening the
-// store either succeeds (the text is exactly "1", an older version that
-// migrates, or "2", the current one) or is one clear error,
+// store either succeeds (the text is exactly "1" or "2", an older version
+// that migrates, or "3", the current one) or is one clear error,
 // never a panic, and the file is left as it was.
 func FuzzSchemaVersion(f *testing.F) {
-	for _, seed := range []string{"1", "0", "-1", "2", "", " ", "abc", "01", "+1", " 1", "1 ", "1.0", "1e0", "0x1",
+	for _, seed := range []string{"1", "0", "-1", "2", "3", "4", "", " ", "abc", "01", "+1", " 1", "1 ", "1.0", "1e0", "0x1",
 		"-9223372036854775808", "9223372036854775807", "18446744073709551616", "١", "1\x00", "\xff"} {
 		f.Add(seed)
 	}
@@ -148,7 +148,7 @@ func FuzzSchemaVersion(f *testing.F) {
 		must(t, err)
 		must(t, db.Close())
 		err = checkDamaged(t, path)
-		if (err == nil) != (version == "1" || version == strconv.Itoa(SchemaVersion)) {
+		if (err == nil) != (version == "1" || version == "2" || version == strconv.Itoa(SchemaVersion)) {
 			t.Fatalf("version %q: err = %v", version, err)
 		}
 	})

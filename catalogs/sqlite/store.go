@@ -25,7 +25,7 @@ import (
 
 // SchemaVersion is the store layout this build writes. Each entry of
 // migrations moves a store from version i to i+1.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // busyTimeout is how long SQLite itself waits for a lock; retries on top of
 // it bound the total wait to about busyTimeout * maxAttempts.
@@ -37,7 +37,8 @@ const (
 // migrations[i] upgrades a store at version i to version i+1: 0 makes the
 // catalog's tables, 1 the table of column chunks of managed tables
 // (chunks.go; the row-wise data tables of a store of version 1 stay as
-// they are, as the delta of their tables).
+// they are, as the delta of their tables), 2 the table of models
+// (models.go).
 var migrations = []string{
 	0: `
 CREATE TABLE eddy_meta (
@@ -81,6 +82,7 @@ CREATE TABLE functions (
 );
 `,
 	1: sqlChunks,
+	2: sqlModels,
 }
 
 // Store is an open store file.
@@ -316,7 +318,7 @@ func (s *Store) readLayout(ctx context.Context, q querier) (layout, error) {
 		(SELECT count(*) FROM sqlite_master),
 		(SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'eddy\_version\_%' ESCAPE '\'),
 		(SELECT coalesce(group_concat(name, ','), '') FROM sqlite_master WHERE type = 'table'
-			AND name IN ('eddy_meta', 'catalog_defs', 'databases', 'objects', 'functions'))`).
+			AND name IN ('eddy_meta', 'catalog_defs', 'databases', 'objects', 'functions', 'models'))`).
 		Scan(&l.objects, &l.triggers, &present)
 	if err != nil {
 		return l, storeErr(err, "cannot read store %s", s.path)
@@ -354,6 +356,9 @@ func (s *Store) readLayout(ctx context.Context, q querier) (layout, error) {
 	l.version = v
 	if v > SchemaVersion {
 		return l, s.newerErr(v)
+	}
+	if l.missing == "" && v >= 3 && !have["models"] {
+		l.missing = "models"
 	}
 	if l.missing != "" {
 		return l, s.damaged("its table " + l.missing + " is missing")
