@@ -1,8 +1,8 @@
 package ast
 
-// Flink 2.x's model and materialized-table statements. eddy parses them
-// whole; its engine keeps no models and runs no refresh jobs, so the DDL
-// executor answers what Flink answers when none exist and refuses the
+// Flink 2.x's model and materialized-table statements. Models are catalog
+// objects; eddy's engine runs no refresh jobs, so the DDL executor answers
+// what Flink answers when no materialized table exists and refuses the
 // statements that would create one.
 
 // CreateModel is CREATE [TEMPORARY] MODEL [IF NOT EXISTS] name
@@ -26,13 +26,26 @@ type DropModel struct {
 	Name      *ObjectName
 }
 
+// AlterModelAction says what an ALTER MODEL changes.
+type AlterModelAction uint8
+
+// ALTER MODEL actions.
+const (
+	AlterModelSet    AlterModelAction = iota + 1 // SET (options)
+	AlterModelReset                              // RESET (keys)
+	AlterModelRename                             // RENAME TO name
+)
+
 // AlterModel is ALTER MODEL [IF EXISTS] name SET (...) | RESET (...) |
-// RENAME TO name; Action keeps the words after the name as written.
+// RENAME TO name.
 type AlterModel struct {
-	Pos      Pos
-	IfExists bool
-	Name     *ObjectName
-	Action   string
+	Pos       Pos
+	IfExists  bool
+	Name      *ObjectName
+	Action    AlterModelAction
+	Options   []*Property // SET
+	ResetKeys []string    // RESET
+	NewName   *ObjectName // RENAME TO
 }
 
 // MaterializedTable is CREATE [OR ALTER] MATERIALIZED TABLE, DROP
@@ -116,8 +129,23 @@ func (s *AlterModel) Format(p *Printer) {
 		p.Keyword("IF EXISTS ")
 	}
 	p.Node(s.Name)
-	if s.Action != "" {
-		p.Write(" " + s.Action)
+	switch s.Action {
+	case AlterModelSet:
+		p.Keyword(" SET ")
+		formatProperties(p, s.Options)
+	case AlterModelReset:
+		p.Keyword(" RESET ")
+		p.Write("(")
+		for i, k := range s.ResetKeys {
+			if i > 0 {
+				p.Write(", ")
+			}
+			p.String(k)
+		}
+		p.Write(")")
+	case AlterModelRename:
+		p.Keyword(" RENAME TO ")
+		p.Node(s.NewName)
 	}
 }
 

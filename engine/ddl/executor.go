@@ -127,11 +127,11 @@ func (ex *Executor) Execute(ctx context.Context, stmt ast.Statement, sql string)
 		return ex.execAnalyze(ctx, st)
 
 	case *ast.CreateModel:
-		return ex.execCreateModel(st)
+		return ex.execCreateModel(ctx, st)
 	case *ast.DropModel:
-		return ex.execDropModel(st)
+		return ex.execDropModel(ctx, st)
 	case *ast.AlterModel:
-		return ex.execAlterModel(st)
+		return ex.execAlterModel(ctx, st)
 	case *ast.MaterializedTable:
 		return ex.execMaterializedTable(ctx, st)
 	}

@@ -105,7 +105,7 @@ func (ex *Executor) execShowCurrent(st *ast.ShowCurrent) (*result.Result, error)
 func (ex *Executor) execShowCreate(ctx context.Context, st *ast.ShowCreate) (*result.Result, error) {
 	switch st.Kind {
 	case ast.ObjectModel:
-		return ex.showCreateModel(st.Name)
+		return ex.showCreateModel(ctx, st.Name)
 	case ast.ObjectCatalog:
 		return ex.showCreateCatalog(ctx, st.Name.Parts[0].Name)
 	case ast.ObjectTable, ast.ObjectView:
@@ -297,7 +297,7 @@ func (ex *Executor) execDescribe(ctx context.Context, st *ast.Describe) (*result
 	case ast.ObjectDatabase:
 		return ex.describeDatabase(ctx, st.Name, st.Extended)
 	case ast.ObjectModel:
-		return ex.describeModel(st.Name)
+		return ex.describeModel(ctx, st.Name)
 	}
 	return nil, unsupported(st)
 }

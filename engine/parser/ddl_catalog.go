@@ -133,9 +133,7 @@ func (p *Parser) parseAlter() ast.Statement {
 	case p.acceptKeyword("VIEW"):
 		return p.parseAlterView(start)
 	case p.acceptKeyword("MODEL"):
-		m := &ast.AlterModel{Pos: start, IfExists: p.ifExists(), Name: p.compoundIdent()}
-		m.Action = p.restOfStatement()
-		return m
+		return p.parseAlterModel(start)
 	case p.tok().Is("MATERIALIZED"):
 		p.next()
 		p.expectKeyword("TABLE")
@@ -204,6 +202,27 @@ func (p *Parser) parseUse() ast.Statement {
 		}
 	}
 	return &ast.UseDatabase{Pos: start, Name: p.compoundIdent()}
+}
+
+// parseAlterModel reads the rest of ALTER MODEL [IF EXISTS] name SET
+// (...) | RESET (...) | RENAME TO name.
+func (p *Parser) parseAlterModel(start ast.Pos) ast.Statement {
+	m := &ast.AlterModel{Pos: start, IfExists: p.ifExists(), Name: p.compoundIdent()}
+	switch {
+	case p.acceptKeyword("RENAME"):
+		p.expectKeyword("TO")
+		m.Action = ast.AlterModelRename
+		m.NewName = p.compoundIdent()
+	case p.acceptKeyword("RESET"):
+		m.Action = ast.AlterModelReset
+		m.ResetKeys = p.parseKeyList()
+	case p.acceptKeyword("SET"):
+		m.Action = ast.AlterModelSet
+		m.Options = p.parseProperties()
+	default:
+		p.fail()
+	}
+	return m
 }
 
 // parseCreateModel reads the rest of CREATE [TEMPORARY] MODEL [IF NOT

@@ -69,7 +69,7 @@ func (p *Parser) parseShow() ast.Statement {
 		s.Kind = ast.ShowJobs
 	case p.acceptKeyword("MODELS"):
 		s.Kind = ast.ShowModels
-		p.parseShowFromDatabase(s, "models")
+		p.parseShowModels(s)
 	case p.acceptKeyword("CREATE"):
 		c := &ast.ShowCreate{Pos: start}
 		// In the order Flink's parser lists them when none is there.
@@ -118,6 +118,21 @@ func (p *Parser) parseShowFromDatabase(s *ast.Show, what string) {
 		p.errorf(s.From.Position(), "Show %s from/in identifier [ %s ] format error, it should be [catalog_name.]database_name.", what, plainName(s.From))
 	}
 	s.Like = p.parseLikePattern()
+}
+
+// parseShowModels reads [FROM | IN name] [[NOT] LIKE 'p'] of SHOW MODELS:
+// Flink's grammar has no ILIKE there, and it checks the name's form later
+// (the DDL executor does).
+func (p *Parser) parseShowModels(s *ast.Show) {
+	p.parseShowFrom(s)
+	t := p.tok()
+	switch {
+	case p.acceptKeyword("LIKE"):
+		s.Like = &ast.LikePattern{Pos: t.Pos, Pattern: p.stringLiteral()}
+	case p.acceptKeyword("NOT"):
+		p.expectKeyword("LIKE")
+		s.Like = &ast.LikePattern{Pos: t.Pos, Not: true, Pattern: p.stringLiteral()}
+	}
 }
 
 // plainName joins a name's parts with dots, unquoted, as Flink's
