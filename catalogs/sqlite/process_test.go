@@ -165,6 +165,13 @@ func TestChildProcess(t *testing.T) {
 			}
 			fmt.Println("ACK", k+int64(batch)-1)
 		}
+	case "createmodel", "listmodels":
+		r, err := modelChild(m, role)
+		if err != nil {
+			fmt.Println("ERROR", err)
+			os.Exit(1)
+		}
+		fmt.Println("RESULT", r)
 	case "populate":
 		if err := populate(context.Background(), m); err != nil {
 			fmt.Println("ERROR", err)
