@@ -160,3 +160,47 @@ func (s *MaterializedTable) Format(p *Printer) {
 		formatProperties(p, s.Options)
 	}
 }
+
+// ModelCall is ML_PREDICT(...) or ML_EVALUATE(...) in FROM: a table
+// function over a model (Flink 2.1+), e.g. ML_PREDICT(TABLE t, MODEL m,
+// DESCRIPTOR(a, b)).
+type ModelCall struct {
+	Pos   Pos
+	Func  string // ML_PREDICT or ML_EVALUATE, upper-case
+	Args  []*ModelArg
+	Alias *Alias
+}
+
+// ModelArg is one argument of a ModelCall: TABLE name, MODEL name or an
+// expression (a DESCRIPTOR, a MAP of options, a literal).
+type ModelArg struct {
+	Table *ObjectName
+	Model *ObjectName
+	Expr  Expr
+}
+
+var _ TableExpr = (*ModelCall)(nil)
+
+func (t *ModelCall) Position() Pos { return t.Pos }
+func (*ModelCall) tableNode()      {}
+func (t *ModelCall) Format(p *Printer) {
+	p.Keyword(t.Func)
+	p.Write("(")
+	for i, a := range t.Args {
+		if i > 0 {
+			p.Write(", ")
+		}
+		switch {
+		case a.Table != nil:
+			p.Keyword("TABLE ")
+			p.Node(a.Table)
+		case a.Model != nil:
+			p.Keyword("MODEL ")
+			p.Node(a.Model)
+		default:
+			a.Expr.Format(p)
+		}
+	}
+	p.Write(")")
+	formatAlias(p, t.Alias)
+}

@@ -225,6 +225,32 @@ func (p *Parser) parseAlterModel(start ast.Pos) ast.Statement {
 	return m
 }
 
+// parseModelCall reads ML_PREDICT(args) or ML_EVALUATE(args) [[AS]
+// alias] in FROM; an argument is TABLE name, MODEL name or an expression.
+func (p *Parser) parseModelCall() ast.TableExpr {
+	t := p.next()
+	m := &ast.ModelCall{Pos: t.Pos, Func: strings.ToUpper(t.Text)}
+	p.expectOp("(")
+	for {
+		switch {
+		case p.tok().Is("TABLE") && !p.peek(1).IsOp("("):
+			p.next()
+			m.Args = append(m.Args, &ast.ModelArg{Table: p.compoundIdent()})
+		case p.tok().Is("MODEL"):
+			p.next()
+			m.Args = append(m.Args, &ast.ModelArg{Model: p.compoundIdent()})
+		default:
+			m.Args = append(m.Args, &ast.ModelArg{Expr: p.parseExpr()})
+		}
+		if p.acceptOp(")") {
+			break
+		}
+		p.expectOp(",")
+	}
+	m.Alias = p.parseAlias()
+	return m
+}
+
 // parseCreateModel reads the rest of CREATE [TEMPORARY] MODEL [IF NOT
 // EXISTS] name [INPUT (columns)] [OUTPUT (columns)] [COMMENT 'c'] [WITH
 // (options)].

@@ -378,8 +378,19 @@ func (p *Parser) parseTableRef() ast.TableExpr {
 		q := p.parseQuery()
 		p.expectOp(")")
 		return &ast.DerivedTable{Pos: t.Pos, Lateral: true, Query: q, Alias: p.parseAlias()}
+	case t.Is("TABLE") && p.peek(1).IsOp("(") && (p.peek(2).Is("ML_PREDICT") || p.peek(2).Is("ML_EVALUATE")) && p.peek(3).IsOp("("):
+		// TABLE(ML_PREDICT(...)): the model call, wrapped.
+		p.next()
+		p.next()
+		m := p.parseModelCall().(*ast.ModelCall)
+		p.expectOp(")")
+		m.Pos = t.Pos
+		m.Alias = p.parseAlias()
+		return m
 	case t.Is("TABLE") && p.peek(1).IsOp("("):
 		return p.parseTableFunc()
+	case (t.Is("ML_PREDICT") || t.Is("ML_EVALUATE")) && p.peek(1).IsOp("("):
+		return p.parseModelCall()
 	case t.Is("UNNEST"):
 		p.next()
 		p.expectOp("(")

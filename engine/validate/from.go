@@ -53,6 +53,8 @@ func (s *state) from(te ast.TableExpr, qs *qscope) (ast.TableExpr, plan.Node, er
 		return s.tableFunc(t, qs)
 	case *ast.MatchRecognize:
 		return s.matchRecognize(t, qs)
+	case *ast.ModelCall:
+		return s.modelCall(t, qs)
 	}
 	return nil, nil, errorf(te.Position(), ErrNotSupported, "This FROM item is not supported")
 }

@@ -30,9 +30,13 @@
 --   final rows; into the filesystem connector it fails as in Flink.
 -- - [CREATE OR] REPLACE TABLE ... AS whose new table cannot be filled
 --   leaves the catalog as it was; Flink leaves the new table behind.
--- - Not in the corpus: CREATE MODEL with options and CREATE MATERIALIZED
---   TABLE with a connector (eddy keeps no models and runs no refresh jobs:
---   it refuses them, Flink stores the model or starts the job); an ordered
+-- - Not in the corpus: CREATE MATERIALIZED TABLE with a connector (eddy
+--   runs no refresh jobs: it refuses it, Flink starts the job); a query
+--   that calls a model (ML_PREDICT, ML_EVALUATE: eddy runs no model
+--   provider); SHOW CREATE MODEL of an option that holds a secret (eddy
+--   masks it as in SHOW CREATE TABLE, Flink shows it); the models of a
+--   dropped database (eddy drops them with it, Flink's in-memory catalog
+--   shows them again in a database created anew with the name); an ordered
 --   OVER aggregate over a GROUP BY result in streaming mode (eddy refuses
 --   it, Flink 2.2 emits a changelog); a FLOAT column of a one-row VALUES
 --   in FROM, which Flink folds as a constant, and CAST(1.1 AS FLOAT) * 1e0,
@@ -898,7 +902,7 @@ SELECT CAST(1 AS FLOAT) / 3 * x FROM (VALUES (3), (6)) AS t(x);
 SELECT CASE WHEN x > 1 THEN CAST(1 AS FLOAT) / 3 ELSE CAST(2 AS FLOAT) / 3 END FROM (VALUES (1), (2)) AS t(x);
 SELECT SUM(x) * CAST(1.1 AS FLOAT) FROM (VALUES (3), (4)) AS t(x);
 
--- @category models and materialized tables (none exist in eddy)
+-- @category missing models and materialized tables (none exist in eddy)
 SHOW MODELS;
 SHOW MODELS FROM default_database;
 SHOW MODELS IN default_catalog.default_database;
@@ -936,3 +940,123 @@ SET 'table.local-time-zone' = 'Asia/Shanghai';
 SELECT TO_TIMESTAMP_LTZ(0, 3), CAST(TO_TIMESTAMP_LTZ(0, 3) AS STRING), CAST(TO_TIMESTAMP_LTZ(0, 3) AS TIMESTAMP(3));
 SELECT ARRAY[TO_TIMESTAMP_LTZ(86400000, 3)];
 SELECT TO_TIMESTAMP_LTZ(1714953600000, 3) > TO_TIMESTAMP_LTZ(0, 3);
+
+-- @category models (catalog and temporary models, Flink 2.x)
+SHOW MODELS;
+CREATE MODEL dm1 INPUT (text STRING, n INT NOT NULL COMMENT 'count') OUTPUT (label STRING, score DOUBLE) COMMENT 'sentiment' WITH ('provider' = 'openai', 'task' = 'classification', 'endpoint' = 'http://localhost');
+SHOW MODELS;
+DESCRIBE MODEL dm1;
+DESC MODEL dm1;
+DESCRIBE MODEL EXTENDED dm1;
+SHOW CREATE MODEL dm1;
+CREATE MODEL dm1 INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'x');
+CREATE MODEL IF NOT EXISTS dm1 INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'x');
+SHOW CREATE MODEL dm1;
+CREATE MODEL dm2 INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'x', 'provider' = 'y');
+SHOW CREATE MODEL dm2;
+DESCRIBE MODEL dm2;
+CREATE MODEL dm3 WITH ('provider' = 'x');
+SHOW CREATE MODEL dm3;
+DESCRIBE MODEL dm3;
+CREATE MODEL dm4 INPUT (a STRING, a INT) OUTPUT (b STRING) WITH ('provider' = 'x');
+CREATE MODEL dm4 INPUT (a STRING) OUTPUT (b STRING, b INT) WITH ('provider' = 'x');
+CREATE MODEL dm4 INPUT (a STRING) OUTPUT (b STRING);
+CREATE MODEL dm4 INPUT (a STRING) OUTPUT (b STRING) WITH ();
+CREATE MODEL dm4 INPUT (a STRING, b AS a || 'x') OUTPUT (c STRING) WITH ('provider' = 'x');
+CREATE MODEL dm4 OUTPUT (a STRING) WITH ('provider' = 'x');
+CREATE MODEL dm4 INPUT (a STRING) WITH ('provider' = 'x');
+CREATE MODEL nosuchdb.dm4 INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'x');
+CREATE MODEL nosuchcat.db.dm4 INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'x');
+SHOW MODELS;
+SHOW MODELS LIKE 'dm%';
+SHOW MODELS LIKE 'DM%';
+SHOW MODELS LIKE 'dm_';
+SHOW MODELS NOT LIKE 'dm1';
+SHOW MODELS ILIKE 'DM%';
+SHOW MODELS NOT ILIKE 'DM1';
+SHOW MODELS FROM default_database;
+SHOW MODELS IN default_catalog.default_database;
+SHOW MODELS FROM default_catalog.default_database LIKE '%2';
+SHOW MODELS FROM nosuchdb;
+SHOW MODELS FROM nosuchcat.db;
+SHOW MODELS FROM a.b.c;
+ALTER MODEL dm2 SET ('provider' = 'z', 'k' = 'v');
+SHOW CREATE MODEL dm2;
+ALTER MODEL dm2 RESET ('k', 'nokey');
+SHOW CREATE MODEL dm2;
+ALTER MODEL dm2 RESET ('provider');
+SHOW CREATE MODEL dm2;
+ALTER MODEL dm2 SET ();
+ALTER MODEL dm2 RESET ();
+ALTER MODEL dmx SET ('a' = 'b');
+ALTER MODEL IF EXISTS dmx SET ('a' = 'b');
+ALTER MODEL IF EXISTS dmx RESET ('a');
+ALTER MODEL IF EXISTS dmx RENAME TO dmy;
+ALTER MODEL dmx RENAME TO dmy;
+ALTER MODEL dm2 RENAME TO dm1;
+ALTER MODEL dm2 RENAME TO other_cat.db.dm5;
+ALTER MODEL dm2 RENAME TO dm5;
+SHOW MODELS;
+ALTER MODEL dm5 RENAME TO nosuchdb.dm6;
+SHOW MODELS;
+DROP MODEL dm6;
+DROP MODEL dm6;
+DROP MODEL IF EXISTS dm6;
+DROP MODEL nosuchdb.dm6;
+DROP MODEL nosuchcat.db.dm6;
+DROP MODEL IF EXISTS nosuchcat.db.dm6;
+DESCRIBE MODEL nosuchdb.dm6;
+SHOW CREATE MODEL nosuchcat.db.dm6;
+CREATE TEMPORARY MODEL dt1 INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'x');
+CREATE TEMPORARY MODEL dt1 INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'x');
+CREATE TEMPORARY MODEL IF NOT EXISTS dt1 INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'y');
+SHOW MODELS;
+SHOW CREATE MODEL dt1;
+DESCRIBE MODEL dt1;
+ALTER MODEL dt1 SET ('a' = 'b');
+ALTER MODEL dt1 RENAME TO dt2;
+CREATE MODEL dt1 INPUT (c INT) OUTPUT (d INT) WITH ('provider' = 'catalog');
+SHOW MODELS;
+SHOW CREATE MODEL dt1;
+DROP MODEL dt1;
+SHOW MODELS;
+DROP MODEL dt1;
+DROP TEMPORARY MODEL dt1;
+DROP TEMPORARY MODEL dt1;
+DROP TEMPORARY MODEL IF EXISTS dt1;
+CREATE TEMPORARY MODEL nosuchcat.nosuchdb.dt3 INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'x');
+SHOW CREATE MODEL nosuchcat.nosuchdb.dt3;
+DROP TEMPORARY MODEL nosuchcat.nosuchdb.dt3;
+CREATE MODEL `d m` INPUT (`a b` STRING, c DECIMAL(10, 2), d ARRAY<INT>, e ROW<f INT, g STRING>, h TIMESTAMP(3), i VARCHAR(5), j CHAR(3), k MAP<STRING, INT>, l BIGINT NOT NULL, m TIMESTAMP_LTZ(3), n BYTES, o BOOLEAN, p DATE) OUTPUT (`o'p` STRING COMMENT 'it''s') COMMENT 'it''s a model' WITH ('provider' = 'x', 'b' = 'it''s', 'a' = '1');
+SHOW CREATE MODEL `d m`;
+DESCRIBE MODEL `d m`;
+CREATE TEMPORARY TABLE dtab (x INT) WITH ('connector' = 'datagen');
+CREATE MODEL dtab INPUT (a STRING) OUTPUT (b STRING) WITH ('provider' = 'x');
+SHOW MODELS LIKE 'dtab';
+SHOW TABLES LIKE 'dtab';
+DROP MODEL dtab;
+DROP MODEL `d m`;
+DROP MODEL dm1;
+DROP MODEL dm3;
+SHOW MODELS;
+CREATE TEMPORARY VIEW dtv AS SELECT * FROM (VALUES ('a', 1, CAST(2 AS BIGINT), 1.5, CAST('x' AS VARCHAR(3)))) AS t(a, b, c, d, e);
+CREATE MODEL dpm INPUT (x STRING, y BIGINT) OUTPUT (z STRING) WITH ('provider' = 'openai');
+CREATE MODEL dpm2 INPUT (x BIGINT, y DOUBLE, z STRING, w DECIMAL(10, 2)) OUTPUT (v STRING) WITH ('provider' = 'openai');
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL dpm, DESCRIPTOR(a, b));
+SELECT * FROM ml_predict(TABLE dtv, MODEL dpm, DESCRIPTOR(e, c)) AS p;
+SELECT * FROM TABLE(ML_PREDICT(TABLE dtv, MODEL dpm, DESCRIPTOR(a, c)));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL default_catalog.default_database.dpm, DESCRIPTOR(a, b), MAP['async', 'true']);
+SELECT * FROM ML_PREDICT(TABLE nosuchtab, MODEL dpm, DESCRIPTOR(a, b));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL nosuchmodel, DESCRIPTOR(a, b));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL dpm, DESCRIPTOR(a, zz));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL dpm, DESCRIPTOR(zz));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL dpm, DESCRIPTOR(a));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL dpm, DESCRIPTOR(b, c));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL dpm, DESCRIPTOR(a, d));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL dpm2, DESCRIPTOR(b, b, a, b));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL dpm2, DESCRIPTOR(c, d, e, d));
+SELECT * FROM ML_PREDICT(TABLE dtv, MODEL dpm2, DESCRIPTOR(d, c, e, b));
+SELECT * FROM ML_EVALUATE(TABLE dtv, MODEL nosuchmodel, DESCRIPTOR(a, b), DESCRIPTOR(c), 'classification');
+DROP MODEL dpm;
+DROP MODEL dpm2;
+SHOW MODELS;
