@@ -132,6 +132,29 @@ func TestModelsAcrossProcesses(t *testing.T) {
 		t.Fatalf("child: %v\n%s", err, out)
 	}
 	equal(t, result(t, out), "m2 task=text_generation")
+
+	// The row as plain SQL reads it: one model, its columns and options
+	// as JSON, the temporary model nowhere.
+	db, err := sql.Open("sqlite3", path)
+	must(t, err)
+	defer db.Close()
+	var name, comment, options, input, output string
+	must(t, db.QueryRow(`SELECT name, comment, options, input, output FROM models WHERE catalog = 'default_catalog'`).
+		Scan(&name, &comment, &options, &input, &output))
+	equal(t, name, "m2")
+	equal(t, comment, "sentiment")
+	equal(t, options, `{"provider":"openai","task":"text_generation"}`)
+	for _, want := range []string{`"name":"text"`, `"type":"VARCHAR(2147483647)"`, `"name":"n"`, `"type":"INT NOT NULL"`, `"comment":"count"`} {
+		if !strings.Contains(input, want) {
+			t.Fatalf("input %s lacks %s", input, want)
+		}
+	}
+	if !strings.Contains(output, `"name":"score"`) || !strings.Contains(output, `"type":"DOUBLE"`) {
+		t.Fatalf("output %s", output)
+	}
+	var n int
+	must(t, db.QueryRow(`SELECT count(*) FROM models`).Scan(&n))
+	equal(t, n, 1)
 }
 
 // modelChild runs the model roles of TestChildProcess.
