@@ -1,7 +1,9 @@
 // Package catalogs owns eddy's catalog layer: the Catalog interface that
 // mirrors Flink's catalog API (databases, tables, views, functions) with
-// optional capability interfaces found by type assertion; the values stored
-// in catalogs (CatalogDatabase, CatalogTable, CatalogView, CatalogFunction);
+// optional capability interfaces found by type assertion (ModelCatalog for
+// the catalogs that keep models); the values stored in catalogs
+// (CatalogDatabase, CatalogTable, CatalogView, CatalogFunction,
+// CatalogModel);
 // object identifiers; the catalog error kinds, each reporting Flink's
 // exception class and exact message; the CatalogStore of catalog
 // definitions made with CREATE CATALOG; catalog factories, which open a

@@ -1,6 +1,7 @@
 // Package ddl gives the DDL and metadata statements their meaning, as
 // Flink's SqlNode converters and operations do: CREATE, ALTER, DROP and USE
-// of catalogs, databases, tables, views and functions; SHOW, SHOW CURRENT,
+// of catalogs, databases, tables, views and functions; CREATE, ALTER and
+// DROP of models; SHOW, SHOW CURRENT,
 // SHOW CREATE and DESCRIBE; LOAD, UNLOAD and USE MODULES; ADD and REMOVE
 // JAR.
 //
