@@ -86,6 +86,8 @@ func jsonKernel(name string, args []*types.Type, ret *types.Type) ScalarKernel {
 			}
 			return marshalJSON(doc)
 		})
+	case "PARSE_JSON", "TRY_PARSE_JSON":
+		return parseJSONKernel(name, ret)
 	case "JSON_OBJECT":
 		return jsonObjectKernel(args, ret)
 	case "JSON_ARRAY":

@@ -198,6 +198,7 @@ func NewRegistry() *Registry {
 	r.addConditional()
 	r.addCollection()
 	r.addJSON()
+	r.addVariant()
 	r.addMisc()
 	r.addAggregates()
 	r.addWindow()

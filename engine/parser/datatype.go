@@ -66,7 +66,7 @@ func isTypeWord(w string) bool {
 	switch w {
 	case "CHAR", "CHARACTER", "VARCHAR", "STRING", "BOOLEAN", "BINARY", "VARBINARY", "BYTES", "DECIMAL",
 		"DEC", "NUMERIC", "TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT", "FLOAT", "REAL", "DOUBLE", "DATE",
-		"TIME", "TIMESTAMP", "TIMESTAMP_LTZ", "INTERVAL", "ARRAY", "MULTISET", "MAP", "ROW", "RAW", "NULL":
+		"TIME", "TIMESTAMP", "TIMESTAMP_LTZ", "INTERVAL", "ARRAY", "MULTISET", "MAP", "ROW", "RAW", "NULL", "VARIANT":
 		return true
 	}
 	return false

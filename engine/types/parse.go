@@ -444,6 +444,8 @@ func (p *typeParser) parseBase(depth int) (*Type, error) {
 		return t, p.expectByte(')')
 	case "NULL":
 		return New(Null), nil
+	case "VARIANT":
+		return New(Variant), nil
 	}
 	p.pos = start
 	return nil, p.errorf("unknown type %q", w)

@@ -35,6 +35,10 @@ const (
 	Row
 	Raw
 	Null
+	// Variant is VARIANT (Flink 2.1+): semi-structured values, the JSON
+	// data model. It follows Null so that the numbers of the other kinds
+	// stay what they were.
+	Variant
 )
 
 var kindNames = [...]string{
@@ -43,7 +47,7 @@ var kindNames = [...]string{
 	Float: "FLOAT", Double: "DOUBLE", Date: "DATE", Time: "TIME", Timestamp: "TIMESTAMP",
 	TimestampLTZ: "TIMESTAMP_LTZ", TimestampTZ: "TIMESTAMP_TZ", IntervalYearMonth: "INTERVAL_YEAR_MONTH",
 	IntervalDayTime: "INTERVAL_DAY_TIME", Array: "ARRAY", Multiset: "MULTISET", Map: "MAP", Row: "ROW",
-	Raw: "RAW", Null: "NULL",
+	Raw: "RAW", Null: "NULL", Variant: "VARIANT",
 }
 
 func (k Kind) String() string {

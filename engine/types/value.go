@@ -31,6 +31,7 @@ import (
 //	INTERVAL DAY TO SECOND  int64, milliseconds
 //	ARRAY MULTISET ROW      []any (MULTISET: elements repeated by count)
 //	MAP                     map[any]any
+//	VARIANT                 *VariantValue (variant.go)
 //
 // Casts between them follow Flink's CAST rules (Flink 1.15+, legacy cast
 // behaviour off): narrowing integers wrap as Java does, floating point to
@@ -588,6 +589,8 @@ func FormatValue(v any, t *Type, loc *time.Location) string {
 		return "FALSE"
 	case []byte:
 		return "x'" + hex.EncodeToString(x) + "'"
+	case *VariantValue:
+		return x.String()
 	case float64:
 		return JavaFloat(x, 64)
 	case float32:
@@ -778,6 +781,14 @@ func CompareValues(a, b any) int {
 		return strings.Compare(x, b.(string))
 	case []byte:
 		return bytes.Compare(x, b.([]byte))
+	case *VariantValue:
+		// VARIANT is not orderable; equal encodings are equal values and
+		// the rest are ordered by encoding, consistently with equality.
+		y := b.(*VariantValue)
+		if x.Equal(y) {
+			return 0
+		}
+		return bytes.Compare(x.Encode(), y.Encode())
 	case float32:
 		return cmpFloat(float64(x), float64(b.(float32)))
 	case float64:

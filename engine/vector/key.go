@@ -48,6 +48,10 @@ func AppendKey(buf []byte, v *Vec, i int) []byte {
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(t.Unix()))
 		return binary.LittleEndian.AppendUint32(buf, uint32(t.Nanosecond()))
 	}
+	if x, ok := v.Anys[i].(*types.VariantValue); ok {
+		// A variant's key is its encoding: equal exactly when = says so.
+		return appendString(buf, string(x.Encode()))
+	}
 	return appendString(buf, types.ValueString(v.Anys[i], v.T))
 }
 

@@ -20,7 +20,7 @@ const (
 	String                   // CHAR, VARCHAR
 	Bytes                    // BINARY, VARBINARY
 	Time                     // TIMESTAMP, TIMESTAMP_LTZ
-	Any                      // ARRAY, MULTISET, MAP, ROW, RAW and NULL: engine values
+	Any                      // ARRAY, MULTISET, MAP, ROW, RAW, NULL and VARIANT (*types.VariantValue): engine values
 )
 
 // ClassOf returns the physical class of a type.
