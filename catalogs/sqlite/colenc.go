@@ -58,7 +58,7 @@ const (
 	classBool
 	classFloat
 	classString // Strs: CHAR, VARCHAR
-	classText   // Strs when raw, Anys when decoded: DECIMAL, nested types
+	classText   // Strs when raw, Anys when decoded: DECIMAL, nested types, VARIANT
 	classBytes
 	classTime
 )
@@ -74,7 +74,7 @@ func classOf(t *types.Type) (colClass, error) {
 		return classFloat, nil
 	case types.Char, types.VarChar:
 		return classString, nil
-	case types.Decimal, types.Array, types.Multiset, types.Map, types.Row:
+	case types.Decimal, types.Array, types.Multiset, types.Map, types.Row, types.Variant:
 		return classText, nil
 	case types.Binary, types.VarBinary:
 		return classBytes, nil

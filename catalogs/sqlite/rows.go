@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -23,8 +24,10 @@ import (
 //
 // SQLite column types: INTEGER for BOOLEAN, the integers, DATE (days),
 // TIME (nanoseconds of the day) and intervals; REAL for FLOAT and DOUBLE;
-// TEXT for strings, DECIMAL (exact text) and timestamps (UTC,
-// 'yyyy-mm-dd hh:mm:ss.fffffffff'); BLOB for binary strings.
+// TEXT for strings, DECIMAL (exact text), timestamps (UTC,
+// 'yyyy-mm-dd hh:mm:ss.fffffffff') and VARIANT (base64 of the value's
+// encoding, types.VariantValue.Encode, which keeps what its equality
+// compares); BLOB for binary strings.
 
 // The data tables are the one place where this package sends SQL that is
 // not a literal: their names and column lists are generated from the
@@ -62,6 +65,8 @@ func sqliteType(t *types.Type) (string, error) {
 		return "BLOB", nil
 	case types.Array, types.Multiset, types.Map, types.Row:
 		return "TEXT", nil // JSON, see encodeNested
+	case types.Variant:
+		return "TEXT", nil
 	}
 	return "", catalogs.ClassErrorf(catalogs.ErrStore, "TableException",
 		"Managed tables of sqlite catalogs cannot store columns of type %s yet.", t)
@@ -95,6 +100,8 @@ func toSQL(v any, t *types.Type) any {
 		return int64(x)
 	case *decimal.Decimal:
 		return types.DecimalText(x)
+	case *types.VariantValue:
+		return base64.StdEncoding.EncodeToString(x.Encode())
 	}
 	if n, ok := types.AsInt64(v); ok {
 		return n
@@ -135,6 +142,12 @@ func fromSQL(v any, t *types.Type) (any, error) {
 		return []byte(asText(v)), nil
 	case types.Array, types.Multiset, types.Map, types.Row:
 		return decodeNestedText(asText(v), t)
+	case types.Variant:
+		b, err := base64.StdEncoding.DecodeString(asText(v))
+		if err != nil {
+			return nil, fmt.Errorf("cannot read a %s from the store: %w", t, err)
+		}
+		return types.DecodeVariant(b)
 	}
 	return nil, fmt.Errorf("cannot read a %s from the store", t)
 }

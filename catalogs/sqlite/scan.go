@@ -256,7 +256,7 @@ func convertColumn(out *catalogs.ColumnValues, col *cColumn, n int, t *types.Typ
 			}
 			out.Times[i] = ts
 		}
-	case types.Decimal, types.Array, types.Multiset, types.Map, types.Row:
+	case types.Decimal, types.Array, types.Multiset, types.Map, types.Row, types.Variant:
 		out.Anys = make([]any, n)
 		offs, ls := col.ints, col.lens
 		for i := range n {

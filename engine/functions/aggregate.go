@@ -22,8 +22,8 @@ func (r *Registry) addAggregates() {
 	}
 	agg("VARIANCE", avgType, sig(Numeric))
 	agg("STDDEV", avgType, sig(Numeric))
-	agg("MIN", argNullable(0), sig(Comparable))
-	agg("MAX", argNullable(0), sig(Comparable))
+	agg("MIN", notVariant("Min", argNullable(0)), sig(Comparable))
+	agg("MAX", notVariant("Max", argNullable(0)), sig(Comparable))
 	agg("COLLECT", func(_ string, ops []Operand) (*types.Type, error) {
 		t, err := typedArg(ops, 0)
 		if err != nil {

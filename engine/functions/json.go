@@ -10,7 +10,7 @@ import (
 // RETURNING clauses are the parser's; these are the plain call forms.
 func (r *Registry) addJSON() {
 	r.scalar("JSON_EXISTS", alwaysNullable(boolean()), sig(Character, Character))
-	r.scalar("JSON_STRING", fixed(str()), sig(Any))
+	r.scalar("JSON_STRING", jsonStringReturn, sig(Any))
 	r.scalar("JSON_VALUE", alwaysNullable(str()), sig(Character, Character))
 	r.scalar("JSON_QUERY", alwaysNullable(str()), sig(Character, Character))
 	r.scalar("JSON_OBJECT", notNull(str()), varsig(0, Character, Any))
@@ -31,4 +31,15 @@ func characterOnly(_ string, ops []Operand) (*types.Type, error) {
 			"Unsupported argument type. Expected type of family 'CHARACTER_STRING' but actual type was '%s'.", t)}
 	}
 	return str().WithNullable(opsNullable(ops)), nil
+}
+
+// jsonStringReturn types JSON_STRING: STRING, nullable with its argument.
+// Flink 2.2's JSON_STRING takes no VARIANT and says so with its
+// character-string family check.
+func jsonStringReturn(name string, ops []Operand) (*types.Type, error) {
+	if t := ops[0].Type; t.Kind == types.Variant {
+		return nil, &InputArgumentsError{Msg: fmt.Sprintf(
+			"Unsupported argument type. Expected type of family 'CHARACTER_STRING' but actual type was '%s'.", t)}
+	}
+	return fixed(str())(name, ops)
 }

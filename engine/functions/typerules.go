@@ -221,6 +221,8 @@ func commonOf(ts []*types.Type) (*types.Type, bool) {
 		return out.WithNullable(true), true
 	case all(func(k types.Kind) bool { return k == types.Boolean }):
 		return types.New(types.Boolean), true
+	case all(func(k types.Kind) bool { return k == types.Variant }):
+		return types.New(types.Variant), true
 	case all(func(k types.Kind) bool { return k == types.Date }):
 		return types.New(types.Date), true
 	case all(func(k types.Kind) bool { return k == types.Time }):
@@ -362,7 +364,14 @@ func CanCompare(a, b *types.Type) bool {
 // kind, element by element.
 func CanCast(from, to *types.Type) bool {
 	f, t := from.Kind, to.Kind
-	if f == types.Null || f == t && !isConstructed(f) {
+	if f == types.Null {
+		return true
+	}
+	if f == types.Variant || t == types.Variant {
+		// Flink 2.2 has no cast rule for VARIANT, not even to itself.
+		return false
+	}
+	if f == t && !isConstructed(f) {
 		return true
 	}
 	if isConstructed(f) || isConstructed(t) {

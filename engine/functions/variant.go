@@ -88,3 +88,27 @@ func (e *SignatureError) Error() string {
 
 // Class returns the Flink exception class of the error.
 func (*SignatureError) Class() string { return classValidator }
+
+// Unwrap makes the error an *ArgCountError to callers that ask (errors.As).
+func (e *SignatureError) Unwrap() error { return &ArgCountError{Func: e.Func, Want: 1} }
+
+// notVariant refuses a VARIANT argument where Flink's planner has no
+// aggregate for it (MIN and MAX), and otherwise types the call with ret.
+func notVariant(label string, ret ReturnFunc) ReturnFunc {
+	return func(name string, ops []Operand) (*types.Type, error) {
+		if len(ops) > 0 && ops[0].Type.Kind == types.Variant {
+			return nil, &TableError{Msg: fmt.Sprintf(
+				"%s aggregate function does not support type: ''VARIANT''.\nPlease re-check the data type.", label)}
+		}
+		return ret(name, ops)
+	}
+}
+
+// TableError is a call the planner refuses after validation (Flink's
+// TableException).
+type TableError struct{ Msg string }
+
+func (e *TableError) Error() string { return e.Msg }
+
+// Class returns the Flink exception class of the error.
+func (*TableError) Class() string { return "TableException" }

@@ -17,6 +17,10 @@ var timeUnitArgs = map[string]bool{"TIMESTAMPADD": true, "TIMESTAMPDIFF": true}
 // for a call its type inference accepted.
 var ErrCodeGen = &Kind{"no code for this call", "CodeGenException"}
 
+// ErrPlanner is a call Flink's planner refuses after validation
+// (TableException), such as MAX of a VARIANT.
+var ErrPlanner = &Kind{"refused by the planner", "TableException"}
+
 // timeFrameName is the name Calcite's "not a valid time frame" message
 // quotes: the identifier's text, upper-cased unless it was quoted.
 func timeFrameName(e ast.Expr) string {
@@ -256,6 +260,7 @@ func (v *Validator) inferError(pos ast.Pos, err error) error {
 		null  *functions.NullIllegalError
 		call  *functions.InvalidCallError
 		mix   *functions.MixingError
+		table *functions.TableError
 	)
 	kind := ErrInvalidCall
 	switch {
@@ -269,6 +274,8 @@ func (v *Validator) inferError(pos ast.Pos, err error) error {
 		kind = ErrInvalidCall
 	case errors.As(err, &mix):
 		kind = ErrIncompatible
+	case errors.As(err, &table):
+		kind = ErrPlanner
 	}
 	return &Error{Pos: pos, Msg: err.Error(), Kind: kind, Cause: err}
 }

@@ -123,9 +123,10 @@ func (v *Validator) binary(scope *Scope, e *ast.BinaryExpr) (*Typed, error) {
 			// finds arrays of unrelated elements unequal (coerce.go).
 			return &Typed{Expr: out, Type: boolean(nullable)}, nil
 		}
-		if lt.Kind == types.Map && rt.Kind == types.Map {
-			// Maps are equal with the same entries in any order; Calcite
-			// lets them be ordered too, and Flink's code generator fails.
+		if lt.Kind == types.Map && rt.Kind == types.Map || lt.Kind == types.Variant && rt.Kind == types.Variant {
+			// Maps are equal with the same entries in any order, variants
+			// with the same encoding; Calcite lets them be ordered too, and
+			// Flink's code generator fails.
 			if e.Op == "=" || e.Op == "<>" {
 				return &Typed{Expr: out, Type: boolean(nullable)}, nil
 			}
@@ -158,7 +159,7 @@ func (v *Validator) binary(scope *Scope, e *ast.BinaryExpr) (*Typed, error) {
 // ordered reports whether values of t have an order (<, BETWEEN, MIN).
 func ordered(t *types.Type) bool {
 	switch t.Kind {
-	case types.Map, types.Multiset, types.Array, types.Raw:
+	case types.Map, types.Multiset, types.Array, types.Raw, types.Variant:
 		return false
 	}
 	return true
@@ -573,8 +574,10 @@ func (v *Validator) index(scope *Scope, e *ast.Index) (*Typed, error) {
 		functions.CalciteFamily(x.Type.Elem) == functions.CalciteFamily(i.Type)):
 		return &Typed{Expr: out, Type: x.Type.Val.WithNullable(true)}, nil
 	}
-	return nil, cannotApply(e.Pos, "ITEM", "ITEM(<"+functions.CalciteTypeString(x.Type)+">, <"+
-		functions.CalciteTypeString(i.Type)+">)", []string{"<ARRAY>[<INTEGER>]", "<MAP>[<ANY>]", "<ROW>[<CHARACTER>|<INTEGER>]"})
+	// Calcite's ITEM lists its forms unquoted, unlike other operators.
+	return nil, errorf(e.Pos, ErrCannotApply, "Cannot apply 'ITEM' to arguments of type 'ITEM(<%s>, <%s>)'. "+
+		"Supported form(s): <ARRAY>[<INTEGER>]\n<MAP>[<ANY>]\n<ROW>[<CHARACTER>|<INTEGER>]",
+		functions.CalciteTypeString(x.Type), functions.CalciteTypeString(i.Type))
 }
 
 // extractUnits are the units EXTRACT accepts.
