@@ -101,6 +101,9 @@ func newDatagenSpec(t *Table) (*datagenSpec, error) {
 	spec := &datagenSpec{rows: -1, rate: datagenDefaultRate}
 	optional := []string{"number-of-rows", "rows-per-second", "scan.parallelism"}
 	for _, c := range t.Columns {
+		if v := variantIn(c.Type); v != nil {
+			return nil, validationError("Unsupported type: %s", v)
+		}
 		kindKey := datagenOptionKey(c.Name, "kind")
 		optional = append(optional, kindKey)
 		gc := &genColumn{t: c.Type, length: 100}

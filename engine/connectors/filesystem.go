@@ -49,9 +49,12 @@ func filesystemOptions() []string {
 func filesystemFactory(reg *Registry) *Factory {
 	return &Factory{
 		Identifier: "filesystem",
-		Validate: func(t *Table, _ bool) error {
-			_, err := newFileTable(reg, t)
-			return err
+		Validate: func(t *Table, sink bool) error {
+			ft, err := newFileTable(reg, t)
+			if err != nil {
+				return err
+			}
+			return formatVariantError(t.Options["format"], ft.lay.dataColumns(), sink)
 		},
 		Source: func(_ context.Context, _ *Env, t *Table) (Reader, error) {
 			ft, err := newFileTable(reg, t)
