@@ -368,8 +368,8 @@ func CanCast(from, to *types.Type) bool {
 		return true
 	}
 	if f == types.Variant || t == types.Variant {
-		// Flink 2.2 has no cast rule for VARIANT, not even to itself.
-		return false
+		// A VARIANT converts to nothing else (see CanCastExplicit).
+		return f == t
 	}
 	if f == t && !isConstructed(f) {
 		return true
@@ -429,6 +429,16 @@ func CanCast(from, to *types.Type) bool {
 		return IsInteger(f) && singleField(to)
 	}
 	return false
+}
+
+// CanCastExplicit reports whether CAST(from AS to) is valid as written in a
+// query: CanCast, except that Flink 2.2 has no cast rule for VARIANT at
+// all, not even to VARIANT (only an untyped NULL becomes one).
+func CanCastExplicit(from, to *types.Type) bool {
+	if from.Kind == types.Variant || to.Kind == types.Variant && from.Kind != types.Null {
+		return false
+	}
+	return CanCast(from, to)
 }
 
 func isConstructed(k types.Kind) bool {

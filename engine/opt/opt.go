@@ -69,6 +69,11 @@ func Optimize(n plan.Node, opts Options) (plan.Node, Trace, error) {
 	if opts.Sources == nil {
 		opts.Sources = DefaultSources{}
 	}
+	if !opts.Streaming {
+		if err := unorderableKeys(n); err != nil {
+			return nil, nil, err
+		}
+	}
 	var trace Trace
 	input := n
 	if sk, ok := n.(*plan.Sink); ok {

@@ -408,7 +408,7 @@ func (v *Validator) cast(scope *Scope, e *ast.Cast) (*Typed, error) {
 				"It's recommended to use TO_TIMESTAMP_LTZ(numeric_col, precision) instead.")
 		}
 	}
-	if !functions.CanCast(x.Type, e.Type) {
+	if !functions.CanCastExplicit(x.Type, e.Type) {
 		// Calcite prints the operand's type without its nullability.
 		return nil, errorf(e.Pos, ErrCast, "Cast function cannot convert value of type %s to type %s",
 			functions.CalciteTypeString(x.Type), functions.CalciteTypeString(e.Type))
