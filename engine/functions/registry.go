@@ -105,6 +105,10 @@ type Func struct {
 	Deterministic bool
 	Overloads     []Overload
 	Return        ReturnFunc
+	// ArgCount, when set, is the error of a call whose number of
+	// arguments no overload takes, for functions whose message is not
+	// Calcite's InvalidArgCount.
+	ArgCount func(name string, ops []Operand) error
 }
 
 // MinArgs returns the fewest arguments any overload takes.
@@ -163,6 +167,9 @@ func (f *Func) InferOperands(ops []Operand) (*types.Type, error) {
 		}
 	}
 	if !countOK {
+		if f.ArgCount != nil {
+			return nil, f.ArgCount(f.Name, ops)
+		}
 		return nil, &ArgCountError{Func: f.Name, Want: f.MinArgs()}
 	}
 	args := make([]*types.Type, len(ops))

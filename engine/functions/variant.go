@@ -12,8 +12,21 @@ import (
 // PARSE_JSON fails. Flink 2.2 has no other function over VARIANT: no
 // element access (ITEM), no CAST to or from it; = and <> compare encodings.
 func (r *Registry) addVariant() {
-	r.scalar("PARSE_JSON", parseJSONReturn(false), varsig(0, Any))
-	r.scalar("TRY_PARSE_JSON", parseJSONReturn(true), varsig(0, Any))
+	for _, name := range []string{"PARSE_JSON", "TRY_PARSE_JSON"} {
+		f := r.scalar(name, parseJSONReturn(name == "TRY_PARSE_JSON"),
+			sig(Any).shown("CHARACTER_STRING"), sig(Any, Any).shown("CHARACTER_STRING", "BOOLEAN"))
+		f.ArgCount = parseJSONArgCount
+	}
+}
+
+// parseJSONArgCount is Calcite's message for a call of PARSE_JSON or
+// TRY_PARSE_JSON with a number of arguments neither signature takes.
+func parseJSONArgCount(name string, ops []Operand) error {
+	args := make([]*types.Type, len(ops))
+	for i, op := range ops {
+		args[i] = op.Type
+	}
+	return &SignatureError{Func: name, Args: args, Forms: parseJSONSignatures(name)}
 }
 
 // parseJSONSignatures are the forms Flink lists for PARSE_JSON and
@@ -26,13 +39,6 @@ func parseJSONSignatures(name string) []string {
 // when an argument is (PARSE_JSON) or always (TRY_PARSE_JSON).
 func parseJSONReturn(try bool) ReturnFunc {
 	return func(name string, ops []Operand) (*types.Type, error) {
-		if len(ops) < 1 || len(ops) > 2 {
-			args := make([]*types.Type, len(ops))
-			for i, op := range ops {
-				args[i] = op.Type
-			}
-			return nil, &SignatureError{Func: name, Args: args, Forms: parseJSONSignatures(name)}
-		}
 		if k := ops[0].Type.Kind; !k.IsCharacterString() && k != types.Null {
 			return nil, &InputArgumentsError{}
 		}
