@@ -118,3 +118,12 @@ func (e *TableError) Error() string { return e.Msg }
 
 // Class returns the Flink exception class of the error.
 func (*TableError) Class() string { return "TableException" }
+
+// CodeGenError is a call Flink's code generator refuses
+// (CodeGenException), such as JSON_EXISTS over a VARIANT.
+type CodeGenError struct{ Msg string }
+
+func (e *CodeGenError) Error() string { return e.Msg }
+
+// Class returns the Flink exception class of the error.
+func (*CodeGenError) Class() string { return "CodeGenException" }

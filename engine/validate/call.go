@@ -261,6 +261,7 @@ func (v *Validator) inferError(pos ast.Pos, err error) error {
 		call  *functions.InvalidCallError
 		mix   *functions.MixingError
 		table *functions.TableError
+		gen   *functions.CodeGenError
 	)
 	kind := ErrInvalidCall
 	switch {
@@ -276,6 +277,8 @@ func (v *Validator) inferError(pos ast.Pos, err error) error {
 		kind = ErrIncompatible
 	case errors.As(err, &table):
 		kind = ErrPlanner
+	case errors.As(err, &gen):
+		kind = ErrCodeGen
 	}
 	return &Error{Pos: pos, Msg: err.Error(), Kind: kind, Cause: err}
 }

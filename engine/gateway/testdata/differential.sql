@@ -1064,8 +1064,9 @@ SHOW MODELS;
 -- @category variant
 -- Flink 2.2's gateway cannot write a VARIANT column in a result ("Could
 -- not map response to JSON"), so these statements look at variants
--- through TYPEOF, IS NULL, equality and errors; the JSON text a variant
--- prints as is covered by eddy's own tests (engine/logictest, variant).
+-- through TYPEOF, IS NULL, equality, errors and JSON_QUERY (which reads a
+-- variant as its JSON text); eddy's own tests (engine/logictest, variant)
+-- print variants directly.
 -- Kept different on purpose: comparing a NOT NULL variant with a nullable
 -- one (PARSE_JSON('1') = TRY_PARSE_JSON('1')), NULLIF of variants and a
 -- VALUES row of CAST(NULL AS VARIANT) fail in Flink 2.2's planner ("No
@@ -1108,6 +1109,28 @@ SELECT PARSE_JSON('true') = PARSE_JSON('true'), PARSE_JSON('true') = PARSE_JSON(
 SELECT PARSE_JSON('0') = PARSE_JSON('-0'), PARSE_JSON('0.0') = PARSE_JSON('-0.0'), PARSE_JSON('0.0') = PARSE_JSON('0');
 SELECT PARSE_JSON('1') IN (PARSE_JSON('1'), PARSE_JSON('2')), PARSE_JSON('3') IN (PARSE_JSON('1'), PARSE_JSON('2'));
 SELECT COALESCE(TRY_PARSE_JSON('x'), PARSE_JSON('1')) = PARSE_JSON('1');
+-- JSON_VALUE and JSON_QUERY read a variant as its JSON text: the text a
+-- variant prints as, through Flink's own JSON functions.
+SELECT JSON_QUERY(PARSE_JSON('{"b":1,"a":2}'), '$');
+SELECT JSON_QUERY(PARSE_JSON('[1,2.50,1e3]'), '$');
+SELECT JSON_QUERY(PARSE_JSON('[true,null,"x"]'), '$');
+SELECT JSON_QUERY(PARSE_JSON('[-0.0,0.10,-0,1.5E+2]'), '$');
+SELECT JSON_QUERY(PARSE_JSON('[2e-0,123.456e1,1.0]'), '$');
+SELECT JSON_QUERY(PARSE_JSON('{"z":{"y":2,"x":[]}}'), '$');
+SELECT JSON_QUERY(PARSE_JSON('[12345678901234567890]'), '$');
+SELECT JSON_QUERY(PARSE_JSON('{"a":1,"a":2}', TRUE), '$');
+SELECT JSON_QUERY(PARSE_JSON('["a\tb", "\u00e9"]'), '$');
+SELECT JSON_QUERY(PARSE_JSON('["\u0001", "\/"]'), '$');
+SELECT JSON_QUERY(PARSE_JSON('[0.1234567890123456789012345678901234567890]'), '$');
+SELECT JSON_QUERY(PARSE_JSON('[1e400]'), '$');
+SELECT JSON_QUERY(PARSE_JSON('null'), '$'), JSON_VALUE(PARSE_JSON('null'), '$');
+SELECT JSON_QUERY(TRY_PARSE_JSON('x'), '$');
+SELECT JSON_VALUE(PARSE_JSON('{"a":{"b":[10,20]}}'), '$.a.b[1]');
+SELECT JSON_VALUE(PARSE_JSON('{"a":1.50}'), '$.a' RETURNING DOUBLE);
+SELECT JSON_VALUE(PARSE_JSON('"abc"'), '$');
+SELECT JSON_EXISTS(PARSE_JSON('{"a":1}'), '$.a');
+SELECT CHAR_LENGTH(JSON_QUERY(PARSE_JSON('{"k":[1,2,3],"b":{"c":"long text here"}}'), '$'));
+SELECT SUBSTRING(JSON_QUERY(PARSE_JSON('{"k":[1,2,3],"b":{"c":"long text here"}}'), '$') FROM 20);
 SELECT PARSE_JSON('1') < PARSE_JSON('2');
 SELECT PARSE_JSON('1') = 1;
 SELECT PARSE_JSON('"a"') = 'a';
