@@ -54,7 +54,7 @@ func filesystemFactory(reg *Registry) *Factory {
 			if err != nil {
 				return err
 			}
-			return formatVariantError(t.Options["format"], ft.lay.dataColumns(), sink)
+			return FormatVariantError(t.Options["format"], ft.lay.dataColumns(), sink)
 		},
 		Source: func(_ context.Context, _ *Env, t *Table) (Reader, error) {
 			ft, err := newFileTable(reg, t)

@@ -30,9 +30,10 @@ func variantIn(t *types.Type) *types.Type {
 	return nil
 }
 
-// formatVariantError returns the error of format for a VARIANT among
-// cols, read (sink false) or written (sink true), or nil.
-func formatVariantError(format string, cols []Column, sink bool) error {
+// FormatVariantError returns the error of format for a VARIANT among
+// cols, read (sink false) or written (sink true), or nil. Connectors
+// that take a format call it when they validate a table.
+func FormatVariantError(format string, cols []Column, sink bool) error {
 	for _, c := range cols {
 		v := variantIn(c.Type)
 		if v == nil {

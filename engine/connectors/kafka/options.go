@@ -286,6 +286,22 @@ func (s *spec) formats(reg *connectors.Registry, sink bool) error {
 	}
 	s.value, s.valueID = c, id
 	s.ignoreParseErrs = o[prefix+id+".ignore-parse-errors"] == "true"
+	// No format of Flink 2.2 takes a VARIANT column.
+	cols := func(idx []int) []connectors.Column {
+		out := make([]connectors.Column, len(idx))
+		for i, j := range idx {
+			out[i] = s.t.Columns[j]
+		}
+		return out
+	}
+	if s.key != nil {
+		if err := connectors.FormatVariantError(s.keyID, cols(s.keyIdx), sink); err != nil {
+			return err
+		}
+	}
+	if err := connectors.FormatVariantError(id, cols(s.valueIdx), sink); err != nil {
+		return err
+	}
 	if s.upsert && !insertOnlyFormat(id) {
 		return validationError("'upsert-kafka' connector doesn't support '%s' as value format, because '%s' is not in insert-only mode.", id, id)
 	}
