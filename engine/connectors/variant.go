@@ -40,10 +40,13 @@ func FormatVariantError(format string, cols []Column, sink bool) error {
 			continue
 		}
 		switch {
-		case format == "csv":
+		case format == "csv" && v == c.Type:
 			// CsvRowSchemaConverter names the column.
 			return &Error{Exception: "IllegalArgumentException",
 				Msg: "Unsupported type '" + v.String() + "' for field '" + c.Name + "'."}
+		case format == "csv":
+			return &Error{Exception: "IllegalArgumentException",
+				Msg: "Only simple types are supported in the second level nesting of fields '" + c.Name + "' but was: " + v.String()}
 		case sink && format == "json":
 			// RowDataToJsonConverters.
 			return &Error{Exception: "UnsupportedOperationException", Msg: "Not support to parse type: " + v.String()}

@@ -1177,3 +1177,8 @@ CREATE TEMPORARY TABLE vcs (id INT, v VARIANT) WITH ('connector' = 'filesystem',
 INSERT INTO vcs VALUES (1, PARSE_JSON('1'));
 CREATE TEMPORARY TABLE vdg (id INT, v VARIANT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
 SELECT id FROM vdg;
+CREATE TEMPORARY TABLE vcsa (id INT, v ARRAY<VARIANT>) WITH ('connector' = 'filesystem', 'path' = 'file:///tmp/eddy-diff-variant-csa', 'format' = 'csv');
+INSERT INTO vcsa VALUES (1, ARRAY[PARSE_JSON('1')]);
+CREATE TEMPORARY TABLE vjsa (id INT, v ARRAY<VARIANT>) WITH ('connector' = 'filesystem', 'path' = 'file:///tmp/eddy-diff-variant-jsa', 'format' = 'json');
+INSERT INTO vjsa VALUES (1, ARRAY[PARSE_JSON('1')]);
+SELECT id FROM vjsa;
