@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"eddy/conf"
 	"eddy/engine/exec"
@@ -34,7 +37,7 @@ func miniBatchSizeError() error {
 func (s *Session) miniBatch(nodes []plan.Node) (exec.MiniBatch, error) {
 	var mb exec.MiniBatch
 	on := s.conf.get(miniBatchEnabled)
-	switch strings.ToLower(on) {
+	switch strings.ToLower(strings.TrimSpace(on)) {
 	case "", "false":
 		return mb, nil
 	case "true":
@@ -71,6 +74,12 @@ func (s *Session) miniBatch(nodes []plan.Node) (exec.MiniBatch, error) {
 	}
 	latency, err := conf.ParseDuration(text)
 	if err != nil {
+		latency, err = isoDuration(text)
+		if err == nil && latency < 0 {
+			return mb, Errorf("NumberFormatException", "negative duration is not supported")
+		}
+	}
+	if err != nil {
 		return mb, Errorf("NumberFormatException",
 			"text does not start with a number, and is not a valid ISO-8601 duration format: %s", text)
 	}
@@ -80,7 +89,7 @@ func (s *Session) miniBatch(nodes []plan.Node) (exec.MiniBatch, error) {
 	mb.Latency = latency
 	size := int64(-1)
 	if text := s.conf.get(miniBatchSize); text != "" {
-		if size, err = strconv.ParseInt(text, 10, 64); err != nil {
+		if size, err = strconv.ParseInt(strings.TrimSpace(text), 10, 64); err != nil {
 			return mb, Errorf("NumberFormatException", "For input string: %s", strconv.Quote(text))
 		}
 	}
@@ -93,4 +102,38 @@ func (s *Session) miniBatch(nodes []plan.Node) (exec.MiniBatch, error) {
 	mb.Size = int(min(size, 1<<30))
 	mb.TwoPhase = !strings.EqualFold(s.conf.get(conf.AggPhaseStrategy), "ONE_PHASE")
 	return mb, nil
+}
+
+// isoPattern is java.time.Duration.parse's ISO-8601 form (PnDTnHnMn.nS),
+// which Flink's TimeUtils.parseDuration falls back to.
+var isoPattern = regexp.MustCompile(`(?i)^([-+]?)P(?:([-+]?[0-9]+)D)?(T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`)
+
+// isoDuration reads an ISO-8601 duration such as PT1S or P1DT2H.
+func isoDuration(text string) (time.Duration, error) {
+	m := isoPattern.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil || m[3] == "T" || (m[2] == "" && m[3] == "") {
+		return 0, fmt.Errorf("not an ISO-8601 duration: %s", text)
+	}
+	var d time.Duration
+	for i, unit := range map[int]time.Duration{2: 24 * time.Hour, 4: time.Hour, 5: time.Minute, 6: time.Second} {
+		if m[i] == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(m[i], 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		d += time.Duration(n) * unit
+	}
+	if m[7] != "" {
+		frac, _ := strconv.ParseInt((m[7] + "000000000")[:9], 10, 64)
+		if strings.HasPrefix(m[6], "-") {
+			frac = -frac
+		}
+		d += time.Duration(frac)
+	}
+	if m[1] == "-" {
+		d = -d
+	}
+	return d, nil
 }

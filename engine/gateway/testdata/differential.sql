@@ -30,6 +30,11 @@
 --   final rows; into the filesystem connector it fails as in Flink.
 -- - [CREATE OR] REPLACE TABLE ... AS whose new table cannot be filled
 --   leaves the catalog as it was; Flink leaves the new table behind.
+-- - Mini-batching: a regular join keeps the changelog it has without
+--   mini-batching; Flink's mini-batch join emits per bundle, right side
+--   first, so an outer join's answer depends on how the two inputs
+--   interleave (not in the corpus). The corpus sets an allowed latency of
+--   1 h so that Flink's processing-time timer ends no bundle.
 -- - Not in the corpus: CREATE MATERIALIZED TABLE with a connector (eddy
 --   runs no refresh jobs: it refuses it, Flink starts the job); a query
 --   that calls a model (ML_PREDICT, ML_EVALUATE: eddy runs no model
@@ -1130,6 +1135,29 @@ SELECT k, COUNT(*), MAX(id) FROM mb_s GROUP BY k;
 SET 'table.exec.mini-batch.size' = '100';
 SELECT c, COUNT(*) FROM (SELECT k, COUNT(*) AS c FROM mb_s GROUP BY k) GROUP BY c;
 RESET 'table.optimizer.agg-phase-strategy';
+SET 'table.exec.mini-batch.size' = '4';
+SELECT id, SUM(id) OVER (PARTITION BY k ORDER BY ts) FROM mb_w;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn FROM mb_w) WHERE rn = 1;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn FROM mb_w) WHERE rn = 1;
+SELECT k, COUNT(*) FROM mb_w GROUP BY k;
+SELECT window_start, k, COUNT(*) FROM TABLE(TUMBLE(TABLE mb_w, DESCRIPTOR(ts), INTERVAL '4' SECOND)) GROUP BY window_start, window_end, k;
+SET 'table.optimizer.distinct-agg.split.enabled' = 'true';
+SELECT k, COUNT(DISTINCT id) FROM mb_s GROUP BY k;
+SELECT k, COUNT(DISTINCT id), SUM(id) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.size' = ' 100';
+SELECT k, COUNT(DISTINCT id), MAX(id) FROM mb_s GROUP BY k;
+RESET 'table.optimizer.distinct-agg.split.enabled';
+SET 'table.exec.mini-batch.allow-latency' = 'PT1H';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.allow-latency' = 'PT-1S';
+SELECT COUNT(*) FROM mb_s;
+SET 'table.exec.mini-batch.allow-latency' = 'PT0.0005S';
+SELECT COUNT(*) FROM mb_s;
+SET 'table.exec.mini-batch.allow-latency' = 'PT';
+SELECT COUNT(*) FROM mb_s;
+SET 'table.exec.mini-batch.allow-latency' = '1 h';
+SET 'table.exec.mini-batch.enabled' = ' TRUE';
+SELECT COUNT(*) FROM mb_s;
 SET 'table.exec.mini-batch.enabled' = 'sometimes';
 SELECT id FROM mb_s WHERE id < 3;
 RESET 'table.exec.mini-batch.enabled';
