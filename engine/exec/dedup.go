@@ -48,10 +48,12 @@ type dedupOp struct {
 	bundle *dedupBundle
 }
 
-// dedupBundle folds a processing-time keep-last-row deduplication per
-// bundle of size rows, as ProcTimeMiniBatchDeduplicateKeepLastRowFunction
-// does: at the bundle's end each key emits +I for its first row ever, or
-// -U of the row it emitted last and +U of the bundle's last row.
+// dedupBundle folds a processing-time deduplication per bundle of size
+// rows. Keeping the last row (ProcTimeMiniBatchDeduplicateKeepLastRowFunction),
+// at the bundle's end each key emits +I for its first row ever, or -U of
+// the row it emitted last and +U of the bundle's last row; keeping the
+// first (ProcTimeMiniBatchDeduplicateKeepFirstRowFunction), a key not seen
+// before emits +I of its first row of the bundle.
 type dedupBundle struct {
 	mb      MiniBatch
 	n       int
@@ -149,8 +151,13 @@ func (o *dedupOp) consume(ctx context.Context, bt *vector.Batch) error {
 			if b.n == 0 {
 				b.started = time.Now()
 			}
-			if _, ok := b.last[string(buf)]; !ok {
-				b.order = append(b.order, string(buf))
+			key := string(buf)
+			_, inBundle := b.last[key]
+			switch {
+			case !o.keepLast && o.keys[key] != nil:
+				// Keeping the first row: a key emitted before takes no more.
+			case !inBundle:
+				b.order = append(b.order, key)
 				vals := make([]any, len(parts))
 				ts := make([]*types.Type, len(parts))
 				for j, p := range parts {
@@ -158,8 +165,10 @@ func (o *dedupOp) consume(ctx context.Context, bt *vector.Batch) error {
 				}
 				h, ok := keyHash(vals, ts)
 				b.hashes, b.hashed = append(b.hashes, h), b.hashed && ok
+				b.last[key] = row
+			case o.keepLast:
+				b.last[key] = row
 			}
-			b.last[string(buf)] = row
 			if b.n++; b.n >= b.mb.Size {
 				o.flushBundle()
 			}

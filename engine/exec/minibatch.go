@@ -10,11 +10,11 @@ import (
 )
 
 // Mini-batching (table.exec.mini-batch.*) of the streaming group
-// aggregation and of the processing-time deduplication that keeps the
-// last row: the input is cut into bundles and each key's changes are
-// folded per bundle, as Flink's MiniBatchGroupAggFunction,
-// MiniBatchLocalGroupAggFunction + MiniBatchGlobalGroupAggFunction and
-// ProcTimeMiniBatchDeduplicateKeepLastRowFunction do at parallelism 1.
+// aggregation and of the processing-time deduplication: the input is cut
+// into bundles and each key's changes are folded per bundle, as Flink's
+// MiniBatchGroupAggFunction, MiniBatchLocalGroupAggFunction +
+// MiniBatchGlobalGroupAggFunction and the ProcTimeMiniBatchDeduplicate
+// functions do at parallelism 1.
 //
 // A bundle ends when it holds Size records (Flink's CountBundleTrigger),
 // at the end of the input, or when a record arrives Latency or more after

@@ -116,7 +116,7 @@ func (b *Builder) rankOver(in Operator, n *plan.TopN) (Operator, error) {
 			return nil, err
 		}
 		op := newDedupOp(in, partEvs, -1, n.Order[0].Desc, 0, inTypes, n.RankType, n.RankCol, 1)
-		if n.Order[0].Desc && b.opts.MiniBatch.Size > 0 {
+		if b.opts.MiniBatch.Size > 0 {
 			op.bundle = &dedupBundle{mb: b.opts.MiniBatch, last: map[string][]any{}, hashed: true}
 		}
 		return op, nil
