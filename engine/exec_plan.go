@@ -66,7 +66,7 @@ func (s *Session) explain(ctx context.Context, nodes []plan.Node) (string, error
 		optimized.WriteString(plan.Format(o))
 		var mb exec.MiniBatch
 		if s.streaming() {
-			if mb, err = s.miniBatch([]plan.Node{o}); err != nil {
+			if mb, err = s.miniBatch(ctx, []plan.Node{o}); err != nil {
 				return "", err
 			}
 		}

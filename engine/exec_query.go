@@ -120,7 +120,7 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 	st.workers = par
 	var mb exec.MiniBatch
 	if st.streaming {
-		if mb, err = s.miniBatch(nodes); err != nil {
+		if mb, err = s.miniBatch(ctx, nodes); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -31,10 +32,11 @@ func miniBatchSizeError() error {
 // miniBatch reads table.exec.mini-batch.* for a streaming statement over
 // nodes and checks them as Flink's planner does: the switch for any
 // streaming query, the latency for a query with a stateful operator (a
-// plain scan, filter, projection, VALUES or UNION ALL has none), the
+// scan of an insert-only or retracting source, a filter, a projection,
+// VALUES or UNION ALL has none), the
 // size for a group aggregation or a join (a deduplication checks it when
 // it is built, in engine/exec).
-func (s *Session) miniBatch(nodes []plan.Node) (exec.MiniBatch, error) {
+func (s *Session) miniBatch(ctx context.Context, nodes []plan.Node) (exec.MiniBatch, error) {
 	var mb exec.MiniBatch
 	on := s.conf.get(miniBatchEnabled)
 	switch strings.ToLower(strings.TrimSpace(on)) {
@@ -49,7 +51,10 @@ func (s *Session) miniBatch(nodes []plan.Node) (exec.MiniBatch, error) {
 	for _, n := range nodes {
 		plan.WalkOnce(n, func(x plan.Node) {
 			switch x := x.(type) {
-			case *plan.Scan, *plan.Project, *plan.Filter, *plan.Values, *plan.Sink:
+			case *plan.Scan:
+				// An upsert source is normalized by key (ChangelogNormalize).
+				stateful = stateful || planSources{ctx: ctx, s: s}.Upsert(x)
+			case *plan.Project, *plan.Filter, *plan.Values, *plan.Sink:
 			case *plan.SetOp:
 				stateful = stateful || !x.All || x.Kind != plan.Union
 			case *plan.Aggregate:

@@ -1,9 +1,13 @@
 package exec
 
 import (
+	"context"
+	"fmt"
+	"sort"
 	"testing"
 
 	"eddy/engine/types"
+	"eddy/engine/vector"
 )
 
 // Flink 2.2 at parallelism 1 walks the keys of a bundle of STRING keys
@@ -71,5 +75,62 @@ func TestBundleMapGrows(t *testing.T) {
 	m.order(make([]uint32, 1), true)
 	if m.cap != 32 {
 		t.Fatalf("after a smaller bundle: capacity %d, want 32", m.cap)
+	}
+}
+
+// A mini-batched changelog normalization applies only each key's last
+// record of a bundle (ProcTimeMiniBatchDeduplicateKeepLastRowFunction on a
+// changelog): a key updated twice in a bundle emits one -U/+U, a key
+// inserted and deleted in one bundle emits nothing, and a repeated row
+// emits nothing.
+func TestChangelogNormalizeMiniBatch(t *testing.T) {
+	ts := []*types.Type{types.New(types.BigInt), types.New(types.VarChar)}
+	in := vector.NewBatch(ts, 8)
+	for _, r := range []struct {
+		kind types.RowKind
+		k    int64
+		v    string
+	}{
+		{types.Insert, 1, "a"}, {types.UpdateAfter, 1, "b"}, {types.Insert, 2, "x"}, // bundle 1
+		{types.Delete, 2, "x"}, {types.UpdateAfter, 1, "b"}, {types.UpdateAfter, 3, "c"}, // bundle 2
+		{types.UpdateAfter, 1, "c"}, {types.UpdateAfter, 1, "d"}, {types.Insert, 4, "y"}, // bundle 3
+		{types.Delete, 4, "y"}, // bundle 4, at the end of the input
+	} {
+		in.AppendRow(r.kind, []any{r.k, r.v})
+	}
+	run := func(size int) []string {
+		o := &changelogNormalizeOp{in: &sliceOp{b: in}, key: []int{0}, ts: ts, rows: map[string]normalizedRow{}}
+		if size > 0 {
+			o.bundle = &normalizeBundle{mb: MiniBatch{Enabled: true, Size: size}, hashed: true, last: map[string]bundledRecord{}}
+		}
+		var got []string
+		for {
+			bt, err := o.Next(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bt == nil {
+				return got
+			}
+			for i := range bt.N {
+				got = append(got, fmt.Sprint(bt.Kind(i), bt.Row(i)))
+			}
+		}
+	}
+	want := []string{"+I [1 b]", "+I [2 x]", "-D [2 x]", "+I [3 c]", "-U [1 b]", "+U [1 d]", "+I [4 y]", "-D [4 y]"}
+	got := run(3)
+	sort.Strings(got[:2])
+	sort.Strings(got[2:4])
+	sort.Strings(got[4:7])
+	sort.Strings(want[:2])
+	sort.Strings(want[2:4])
+	sort.Strings(want[4:7])
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("bundles of 3:\n got %v\nwant %v", got, want)
+	}
+	// Without mini-batching every record applies (the repeated +U[1, b]
+	// alone emits nothing).
+	if all := run(0); len(all) != 12 {
+		t.Errorf("without mini-batching: %v", all)
 	}
 }
