@@ -100,11 +100,13 @@ func (b *aggBundle) late() bool {
 
 // mergeable reports whether every aggregate of n can merge partial
 // results, which the local-global split needs (Flink's
-// doAllSupportPartialMerge over its built-in functions).
+// doAllSupportPartialMerge over its built-in functions: Flink 2.2 plans
+// FIRST_VALUE, LAST_VALUE and JSON_ARRAYAGG in one phase, LISTAGG,
+// ARRAY_AGG, COLLECT, JSON_OBJECTAGG and the arithmetic ones in two).
 func mergeable(n *plan.Aggregate) bool {
 	for _, a := range n.Aggs {
 		switch a.Name {
-		case "FIRST_VALUE", "LAST_VALUE", "LISTAGG", "COLLECT", "ARRAY_AGG", "JSON_ARRAYAGG", "JSON_OBJECTAGG":
+		case "FIRST_VALUE", "LAST_VALUE", "JSON_ARRAYAGG":
 			return false
 		}
 	}
