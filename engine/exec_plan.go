@@ -64,7 +64,13 @@ func (s *Session) explain(ctx context.Context, nodes []plan.Node) (string, error
 			return "", err
 		}
 		optimized.WriteString(plan.Format(o))
-		physical.WriteString(exec.Explain(o, s.streaming()))
+		var mb exec.MiniBatch
+		if s.streaming() {
+			if mb, err = s.miniBatch(ctx, []plan.Node{o}); err != nil {
+				return "", err
+			}
+		}
+		physical.WriteString(exec.ExplainMiniBatch(o, s.streaming(), mb))
 	}
 	return "== Abstract Syntax Tree ==\n" + logical.String() +
 		"\n== Optimized Physical Plan ==\n" + optimized.String() +

@@ -118,9 +118,15 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 		return nil, nil, err
 	}
 	st.workers = par
+	var mb exec.MiniBatch
+	if st.streaming {
+		if mb, err = s.miniBatch(ctx, nodes); err != nil {
+			return nil, nil, err
+		}
+	}
 	b := exec.NewBuilder(exec.Options{Streaming: st.streaming, Loc: loc, Tables: st,
 		Catalog: s.cat.CurrentCatalog(), Database: s.cat.CurrentDatabase(), MemoryBudget: budget,
-		Parallelism: par})
+		Parallelism: par, MiniBatch: mb})
 	return b, st, nil
 }
 

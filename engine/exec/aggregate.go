@@ -14,7 +14,8 @@ import (
 // emits one row per group at the end of its input (groups in order of
 // first appearance); in streaming mode it emits, per input row, +I for a
 // new group and -U/+U when a group's result changes, as Flink's
-// GroupAggFunction does without mini-batching.
+// GroupAggFunction does without mini-batching. With mini-batching
+// (Options.MiniBatch) the changes are folded per bundle (minibatch.go).
 func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 	if w, ok := n.Input.(*plan.WindowTVF); ok && b.opts.Streaming {
 		if op, ok, err := b.windowAggregate(n, w); ok || err != nil {
@@ -111,6 +112,9 @@ func (b *Builder) newAggOp(n *plan.Aggregate, in Operator, streaming bool) (*agg
 	}
 	o.flat = o.flatEligible()
 	o.st = o.newState()
+	if streaming && b.opts.MiniBatch.Size > 0 {
+		o.mb = newAggBundle(b.opts.MiniBatch, len(o.sets) == 1 && b.opts.MiniBatch.TwoPhase && mergeable(n), n.Group)
+	}
 	return o, nil
 }
 
@@ -210,6 +214,8 @@ type aggOp struct {
 	out     *sliceOp
 	// finished is set once the last result row is out.
 	finished bool
+	// mb folds the streaming changelog per bundle; nil without mini-batching.
+	mb *aggBundle
 }
 
 func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -234,6 +240,17 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 		return changes, err
 	}
 	if o.streaming {
+		if o.mb != nil && !o.mb.ended {
+			// The end of the input ends the open bundles.
+			o.mb.ended = true
+			changes := vector.NewBatch(o.outTypes, 0)
+			if err := o.endBundles(ctx, changes); err != nil {
+				return nil, err
+			}
+			if changes.N > 0 {
+				return changes, nil
+			}
+		}
 		return nil, nil
 	}
 	var out *vector.Batch
@@ -428,6 +445,15 @@ func groupingValue(spec aggSpec, set []int) any {
 }
 
 func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, error) {
+	if o.mb != nil {
+		return o.consumeBundled(ctx, bt)
+	}
+	return o.consumeRows(ctx, bt)
+}
+
+// consumeRows aggregates the rows of bt; in streaming mode it returns the
+// changes they make (none with mini-batching: a bundle's end emits them).
+func (o *aggOp) consumeRows(ctx context.Context, bt *vector.Batch) (*vector.Batch, error) {
 	keyVecs, err := evalAll(ctx, o.groupEvs, bt)
 	if err != nil {
 		return nil, err
@@ -493,6 +519,9 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 				}
 				if !ok {
 					if retract {
+						if o.mb != nil && o.mb.touch(nil) {
+							o.flushBundle(changes)
+						}
 						continue
 					}
 					if canSpill && o.full() {
@@ -518,6 +547,9 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 				g, ok = st.groups[string(buf)]
 				if !ok {
 					if retract {
+						if o.mb != nil && o.mb.touch(nil) {
+							o.flushBundle(changes)
+						}
 						continue
 					}
 					if canSpill && o.full() {
@@ -575,7 +607,11 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 				}
 			}
 			if o.streaming {
-				o.emit(changes, g)
+				if o.mb == nil {
+					o.emit(changes, g)
+				} else if o.mb.touch(g) {
+					o.flushBundle(changes)
+				}
 			}
 		}
 	}

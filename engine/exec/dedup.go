@@ -42,6 +42,27 @@ type dedupOp struct {
 	seq      int64
 	pending  *vector.Batch
 	done     bool
+	// bundle is the open mini-batch of a processing-time keep-last-row
+	// deduplication (nil without mini-batching): the last row of each key
+	// it touched, in order of first touch.
+	bundle *dedupBundle
+}
+
+// dedupBundle folds a processing-time deduplication per bundle of size
+// rows. Keeping the last row (ProcTimeMiniBatchDeduplicateKeepLastRowFunction),
+// at the bundle's end each key emits +I for its first row ever, or -U of
+// the row it emitted last and +U of the bundle's last row; keeping the
+// first (ProcTimeMiniBatchDeduplicateKeepFirstRowFunction), a key not seen
+// before emits +I of its first row of the bundle.
+type dedupBundle struct {
+	mb      MiniBatch
+	n       int
+	started time.Time
+	order   []string
+	hashes  []uint32
+	hashed  bool
+	last    map[string][]any
+	keys    bundleMap
 }
 
 type dedupKey struct {
@@ -72,6 +93,7 @@ func (o *dedupOp) Next(ctx context.Context) (*vector.Batch, error) {
 		o.pending = vector.NewBatch(o.out, vector.BatchSize)
 		if bt == nil {
 			o.done = true
+			o.flushBundle()
 			o.fire(maxWatermark)
 		} else if err := o.consume(ctx, bt); err != nil {
 			return nil, err
@@ -112,6 +134,9 @@ func (o *dedupOp) consume(ctx context.Context, bt *vector.Batch) error {
 		return err
 	}
 	var buf []byte
+	if b := o.bundle; b != nil && b.mb.Latency > 0 && !b.started.IsZero() && time.Since(b.started) >= b.mb.Latency {
+		o.flushBundle()
+	}
 	for i := range bt.N {
 		if !bt.Kind(i).IsAccumulate() {
 			return &UnsupportedError{What: "deduplication of an updating input"}
@@ -122,6 +147,33 @@ func (o *dedupOp) consume(ctx context.Context, bt *vector.Batch) error {
 		}
 		row := bt.Row(i)
 		o.seq++
+		if b := o.bundle; b != nil {
+			if b.n == 0 {
+				b.started = time.Now()
+			}
+			key := string(buf)
+			_, inBundle := b.last[key]
+			switch {
+			case !o.keepLast && o.keys[key] != nil:
+				// Keeping the first row: a key emitted before takes no more.
+			case !inBundle:
+				b.order = append(b.order, key)
+				vals := make([]any, len(parts))
+				ts := make([]*types.Type, len(parts))
+				for j, p := range parts {
+					vals[j], ts[j] = p.Get(i), p.T
+				}
+				h, ok := keyHash(vals, ts)
+				b.hashes, b.hashed = append(b.hashes, h), b.hashed && ok
+				b.last[key] = row
+			case o.keepLast:
+				b.last[key] = row
+			}
+			if b.n++; b.n >= b.mb.Size {
+				o.flushBundle()
+			}
+			continue
+		}
 		k := o.keys[string(buf)]
 		if o.timeCol < 0 {
 			switch {
@@ -172,6 +224,28 @@ func (o *dedupOp) consume(ctx context.Context, bt *vector.Batch) error {
 		}
 	}
 	return nil
+}
+
+// flushBundle ends the open mini-batch.
+func (o *dedupOp) flushBundle() {
+	b := o.bundle
+	if b == nil {
+		return
+	}
+	for _, i := range b.keys.order(b.hashes, b.hashed) {
+		key := b.order[i]
+		row := b.last[key]
+		if k := o.keys[key]; k == nil {
+			o.keys[key] = &dedupKey{row: row}
+			o.emit(types.Insert, row)
+		} else {
+			o.emit(types.UpdateBefore, k.row)
+			o.emit(types.UpdateAfter, row)
+			k.row = row
+		}
+	}
+	b.order, b.hashes, b.hashed, b.n, b.started = b.order[:0], b.hashes[:0], true, 0, time.Time{}
+	clear(b.last)
 }
 
 // fire emits the kept rows whose event time the watermark has passed, in

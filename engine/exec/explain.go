@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"strings"
 
 	"eddy/engine/plan"
@@ -12,30 +13,67 @@ import (
 // HashAggregate, GroupAggregate or WindowAggregate, SortLimit, Rank or
 // Deduplicate...). streaming is Options.Streaming.
 func Explain(n plan.Node, streaming bool) string {
+	return ExplainMiniBatch(n, streaming, MiniBatch{})
+}
+
+// ExplainMiniBatch is Explain under mini-batching (mb.Size > 0, streaming
+// mode), which shows as Flink shows it: a MiniBatchAssigner over every
+// scan, and a group aggregation split into phases as
+// GlobalGroupAggregate over LocalGroupAggregate.
+func ExplainMiniBatch(n plan.Node, streaming bool, mb MiniBatch) string {
 	var b strings.Builder
-	explainNode(&b, plan.NewReuse(n), n, streaming, "", "")
+	if !streaming {
+		mb = MiniBatch{}
+	}
+	e := explainer{b: &b, r: plan.NewReuse(n), streaming: streaming, mb: mb}
+	e.node(n, "", "")
 	return b.String()
 }
 
-func explainNode(b *strings.Builder, r *plan.Reuse, n plan.Node, streaming bool, first, rest string) {
-	b.WriteString(first)
-	line := physicalName(n, streaming)
-	d := n.Describe()
-	if i := strings.IndexByte(d, '('); i >= 0 {
-		line += d[i:]
+type explainer struct {
+	b         *strings.Builder
+	r         *plan.Reuse
+	streaming bool
+	mb        MiniBatch
+}
+
+func (e *explainer) node(n plan.Node, first, rest string) {
+	b := e.b
+	name := physicalName(n, e.streaming)
+	attrs := ""
+	if d := n.Describe(); strings.IndexByte(d, '(') >= 0 {
+		attrs = d[strings.IndexByte(d, '('):]
 	}
-	line, more := r.Line(n, line)
+	local := false
+	if e.mb.Size > 0 {
+		switch x := n.(type) {
+		case *plan.Aggregate:
+			if name == "GroupAggregate" && e.mb.TwoPhase && len(x.GroupingSets) <= 1 && mergeable(x) {
+				name, local = "GlobalGroupAggregate", true
+			}
+		case *plan.Scan:
+			b.WriteString(first)
+			fmt.Fprintf(b, "MiniBatchAssigner(interval=[%dms], mode=[ProcTime])\n", e.mb.Latency.Milliseconds())
+			first, rest = rest+"+- ", rest+"   "
+		}
+	}
+	b.WriteString(first)
+	line, more := e.r.Line(n, name+attrs)
 	b.WriteString(line)
 	b.WriteByte('\n')
 	if !more {
 		return
 	}
+	if local {
+		b.WriteString(rest + "+- LocalGroupAggregate" + attrs + "\n")
+		rest += "   "
+	}
 	kids := n.Children()
 	for i, c := range kids {
 		if i == len(kids)-1 {
-			explainNode(b, r, c, streaming, rest+"+- ", rest+"   ")
+			e.node(c, rest+"+- ", rest+"   ")
 		} else {
-			explainNode(b, r, c, streaming, rest+":- ", rest+":  ")
+			e.node(c, rest+":- ", rest+":  ")
 		}
 	}
 }

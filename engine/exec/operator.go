@@ -63,6 +63,8 @@ type Options struct {
 	// run on (see parallel.go); 0 or 1: one, the calling goroutine. The
 	// session sets it from eddy.exec.parallelism.
 	Parallelism int
+	// MiniBatch is table.exec.mini-batch.* in streaming mode (minibatch.go).
+	MiniBatch MiniBatch
 }
 
 // Builder turns plans into operators for one statement.

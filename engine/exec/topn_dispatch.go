@@ -111,8 +111,20 @@ func (b *Builder) rankOver(in Operator, n *plan.TopN) (Operator, error) {
 		cols, _ := windowRankCols(n.Input, n.Partition)
 		return b.windowRank(in, n.Input, cols, spec, n.RankType), nil
 	case algoDedupProc:
-		return newDedupOp(in, partEvs, -1, n.Order[0].Desc, 0, inTypes, n.RankType, n.RankCol, 1), nil
+		if err := b.dedupMiniBatch(); err != nil {
+			in.Close()
+			return nil, err
+		}
+		op := newDedupOp(in, partEvs, -1, n.Order[0].Desc, 0, inTypes, n.RankType, n.RankCol, 1)
+		if b.opts.MiniBatch.Size > 0 {
+			op.bundle = &dedupBundle{mb: b.opts.MiniBatch, last: map[string][]any{}, hashed: true}
+		}
+		return op, nil
 	case algoDedupRow:
+		if err := b.dedupMiniBatch(); err != nil {
+			in.Close()
+			return nil, err
+		}
 		delay, _ := watermarkDelay(n.Input)
 		timeCol := n.Order[0].Expr.(*plan.ColumnRef).Index
 		return newDedupOp(in, partEvs, timeCol, n.Order[0].Desc, delay, inTypes, n.RankType, n.RankCol, 1), nil

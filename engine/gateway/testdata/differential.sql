@@ -30,6 +30,11 @@
 --   final rows; into the filesystem connector it fails as in Flink.
 -- - [CREATE OR] REPLACE TABLE ... AS whose new table cannot be filled
 --   leaves the catalog as it was; Flink leaves the new table behind.
+-- - Mini-batching: a regular join keeps the changelog it has without
+--   mini-batching; Flink's mini-batch join emits per bundle, right side
+--   first, so an outer join's answer depends on how the two inputs
+--   interleave (not in the corpus). The corpus sets an allowed latency of
+--   1 h so that Flink's processing-time timer ends no bundle.
 -- - Not in the corpus: CREATE MATERIALIZED TABLE with a connector (eddy
 --   runs no refresh jobs: it refuses it, Flink starts the job); a query
 --   that calls a model (ML_PREDICT, ML_EVALUATE: eddy runs no model
@@ -1182,3 +1187,123 @@ INSERT INTO vcsa VALUES (1, ARRAY[PARSE_JSON('1')]);
 CREATE TEMPORARY TABLE vjsa (id INT, v ARRAY<VARIANT>) WITH ('connector' = 'filesystem', 'path' = 'file:///tmp/eddy-diff-variant-jsa', 'format' = 'json');
 INSERT INTO vjsa VALUES (1, ARRAY[PARSE_JSON('1')]);
 SELECT id FROM vjsa;
+
+-- @category mini-batch
+-- table.exec.mini-batch.*: bundles end by size or at the end of input; an
+-- allowed latency of 1 h keeps Flink's processing-time timer (which ends a
+-- bundle at each multiple of the latency) from cutting one.
+RESET 'table.local-time-zone';
+CREATE TEMPORARY TABLE mb_s (id BIGINT, k AS CAST(id % 3 AS STRING)) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10');
+CREATE TEMPORARY TABLE mb_p (id BIGINT, k AS CAST(id % 3 AS STRING), pt AS PROCTIME()) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10');
+CREATE TEMPORARY TABLE mb_w (id BIGINT, k AS CAST(id % 3 AS STRING), ts AS TO_TIMESTAMP_LTZ(id * 1000, 3), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10');
+SET 'execution.runtime-mode' = 'streaming';
+SET 'table.exec.mini-batch.enabled' = 'true';
+SELECT id FROM mb_s WHERE id < 4;
+SELECT id FROM mb_s UNION ALL SELECT id FROM mb_s WHERE id > 8;
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SELECT DISTINCT k FROM mb_s;
+SELECT a.id, b.id FROM mb_s a JOIN mb_s b ON a.id = b.id + 1;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY id DESC) AS rn FROM mb_s) WHERE rn <= 2;
+SET 'table.exec.mini-batch.allow-latency' = 'soon';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SELECT id FROM mb_s WHERE id < 3;
+SET 'table.exec.mini-batch.allow-latency' = '-1 s';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.allow-latency' = '1 h';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SELECT COUNT(*) FROM mb_s;
+SELECT a.id, b.id FROM mb_s a JOIN mb_s b ON a.id = b.id + 1;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM mb_p) WHERE rn = 1;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY id DESC) AS rn FROM mb_s) WHERE rn <= 2;
+SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE mb_w, DESCRIPTOR(ts), INTERVAL '4' SECOND)) GROUP BY window_start, window_end;
+SET 'table.exec.mini-batch.size' = 'many';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.size' = '0';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.size' = '100';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SELECT k, COUNT(*), SUM(id), MIN(id), MAX(id), AVG(id) FROM mb_s GROUP BY k;
+SELECT COUNT(*), SUM(id) FROM mb_s;
+SELECT k, COUNT(DISTINCT id) FROM mb_s GROUP BY k;
+SELECT DISTINCT k FROM mb_s;
+SELECT c, COUNT(*) FROM (SELECT k, COUNT(*) AS c FROM mb_s GROUP BY k) GROUP BY c;
+SELECT k, c FROM (SELECT k, COUNT(*) AS c FROM mb_s GROUP BY k) WHERE c > 3;
+SELECT k, COUNT(*) FROM mb_s GROUP BY k HAVING COUNT(*) > 3;
+SELECT a.id, b.id FROM mb_s a JOIN mb_s b ON a.id = b.id + 1;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM mb_p) WHERE rn = 1;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt) AS rn FROM mb_p) WHERE rn = 1;
+SET 'table.exec.mini-batch.size' = '1';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SELECT c, COUNT(*) FROM (SELECT k, COUNT(*) AS c FROM mb_s GROUP BY k) GROUP BY c;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM mb_p) WHERE rn = 1;
+SET 'table.exec.mini-batch.size' = '3';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SELECT k, SUM(id), MAX(id) FROM mb_s GROUP BY k;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM mb_p) WHERE rn = 1;
+SET 'table.exec.mini-batch.size' = '2';
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM mb_p) WHERE rn = 1;
+SELECT id % 2 AS p, COUNT(*) FROM mb_s GROUP BY id % 2;
+SET 'table.exec.mini-batch.size' = '4';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM mb_p) WHERE rn = 1;
+SET 'table.exec.mini-batch.size' = '5';
+SELECT id % 2 AS p, COUNT(*), SUM(id) FROM mb_s GROUP BY id % 2;
+SET 'table.optimizer.agg-phase-strategy' = 'ONE_PHASE';
+SET 'table.exec.mini-batch.size' = '2';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.size' = '4';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SELECT k, COUNT(*), MAX(id) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.size' = '100';
+SELECT c, COUNT(*) FROM (SELECT k, COUNT(*) AS c FROM mb_s GROUP BY k) GROUP BY c;
+RESET 'table.optimizer.agg-phase-strategy';
+SET 'table.exec.mini-batch.size' = '4';
+SELECT id, SUM(id) OVER (PARTITION BY k ORDER BY ts) FROM mb_w;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn FROM mb_w) WHERE rn = 1;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn FROM mb_w) WHERE rn = 1;
+SELECT k, COUNT(*) FROM mb_w GROUP BY k;
+SELECT window_start, k, COUNT(*) FROM TABLE(TUMBLE(TABLE mb_w, DESCRIPTOR(ts), INTERVAL '4' SECOND)) GROUP BY window_start, window_end, k;
+SET 'table.optimizer.distinct-agg.split.enabled' = 'true';
+SELECT k, COUNT(DISTINCT id) FROM mb_s GROUP BY k;
+SELECT k, COUNT(DISTINCT id), SUM(id) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.size' = ' 100';
+SELECT k, COUNT(DISTINCT id), MAX(id) FROM mb_s GROUP BY k;
+RESET 'table.optimizer.distinct-agg.split.enabled';
+SET 'table.exec.mini-batch.allow-latency' = 'PT1H';
+SELECT k, COUNT(*) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.allow-latency' = 'PT-1S';
+SELECT COUNT(*) FROM mb_s;
+SET 'table.exec.mini-batch.allow-latency' = 'PT0.0005S';
+SELECT COUNT(*) FROM mb_s;
+SET 'table.exec.mini-batch.allow-latency' = 'PT';
+SELECT COUNT(*) FROM mb_s;
+SET 'table.exec.mini-batch.allow-latency' = '1 h';
+SET 'table.exec.mini-batch.enabled' = ' TRUE';
+SELECT COUNT(*) FROM mb_s;
+CREATE TEMPORARY TABLE mb_q (id BIGINT, k AS CAST((id + 1) % 3 AS STRING), pt AS PROCTIME()) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10');
+SET 'table.exec.mini-batch.size' = '100';
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt) AS rn FROM mb_q) WHERE rn = 1;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM mb_q) WHERE rn = 1;
+SET 'table.exec.mini-batch.size' = '2';
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt) AS rn FROM mb_q) WHERE rn = 1;
+SELECT id, k FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt DESC) AS rn FROM mb_q) WHERE rn = 1;
+SELECT k, COUNT(*) FROM mb_q GROUP BY k;
+SET 'table.exec.mini-batch.size' = '5';
+SELECT k, COUNT(*) FROM mb_q GROUP BY k;
+SELECT CAST(id % 4 AS INT) AS g, SUM(id) FROM mb_q GROUP BY CAST(id % 4 AS INT);
+SELECT CONCAT('key-long-', k) AS g, COUNT(*) FROM mb_q GROUP BY CONCAT('key-long-', k);
+SELECT k, id % 2 = 0 AS e, COUNT(*) FROM mb_q GROUP BY k, id % 2 = 0;
+SET 'table.exec.mini-batch.size' = '3';
+SELECT k, id % 2 AS p, COUNT(*) FROM mb_s GROUP BY CUBE (k, id % 2);
+SELECT k, COUNT(DISTINCT id % 4) FROM mb_s GROUP BY k;
+SET 'table.exec.mini-batch.size' = '4';
+SELECT k, LISTAGG(CAST(id AS STRING)) FROM mb_s GROUP BY k;
+SELECT k, FIRST_VALUE(id), LAST_VALUE(id) FROM mb_s GROUP BY k;
+SELECT k, COUNT(DISTINCT id % 4), AVG(id) FROM mb_s GROUP BY k;
+SELECT a.k, COUNT(*) FROM mb_s a JOIN mb_s b ON a.id = b.id GROUP BY a.k;
+SET 'table.exec.mini-batch.enabled' = 'sometimes';
+SELECT id FROM mb_s WHERE id < 3;
+RESET 'table.exec.mini-batch.enabled';
+RESET 'table.exec.mini-batch.size';
+RESET 'table.exec.mini-batch.allow-latency';
+SET 'execution.runtime-mode' = 'batch';
