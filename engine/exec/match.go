@@ -70,7 +70,7 @@ func (b *Builder) match(n *plan.Match) (Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	op := &matchOp{b: b, n: n, in: in}
+	op := &matchOp{b: b, n: n, in: in, streaming: b.opts.Streaming}
 	fail := func(err error) (Operator, error) {
 		in.Close()
 		return nil, err
@@ -128,6 +128,9 @@ func (b *Builder) match(n *plan.Match) (Operator, error) {
 			op.afterVar = i
 		}
 	}
+	if op.streaming {
+		return newMatchStream(op), nil
+	}
 	return op, nil
 }
 
@@ -156,6 +159,7 @@ type matchOp struct {
 	measures     []evaluator
 	measureSlots [][]int
 	afterVar     int
+	streaming    bool
 	out          *sliceOp
 }
 
@@ -243,42 +247,49 @@ type matchRun struct {
 
 	rows    []int // the current partition's rows (indexes into all), in order
 	matches int   // matches emitted in the partition
+	// The NFA's state between rows: the partial matches, and the
+	// complete ones waiting for an earlier partial match.
+	active, done []*partial
 }
 
 // sortRows orders a partition's rows by the order keys (stable).
 func (r *matchRun) sortRows(rows []int) {
 	keys := r.op.n.Order
 	sort.SliceStable(rows, func(a, b int) bool {
-		i, j := rows[a], rows[b]
-		for k, key := range keys {
-			v := r.keys[k]
-			ni, nj := v.IsNull(i), v.IsNull(j)
-			var c int
-			switch {
-			case ni && nj:
-				c = 0
-			case ni:
-				c = -1
-				if !key.NullsFirst {
-					c = 1
-				}
-			case nj:
+		return compareMatchKeys(keys, r.keys, rows[a], rows[b]) < 0
+	})
+}
+
+// compareMatchKeys compares rows i and j of the order key vectors.
+func compareMatchKeys(keys []plan.SortKey, vs []*vector.Vec, i, j int) int {
+	for k, key := range keys {
+		v := vs[k]
+		ni, nj := v.IsNull(i), v.IsNull(j)
+		var c int
+		switch {
+		case ni && nj:
+			c = 0
+		case ni:
+			c = -1
+			if !key.NullsFirst {
 				c = 1
-				if !key.NullsFirst {
-					c = -1
-				}
-			default:
-				c = vector.Compare(v, i, v, j)
-				if key.Desc {
-					c = -c
-				}
 			}
-			if c != 0 {
-				return c < 0
+		case nj:
+			c = 1
+			if !key.NullsFirst {
+				c = -1
+			}
+		default:
+			c = vector.Compare(v, i, v, j)
+			if key.Desc {
+				c = -c
 			}
 		}
-		return false
-	})
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 // partial is a partial match: rows start, start+1, ... mapped to vars.
@@ -313,54 +324,65 @@ func (r *matchRun) millis(pos int) (int64, bool) {
 
 // partition runs the NFA over one partition.
 func (r *matchRun) partition(rows []int) error {
-	r.rows, r.matches = rows, 0
-	var active, done []*partial
+	r.rows, r.matches, r.active, r.done = rows, 0, nil, nil
 	for pos := range rows {
-		if err := r.ctx.Err(); err != nil {
+		if err := r.step(pos); err != nil {
 			return err
 		}
-		if w := r.op.n.WithinMillis; w > 0 {
-			now, ok := r.millis(pos)
-			kept := active[:0]
-			for _, p := range active {
-				if st, ok2 := r.millis(p.start); !ok || !ok2 || now-st <= w {
-					kept = append(kept, p)
-				}
-			}
-			active = kept
-		}
-		active = append(active, &partial{start: pos})
-		var next []*partial
-		for _, p := range active {
-			succ, complete, err := r.advance(p, pos)
-			if err != nil {
-				return err
-			}
-			next = append(next, succ...)
-			done = append(done, complete...)
-		}
-		active = next
-		sort.SliceStable(done, func(a, b int) bool { return done[a].start < done[b].start })
-		// A complete match waits while a partial match that started
-		// earlier may still complete (Flink's NFA emits matches in the
-		// order of their starts); emitting one prunes the others.
-		for len(done) > 0 {
-			m := done[0]
-			if len(active) > 0 && earliest(active) < m.start {
-				break
-			}
-			done = done[1:]
-			if err := r.emit(m); err != nil {
-				return err
-			}
-			keep, err := r.pruner(m)
-			if err != nil {
-				return err
-			}
-			active = filterPartials(active, keep)
-			done = filterPartials(done, keep)
-		}
 	}
+	return nil
+}
+
+// step feeds the partition's row at pos to the NFA and emits the matches
+// it completes.
+func (r *matchRun) step(pos int) error {
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	active := r.active
+	if w := r.op.n.WithinMillis; w > 0 {
+		now, ok := r.millis(pos)
+		kept := active[:0]
+		for _, p := range active {
+			if st, ok2 := r.millis(p.start); !ok || !ok2 || now-st <= w {
+				kept = append(kept, p)
+			}
+		}
+		active = kept
+	}
+	active = append(active, &partial{start: pos})
+	var next []*partial
+	done := r.done
+	for _, p := range active {
+		succ, complete, err := r.advance(p, pos)
+		if err != nil {
+			return err
+		}
+		next = append(next, succ...)
+		done = append(done, complete...)
+	}
+	active = next
+	sort.SliceStable(done, func(a, b int) bool { return done[a].start < done[b].start })
+	// A complete match waits while a partial match that started
+	// earlier may still complete (Flink's NFA emits matches in the
+	// order of their starts); emitting one prunes the others.
+	for len(done) > 0 {
+		m := done[0]
+		if len(active) > 0 && earliest(active) < m.start {
+			break
+		}
+		done = done[1:]
+		if err := r.emit(m); err != nil {
+			return err
+		}
+		keep, err := r.pruner(m)
+		if err != nil {
+			return err
+		}
+		active = filterPartials(active, keep)
+		done = filterPartials(done, keep)
+	}
+	r.active, r.done = active, done
 	return nil
 }
 
@@ -555,6 +577,14 @@ func (r *matchRun) slotValue(s, start int, vars []int8, number int) (any, error)
 		return pat[vars[len(vars)-1]].Name, nil
 	case plan.SlotMatchNumber:
 		return int64(number), nil
+	case plan.SlotRowtime:
+		ms, ok := r.millis(start + len(vars) - 1)
+		if !ok {
+			return nil, nil
+		}
+		return time.UnixMilli(ms).UTC(), nil
+	case plan.SlotProctime:
+		return types.TruncateTime(time.Now().UTC(), 3), nil
 	}
 	in := func(v int8) bool {
 		if sl.Vars == nil {

@@ -57,6 +57,11 @@ const (
 	SlotClassifier
 	// SlotMatchNumber is the number of the match in its partition, from 1.
 	SlotMatchNumber
+	// SlotRowtime is the event time (the first order key, in
+	// milliseconds) of the last row: MATCH_ROWTIME().
+	SlotRowtime
+	// SlotProctime is the processing time: MATCH_PROCTIME().
+	SlotProctime
 )
 
 // MatchSlot is one input of the expressions of a Match: DEFINE and
@@ -88,6 +93,10 @@ func (s MatchSlot) String() string {
 		return s.Agg + "(" + vars + ": " + exprList(s.Args) + ")"
 	case SlotClassifier:
 		return "CLASSIFIER()"
+	case SlotRowtime:
+		return "MATCH_ROWTIME()"
+	case SlotProctime:
+		return "MATCH_PROCTIME()"
 	}
 	return "MATCH_NUMBER()"
 }

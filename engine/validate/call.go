@@ -105,6 +105,9 @@ func (v *Validator) call(scope *Scope, e *ast.FuncCall) (*Typed, error) {
 			star, args = true, nil
 		}
 	}
+	if upper == "MATCH_ROWTIME" || upper == "MATCH_PROCTIME" {
+		return nil, errorf(e.Pos, ErrQuery, "Function '%s' can only be used in MATCH_RECOGNIZE", ast.String(quoteRefs(e)))
+	}
 	typed, err := v.exprs(scope, args)
 	if err != nil {
 		return nil, err

@@ -43,7 +43,7 @@ func (s *state) matchRecognize(m *ast.MatchRecognize, qs *qscope) (ast.TableExpr
 	}
 	out := &ast.MatchRecognize{Pos: m.Pos, Input: stripAlias(input), RowsPerMatch: m.RowsPerMatch, After: m.After,
 		StartAnchor: m.StartAnchor, EndAnchor: m.EndAnchor, Pattern: m.Pattern, Within: m.Within, Subsets: m.Subsets}
-	node := &plan.Match{Input: inPlan, Pattern: pattern, After: plan.SkipPastLastRow}
+	node := &plan.Match{Input: inPlan, Pattern: pattern, After: plan.SkipToNextRow}
 	// PARTITION BY and ORDER BY name input columns.
 	var outCols []OutputColumn
 	for _, p := range m.PartitionBy {
@@ -88,8 +88,8 @@ func (s *state) matchRecognize(m *ast.MatchRecognize, qs *qscope) (ast.TableExpr
 	if m.After != nil {
 		switch m.After.Kind {
 		case "PAST LAST ROW":
+			node.After = plan.SkipPastLastRow
 		case "TO NEXT ROW":
-			node.After = plan.SkipToNextRow
 		default:
 			if !mc.vars[m.After.Var.Name] {
 				return nil, nil, errorf(m.After.Var.Pos, ErrQuery, "Unknown pattern '%s'", m.After.Var.Name)
@@ -135,10 +135,23 @@ func (s *state) matchRecognize(m *ast.MatchRecognize, qs *qscope) (ast.TableExpr
 			return nil, nil, err
 		}
 		node.Measures = append(node.Measures, x)
-		outCols = append(outCols, OutputColumn{Name: ms.Alias.Name, Type: functions.Plain(t.Type), Pos: ms.Alias.Pos})
+		ty := t.Type
+		if !isTimeCall(ms.Expr) {
+			// Only MATCH_ROWTIME() and MATCH_PROCTIME() themselves keep
+			// their time attribute: an expression over one is a plain
+			// timestamp.
+			ty = functions.Plain(ty)
+		}
+		outCols = append(outCols, OutputColumn{Name: ms.Alias.Name, Type: ty, Pos: ms.Alias.Pos})
 		out.Measures = append(out.Measures, &ast.MatchMeasure{Semantics: ms.Semantics, Expr: t.Expr, Alias: quotedIdent(ms.Alias)})
 	}
 	node.Slots = mc.slots
+	for _, sl := range node.Slots {
+		if sl.Kind == plan.SlotRowtime && (len(node.Order) == 0 || node.Proctime) {
+			// Flink's planner finds no event time to read.
+			s.noPlan(errorf(m.Pos, ErrMatchPlan, "You must specify either rowtime or proctime for order by."))
+		}
+	}
 	for _, c := range outCols {
 		node.Cols = append(node.Cols, plan.Column{Name: c.Name, Type: c.Type})
 	}
@@ -382,8 +395,7 @@ func (mc *matchCtx) prepare(env *exprEnv, e ast.Expr) (ast.Expr, bool, error) {
 			}
 			return mc.slot(env, sl, e, e.Pos), true, nil
 		case "MATCH_ROWTIME", "MATCH_PROCTIME":
-			mc.s.noPlanf(e.Pos, "%s is not supported by the local engine", name)
-			return nil, true, errorf(e.Pos, ErrNotSupported, "%s is not supported by the local engine", name)
+			return mc.timeSlot(env, e, name)
 		case "RUNNING", "FINAL":
 			if mc.define {
 				return nil, true, errorf(e.Pos, ErrQuery, "Cannot use RUNNING/FINAL in DEFINE '%s'", ast.String(e))
@@ -587,5 +599,55 @@ func (mc *matchCtx) aggSlot(env *exprEnv, e *ast.FuncCall, f *functions.Func) (a
 		return nil, true, New(mc.s.a.Funcs).inferError(e.Pos, err)
 	}
 	sl := plan.MatchSlot{Kind: plan.SlotAgg, Vars: mc.slotVars(v), Agg: f.Name, Args: planArgs, T: t}
+	return mc.slot(env, sl, quoteRefs(e), e.Pos), true, nil
+}
+
+// isTimeCall tells whether a measure is a call of MATCH_ROWTIME or
+// MATCH_PROCTIME, whose result is a time attribute.
+func isTimeCall(e ast.Expr) bool {
+	f, ok := e.(*ast.FuncCall)
+	if !ok || len(f.Name.Parts) != 1 {
+		return false
+	}
+	switch strings.ToUpper(f.Name.Parts[0].Name) {
+	case "MATCH_ROWTIME", "MATCH_PROCTIME":
+		return true
+	}
+	return false
+}
+
+// timeSlot handles MATCH_ROWTIME([rowtime]) and MATCH_PROCTIME(): the
+// event time of the match's last row (of the current row in DEFINE) and
+// the processing time. MATCH_ROWTIME() is a TIMESTAMP(3) NOT NULL
+// rowtime; with an argument, which must be a rowtime attribute, it has
+// the argument's type (TIMESTAMP or TIMESTAMP_LTZ). MATCH_PROCTIME() is a
+// TIMESTAMP_LTZ(3) NOT NULL proctime.
+func (mc *matchCtx) timeSlot(env *exprEnv, e *ast.FuncCall, name string) (ast.Expr, bool, error) {
+	maxArgs := 0
+	if name == "MATCH_ROWTIME" && len(e.Args) <= 1 {
+		maxArgs = 1
+	}
+	if len(e.Args) > maxArgs {
+		return nil, true, errorf(e.Pos, ErrArgCount, "Invalid number of arguments to function '%s'. Was expecting 0 arguments", name)
+	}
+	if name == "MATCH_PROCTIME" {
+		sl := plan.MatchSlot{Kind: plan.SlotProctime, T: types.NewTimestampLTZ(3).WithNullable(false).WithTimeAttr(types.Proctime)}
+		return mc.slot(env, sl, e, e.Pos), true, nil
+	}
+	sl := plan.MatchSlot{Kind: plan.SlotRowtime, T: types.NewTimestamp(3).WithNullable(false).WithTimeAttr(types.Rowtime)}
+	if len(e.Args) == 1 {
+		rewritten, _, err := mc.varArg(e.Args[0], e)
+		if err != nil {
+			return nil, true, err
+		}
+		_, t, err := mc.argPlan(rewritten)
+		if err != nil {
+			return nil, true, err
+		}
+		if t.TimeAttr != types.Rowtime {
+			return nil, true, errorf(e.Pos, ErrInvalidCall, "The function MATCH_ROWTIME requires argument to be a row time attribute type, but is '%s'.", t.WithNullable(true))
+		}
+		sl.T = t
+	}
 	return mc.slot(env, sl, quoteRefs(e), e.Pos), true, nil
 }
