@@ -212,6 +212,25 @@ func (o *matchOp) run(ctx context.Context) (*vector.Batch, error) {
 		}
 		parts[k] = append(parts[k], i)
 	}
+	// Flink's batch plan sorts the input by the partition columns (NULL
+	// first): partitions leave in that order.
+	sort.SliceStable(order, func(a, b int) bool {
+		i, j := parts[order[a]][0], parts[order[b]][0]
+		for _, c := range o.n.Partition {
+			v := all.Cols[c]
+			ni, nj := v.IsNull(i), v.IsNull(j)
+			switch {
+			case ni && nj:
+				continue
+			case ni || nj:
+				return ni
+			}
+			if x := vector.Compare(v, i, v, j); x != 0 {
+				return x < 0
+			}
+		}
+		return false
+	})
 	for _, k := range order {
 		rows := parts[k]
 		if !o.n.Proctime {
@@ -344,7 +363,7 @@ func (r *matchRun) step(pos int) error {
 		now, ok := r.millis(pos)
 		kept := active[:0]
 		for _, p := range active {
-			if st, ok2 := r.millis(p.start); !ok || !ok2 || now-st <= w {
+			if st, ok2 := r.millis(p.start); !ok || !ok2 || now-st < w {
 				kept = append(kept, p)
 			}
 		}
@@ -480,7 +499,9 @@ func (r *matchRun) advance(p *partial, pos int) (cont, complete []*partial, err 
 	return cont, complete, nil
 }
 
-// within tells whether a partial match still fits WITHIN.
+// within tells whether a partial match still fits WITHIN: as in Flink's
+// NFA, a match times out when its last row is WITHIN or more after its
+// first.
 func (r *matchRun) within(p *partial) bool {
 	w := r.op.n.WithinMillis
 	if w <= 0 {
@@ -488,7 +509,7 @@ func (r *matchRun) within(p *partial) bool {
 	}
 	a, ok1 := r.millis(p.start)
 	b, ok2 := r.millis(p.end())
-	return !ok1 || !ok2 || b-a <= w
+	return !ok1 || !ok2 || b-a < w
 }
 
 // canFinish tells whether the variables after p's current one may all be
@@ -578,6 +599,10 @@ func (r *matchRun) slotValue(s, start int, vars []int8, number int) (any, error)
 	case plan.SlotMatchNumber:
 		return int64(number), nil
 	case plan.SlotRowtime:
+		if r.op.n.Proctime {
+			// Flink's timestamp of a match in processing time.
+			return types.TruncateTime(time.Now().UTC(), 3), nil
+		}
 		ms, ok := r.millis(start + len(vars) - 1)
 		if !ok {
 			return nil, nil

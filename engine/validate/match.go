@@ -146,12 +146,6 @@ func (s *state) matchRecognize(m *ast.MatchRecognize, qs *qscope) (ast.TableExpr
 		out.Measures = append(out.Measures, &ast.MatchMeasure{Semantics: ms.Semantics, Expr: t.Expr, Alias: quotedIdent(ms.Alias)})
 	}
 	node.Slots = mc.slots
-	for _, sl := range node.Slots {
-		if sl.Kind == plan.SlotRowtime && (len(node.Order) == 0 || node.Proctime) {
-			// Flink's planner finds no event time to read.
-			s.noPlan(errorf(m.Pos, ErrMatchPlan, "You must specify either rowtime or proctime for order by."))
-		}
-	}
 	for _, c := range outCols {
 		node.Cols = append(node.Cols, plan.Column{Name: c.Name, Type: c.Type})
 	}
@@ -385,7 +379,12 @@ func (mc *matchCtx) prepare(env *exprEnv, e ast.Expr) (ast.Expr, bool, error) {
 		switch name {
 		case "FIRST", "LAST", "PREV", "NEXT":
 			return mc.navCall(env, e, name)
-		case "CLASSIFIER", "MATCH_NUMBER":
+		case "MATCH_NUMBER":
+			// Flink's operator table has no MATCH_NUMBER, whatever Calcite's
+			// parser accepts.
+			return nil, true, errorf(e.Pos, ErrUnknownFunction,
+				"No match found for function signature MATCH_NUMBER().\nSupported signatures are:\n'MATCH_NUMBER()'")
+		case "CLASSIFIER":
 			if len(e.Args) != 0 {
 				return nil, true, errorf(e.Pos, ErrArgCount, "Invalid number of arguments to function '%s'. Was expecting 0 arguments", name)
 			}
