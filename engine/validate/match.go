@@ -14,6 +14,10 @@ import (
 // planner rejects (its TableException): the query fails when it runs.
 var ErrMatchPlan = &Kind{"unsupported pattern", "TableException"}
 
+// ErrMatchCodeGen marks a MATCH_RECOGNIZE function that validates but
+// that Flink's code generator rejects (its CodeGenException).
+var ErrMatchCodeGen = &Kind{"unsupported call", "CodeGenException"}
+
 // matchCtx holds what the validation of one MATCH_RECOGNIZE knows.
 type matchCtx struct {
 	s      *state
@@ -135,14 +139,10 @@ func (s *state) matchRecognize(m *ast.MatchRecognize, qs *qscope) (ast.TableExpr
 			return nil, nil, err
 		}
 		node.Measures = append(node.Measures, x)
-		ty := t.Type
-		if !isTimeCall(ms.Expr) {
-			// Only MATCH_ROWTIME() and MATCH_PROCTIME() themselves keep
-			// their time attribute: an expression over one is a plain
-			// timestamp.
-			ty = functions.Plain(ty)
-		}
-		outCols = append(outCols, OutputColumn{Name: ms.Alias.Name, Type: ty, Pos: ms.Alias.Pos})
+		// A measure keeps the time attribute of what it reads, as
+		// Calcite types it (Flink's DESCRIBE shows it): MATCH_ROWTIME(),
+		// MATCH_PROCTIME(), A.rowtime.
+		outCols = append(outCols, OutputColumn{Name: ms.Alias.Name, Type: t.Type, Pos: ms.Alias.Pos})
 		out.Measures = append(out.Measures, &ast.MatchMeasure{Semantics: ms.Semantics, Expr: t.Expr, Alias: quotedIdent(ms.Alias)})
 	}
 	node.Slots = mc.slots
@@ -388,6 +388,9 @@ func (mc *matchCtx) prepare(env *exprEnv, e ast.Expr) (ast.Expr, bool, error) {
 			if len(e.Args) != 0 {
 				return nil, true, errorf(e.Pos, ErrArgCount, "Invalid number of arguments to function '%s'. Was expecting 0 arguments", name)
 			}
+			// Flink 2.2 validates CLASSIFIER() but cannot generate its code.
+			mc.s.noPlan(errorf(e.Pos, ErrMatchCodeGen, "Unsupported call: CLASSIFIER() \n"+
+				"If you think this function should be supported, you can create an issue and start a discussion for it."))
 			sl := plan.MatchSlot{Kind: plan.SlotClassifier, T: types.NewVarChar(2000).WithNullable(false)}
 			if name == "MATCH_NUMBER" {
 				sl = plan.MatchSlot{Kind: plan.SlotMatchNumber, T: types.New(types.BigInt).WithNullable(false)}
@@ -599,20 +602,6 @@ func (mc *matchCtx) aggSlot(env *exprEnv, e *ast.FuncCall, f *functions.Func) (a
 	}
 	sl := plan.MatchSlot{Kind: plan.SlotAgg, Vars: mc.slotVars(v), Agg: f.Name, Args: planArgs, T: t}
 	return mc.slot(env, sl, quoteRefs(e), e.Pos), true, nil
-}
-
-// isTimeCall tells whether a measure is a call of MATCH_ROWTIME or
-// MATCH_PROCTIME, whose result is a time attribute.
-func isTimeCall(e ast.Expr) bool {
-	f, ok := e.(*ast.FuncCall)
-	if !ok || len(f.Name.Parts) != 1 {
-		return false
-	}
-	switch strings.ToUpper(f.Name.Parts[0].Name) {
-	case "MATCH_ROWTIME", "MATCH_PROCTIME":
-		return true
-	}
-	return false
 }
 
 // timeSlot handles MATCH_ROWTIME([rowtime]) and MATCH_PROCTIME(): the
