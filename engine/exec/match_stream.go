@@ -34,7 +34,6 @@ type matchStream struct {
 	timers matchTimers
 	seq    int64
 	key    []byte
-	ctx    context.Context
 	cur    *vector.Batch // output of the rows consumed so far
 	firing
 }
@@ -66,7 +65,6 @@ func newMatchStream(op *matchOp) *matchStream {
 }
 
 func (o *matchStream) Next(ctx context.Context) (*vector.Batch, error) {
-	o.ctx = ctx
 	return o.next(ctx, o.op.in, o.consume, o.fire, int64(1<<62))
 }
 
