@@ -1309,6 +1309,9 @@ RESET 'table.exec.mini-batch.allow-latency';
 SET 'execution.runtime-mode' = 'batch';
 
 -- @category MATCH_RECOGNIZE in batch and streaming mode (rows matched as the watermark passes them, late rows dropped, MATCH_ROWTIME)
+-- The tables are created in streaming mode: Flink resolves a table created in batch mode without
+-- its time attributes, and MATCH_ROWTIME(ts) then refuses ts.
+SET 'execution.runtime-mode' = 'streaming';
 CREATE TEMPORARY TABLE mr (id BIGINT, k AS CAST(id % 2 AS STRING), price AS CAST(id * 7 % 10 AS INT), ts AS TO_TIMESTAMP(FROM_UNIXTIME(id)), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '12', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '12');
 CREATE TEMPORARY TABLE mz (id BIGINT, k AS CAST(id % 3 AS STRING), ts AS TO_TIMESTAMP_LTZ(id * 1000, 3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '9', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '9');
 CREATE TEMPORARY TABLE mo (id BIGINT, k AS CAST(id % 2 AS STRING), ts AS TO_TIMESTAMP(FROM_UNIXTIME(CASE WHEN id = 4 THEN 3 WHEN id = 3 THEN 7 WHEN id = 5 THEN 12 ELSE id END)), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10');
@@ -1316,6 +1319,7 @@ CREATE TEMPORARY TABLE mp (id BIGINT, pt AS PROCTIME(), price AS CAST(id * 3 % 5
 CREATE TEMPORARY TABLE mq (id BIGINT, ts AS TO_TIMESTAMP(FROM_UNIXTIME(id / 3)), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '9', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '9');
 CREATE TEMPORARY VIEW mrv AS SELECT * FROM mz MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES A.id AS a_id, MATCH_ROWTIME() AS r1, MATCH_ROWTIME(ts) AS r2, MATCH_PROCTIME() AS p, CLASSIFIER() AS c ONE ROW PER MATCH PATTERN (A) DEFINE A AS TRUE) AS T;
 DESCRIBE mrv;
+SET 'execution.runtime-mode' = 'batch';
 SELECT * FROM mr MATCH_RECOGNIZE (PARTITION BY k ORDER BY ts MEASURES FIRST(A.id) AS a_id, LAST(B.id) AS b_id, C.id AS c_id ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW PATTERN (A B+ C) DEFINE B AS B.price < A.price, C AS C.price > LAST(B.price)) AS T;
 SELECT * FROM mr MATCH_RECOGNIZE (ORDER BY ts MEASURES A.id AS a_id, B.id AS b_id ONE ROW PER MATCH PATTERN (A B) DEFINE A AS A.price > 5) AS T;
 SELECT * FROM mr MATCH_RECOGNIZE (ORDER BY ts MEASURES A.id AS a_id, MATCH_ROWTIME() AS mrt ONE ROW PER MATCH AFTER MATCH SKIP PAST LAST ROW PATTERN (A B) DEFINE B AS B.price < A.price) AS T;
