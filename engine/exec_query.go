@@ -61,6 +61,9 @@ func (s *Session) prepare(ctx context.Context, conns *connectors.Connectors, nod
 			if resolveErr == nil {
 				resolveErr = streamingOver(n, planSources{ctx: ctx, s: s})
 			}
+			if resolveErr == nil {
+				resolveErr = streamingMatch(n, planSources{ctx: ctx, s: s})
+			}
 		}
 		plan.WalkOnce(n, func(x plan.Node) {
 			if resolveErr != nil {
