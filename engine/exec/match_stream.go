@@ -43,7 +43,10 @@ type matchStream struct {
 type matchPart struct {
 	run     *matchRun
 	ranRows *matchRows // the rows the NFA has read, from the oldest kept
+	// wait holds the rows that came for the watermark, waiting or run
+	// already; waiting indexes the waiting ones by time, then arrival.
 	wait    *matchRows
+	waiting waitHeap
 	// waitTimes holds the times of the waiting rows (one timer each).
 	waitTimes map[int64]bool
 }
@@ -180,6 +183,7 @@ func (o *matchStream) consume(ctx context.Context, bt *vector.Batch) error {
 			continue // no time, or late
 		}
 		in.ts[i] = ts
+		heap.Push(&p.waiting, waitRow{ts: ts, i: p.wait.all.N})
 		p.wait.add(in, i)
 		if !p.waitTimes[ts] {
 			p.waitTimes[ts] = true
@@ -241,17 +245,15 @@ func (o *matchStream) runDue(ctx context.Context, wm int64) error {
 // runPart feeds the NFA of p its waiting rows at or before wm, in order.
 func (o *matchStream) runPart(ctx context.Context, p *matchPart, wm int64) error {
 	w := p.wait
-	var due, rest []int
-	for i, ts := range w.ts {
-		if ts <= wm {
-			due = append(due, i)
-		} else {
-			rest = append(rest, i)
-		}
+	var due []int
+	for len(p.waiting) > 0 && p.waiting[0].ts <= wm {
+		due = append(due, heap.Pop(&p.waiting).(waitRow).i)
 	}
 	if len(due) == 0 {
 		return nil
 	}
+	// due is in time order, then arrival order; rows of one time go by
+	// the other ORDER BY keys.
 	keys := o.op.n.Order
 	sort.SliceStable(due, func(a, b int) bool {
 		i, j := due[a], due[b]
@@ -270,13 +272,55 @@ func (o *matchStream) runPart(ctx context.Context, p *matchPart, wm int64) error
 		}
 		delete(p.waitTimes, w.ts[i])
 	}
-	if len(rest) == 0 {
+	switch {
+	case len(p.waiting) == 0:
 		p.wait = o.newRows()
-	} else {
-		p.wait = w.gather(rest)
+	case w.all.N >= vector.BatchSize && w.all.N > 2*len(p.waiting):
+		// Most of the buffer has run: keep only the waiting rows, in
+		// arrival order (which the heap's ties keep).
+		sel := make([]int, len(p.waiting))
+		for k, x := range p.waiting {
+			sel[k] = x.i
+		}
+		sort.Ints(sel)
+		at := make(map[int]int, len(sel))
+		for k, i := range sel {
+			at[i] = k
+		}
+		for k := range p.waiting {
+			p.waiting[k].i = at[p.waiting[k].i]
+		}
+		p.wait = w.gather(sel)
 	}
 	p.compact()
 	return nil
+}
+
+// waitRow is a waiting row of a partition: its time and its index in the
+// partition's buffer.
+type waitRow struct {
+	ts int64
+	i  int
+}
+
+// waitHeap is a min-heap of waiting rows by time, then arrival
+// (container/heap).
+type waitHeap []waitRow
+
+func (h waitHeap) Len() int { return len(h) }
+func (h waitHeap) Less(i, j int) bool {
+	if h[i].ts != h[j].ts {
+		return h[i].ts < h[j].ts
+	}
+	return h[i].i < h[j].i
+}
+func (h waitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *waitHeap) Push(x any)   { *h = append(*h, x.(waitRow)) }
+func (h *waitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // compact drops the rows no partial match reads any more, once they are

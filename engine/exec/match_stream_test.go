@@ -138,10 +138,17 @@ func TestMatchStreamEmitsBeforeTheEnd(t *testing.T) {
 	}
 }
 
-// TestMatchStreamKeepsOnlyOpenRows runs many rows through one partition:
-// the rows of finished matches are dropped as it goes, and every match is
-// still right.
+// TestMatchStreamKeepsOnlyOpenRows runs many rows through one partition,
+// with a watermark that follows the rows closely and one that lags 1,500
+// rows: the rows of finished matches and the rows that have run leave
+// the buffers as it goes, and every match is still right.
 func TestMatchStreamKeepsOnlyOpenRows(t *testing.T) {
+	for _, delay := range []int64{0, 1500 * 1000} {
+		t.Run(fmt.Sprint(delay), func(t *testing.T) { keepsOnlyOpenRows(t, delay) })
+	}
+}
+
+func keepsOnlyOpenRows(t *testing.T, delay int64) {
 	m, ts := matchPairs()
 	const n = 5000
 	var batches []*vector.Batch
@@ -152,7 +159,7 @@ func TestMatchStreamKeepsOnlyOpenRows(t *testing.T) {
 		}
 		batches = append(batches, rowsAt(ts, rows...))
 	}
-	ms := streamOver(t, m, &sliceInput{batches: batches}, 0)
+	ms := streamOver(t, m, &sliceInput{batches: batches}, delay)
 	defer ms.Close()
 	var got []string
 	for {
@@ -164,8 +171,12 @@ func TestMatchStreamKeepsOnlyOpenRows(t *testing.T) {
 			break
 		}
 		got = append(got, batchLines(b, m.Cols.Types())...)
-		if r := ms.parts[string(vector.AppendKey(nil, b.Cols[0], 0))].ranRows.all.N; r > 2*vector.BatchSize {
-			t.Fatalf("the partition keeps %d rows", r)
+		p := ms.parts[string(vector.AppendKey(nil, b.Cols[0], 0))]
+		if r := p.ranRows.all.N; r > 2*vector.BatchSize {
+			t.Fatalf("the partition keeps %d rows that have run", r)
+		}
+		if w := p.wait.all.N; w > 2*len(p.waiting)+vector.BatchSize {
+			t.Fatalf("the partition buffers %d rows for %d waiting", w, len(p.waiting))
 		}
 	}
 	if len(got) != n/2 {
