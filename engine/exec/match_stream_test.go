@@ -203,3 +203,45 @@ func (o *sliceInput) Next(context.Context) (*vector.Batch, error) {
 }
 
 func (o *sliceInput) Close() error { return nil }
+
+// BenchmarkMatchStream runs 100,000 rows of 16 partitions through (A B)
+// with a watermark 1,000 rows behind.
+func BenchmarkMatchStream(b *testing.B) {
+	m, ts := matchPairs()
+	keys := make([]string, 16)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("k%d", i)
+	}
+	var batches []*vector.Batch
+	for start := 0; start < 100000; start += vector.BatchSize {
+		var rows [][]any
+		for id := start; id < start+vector.BatchSize && id < 100000; id++ {
+			rows = append(rows, []any{int64(id), keys[id%16], id})
+		}
+		batches = append(batches, rowsAt(ts, rows...))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		op, err := NewBuilder(Options{Streaming: true}).Build(m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ms := op.(*matchStream)
+		ms.op.in = &sliceInput{batches: batches}
+		ms.hasWM, ms.delay = true, 1000*1000
+		n := 0
+		for {
+			bt, err := ms.Next(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if bt == nil {
+				break
+			}
+			n += bt.N
+		}
+		if n != 50000 {
+			b.Fatalf("%d matches", n)
+		}
+	}
+}
