@@ -17,7 +17,9 @@ import (
 // time in the order of the other ORDER BY keys, and arrival order after
 // that. A row whose time is at or behind the watermark is late and
 // dropped, as is a row with a NULL time. Partitions run in the order of
-// their earliest waiting time (Flink's event-time timers). The watermark
+// their earliest waiting time (Flink's event-time timers); of one time,
+// in the order they began to wait (Flink's order there follows its hash
+// of the key, which eddy does not reproduce). The watermark
 // is the largest time seen minus the delay of the source's WATERMARK
 // clause, after every row; without a WATERMARK clause the rows wait until
 // the input ends. At the end of the input every waiting row runs (Flink's
