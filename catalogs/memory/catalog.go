@@ -313,23 +313,15 @@ func (c *Catalog) move(from, to catalogs.ObjectPath, ignoreIfNotExists bool) err
 
 // ListFunctions returns the function names of a database, sorted.
 func (c *Catalog) ListFunctions(_ context.Context, database string) ([]string, error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	db, err := c.db(database)
-	if err != nil {
-		return nil, err
-	}
-	return slices.Sorted(maps.Keys(db.functions)), nil
+	return listNames(c, database, functionsOf)
 }
 
 // GetFunction returns a copy of a function.
 func (c *Catalog) GetFunction(_ context.Context, path catalogs.ObjectPath) (*catalogs.CatalogFunction, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	if db, ok := c.dbs[path.Database]; ok {
-		if fn, ok := db.functions[path.Object]; ok {
-			return fn.Copy(), nil
-		}
+	if _, fn, ok := entry(c, path, functionsOf); ok {
+		return fn.Copy(), nil
 	}
 	return nil, catalogs.FunctionNotExist(c.name, path)
 }
@@ -347,20 +339,7 @@ func (c *Catalog) FunctionExists(_ context.Context, path catalogs.ObjectPath) (b
 
 // CreateFunction adds a function.
 func (c *Catalog) CreateFunction(_ context.Context, path catalogs.ObjectPath, fn *catalogs.CatalogFunction, ignoreIfExists bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	db, err := c.db(path.Database)
-	if err != nil {
-		return err
-	}
-	if _, ok := db.functions[path.Object]; ok {
-		if ignoreIfExists {
-			return nil
-		}
-		return catalogs.FunctionAlreadyExist(c.name, path)
-	}
-	db.functions[path.Object] = fn.Copy()
-	return nil
+	return create(c, path, functionsOf, fn.Copy, ignoreIfExists, catalogs.FunctionAlreadyExist)
 }
 
 // AlterFunction replaces a function.
@@ -399,23 +378,15 @@ var _ catalogs.ModelCatalog = (*Catalog)(nil)
 
 // ListModels returns the model names of a database, sorted.
 func (c *Catalog) ListModels(_ context.Context, database string) ([]string, error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	db, err := c.db(database)
-	if err != nil {
-		return nil, err
-	}
-	return slices.Sorted(maps.Keys(db.models)), nil
+	return listNames(c, database, modelsOf)
 }
 
 // GetModel returns a copy of a model.
 func (c *Catalog) GetModel(_ context.Context, path catalogs.ObjectPath) (*catalogs.CatalogModel, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	if db, ok := c.dbs[path.Database]; ok {
-		if m, ok := db.models[path.Object]; ok {
-			return m.Copy(), nil
-		}
+	if _, m, ok := entry(c, path, modelsOf); ok {
+		return m.Copy(), nil
 	}
 	return nil, catalogs.ModelNotExist(c.name, path)
 }
@@ -434,20 +405,7 @@ func (c *Catalog) ModelExists(_ context.Context, path catalogs.ObjectPath) (bool
 
 // CreateModel adds a model.
 func (c *Catalog) CreateModel(_ context.Context, path catalogs.ObjectPath, m *catalogs.CatalogModel, ignoreIfExists bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	db, err := c.db(path.Database)
-	if err != nil {
-		return err
-	}
-	if _, ok := db.models[path.Object]; ok {
-		if ignoreIfExists {
-			return nil
-		}
-		return catalogs.ModelAlreadyExist(c.name, path)
-	}
-	db.models[path.Object] = m.Copy()
-	return nil
+	return create(c, path, modelsOf, m.Copy, ignoreIfExists, catalogs.ModelAlreadyExist)
 }
 
 // AlterModel replaces a model.
@@ -507,5 +465,55 @@ func (c *Catalog) DropModel(_ context.Context, path catalogs.ObjectPath, ignoreI
 		return catalogs.ModelNotExist(c.name, path)
 	}
 	delete(db.models, path.Object)
+	return nil
+}
+
+// functionsOf and modelsOf pick a database's map of one kind of object,
+// for the helpers below that serve both kinds.
+func functionsOf(db *database) map[string]*catalogs.CatalogFunction { return db.functions }
+func modelsOf(db *database) map[string]*catalogs.CatalogModel       { return db.models }
+
+// listNames returns the sorted names of the objects of one kind of a
+// database.
+func listNames[T any](c *Catalog, database string, kind func(*database) map[string]T) ([]string, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	db, err := c.db(database)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Sorted(maps.Keys(kind(db))), nil
+}
+
+// entry finds the object at path among the objects of its kind (c.mu
+// held): the map it is in, the object and whether it exists.
+func entry[T any](c *Catalog, path catalogs.ObjectPath, kind func(*database) map[string]T) (m map[string]T, v T, ok bool) {
+	db, ok := c.dbs[path.Database]
+	if !ok {
+		return nil, v, false
+	}
+	m = kind(db)
+	v, ok = m[path.Object]
+	return m, v, ok
+}
+
+// create adds the object copy returns at path, unless one of its kind is
+// there already.
+func create[T any](c *Catalog, path catalogs.ObjectPath, kind func(*database) map[string]T, copy func() T,
+	ignoreIfExists bool, exists func(catalog string, path catalogs.ObjectPath) *catalogs.Error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	db, err := c.db(path.Database)
+	if err != nil {
+		return err
+	}
+	m := kind(db)
+	if _, ok := m[path.Object]; ok {
+		if ignoreIfExists {
+			return nil
+		}
+		return exists(c.name, path)
+	}
+	m[path.Object] = copy()
 	return nil
 }
