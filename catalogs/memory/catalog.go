@@ -330,11 +330,8 @@ func (c *Catalog) GetFunction(_ context.Context, path catalogs.ObjectPath) (*cat
 func (c *Catalog) FunctionExists(_ context.Context, path catalogs.ObjectPath) (bool, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	if db, ok := c.dbs[path.Database]; ok {
-		_, ok := db.functions[path.Object]
-		return ok, nil
-	}
-	return false, nil
+	_, _, ok := entry(c, path, functionsOf)
+	return ok, nil
 }
 
 // CreateFunction adds a function.
@@ -344,34 +341,12 @@ func (c *Catalog) CreateFunction(_ context.Context, path catalogs.ObjectPath, fn
 
 // AlterFunction replaces a function.
 func (c *Catalog) AlterFunction(_ context.Context, path catalogs.ObjectPath, fn *catalogs.CatalogFunction, ignoreIfNotExists bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if db, ok := c.dbs[path.Database]; ok {
-		if _, ok := db.functions[path.Object]; ok {
-			db.functions[path.Object] = fn.Copy()
-			return nil
-		}
-	}
-	if ignoreIfNotExists {
-		return nil
-	}
-	return catalogs.FunctionNotExist(c.name, path)
+	return replace(c, path, functionsOf, fn.Copy, ignoreIfNotExists, catalogs.FunctionNotExist)
 }
 
 // DropFunction removes a function.
 func (c *Catalog) DropFunction(_ context.Context, path catalogs.ObjectPath, ignoreIfNotExists bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if db, ok := c.dbs[path.Database]; ok {
-		if _, ok := db.functions[path.Object]; ok {
-			delete(db.functions, path.Object)
-			return nil
-		}
-	}
-	if ignoreIfNotExists {
-		return nil
-	}
-	return catalogs.FunctionNotExist(c.name, path)
+	return replace(c, path, functionsOf, nil, ignoreIfNotExists, catalogs.FunctionNotExist)
 }
 
 var _ catalogs.ModelCatalog = (*Catalog)(nil)
@@ -395,11 +370,7 @@ func (c *Catalog) GetModel(_ context.Context, path catalogs.ObjectPath) (*catalo
 func (c *Catalog) ModelExists(_ context.Context, path catalogs.ObjectPath) (bool, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	db, ok := c.dbs[path.Database]
-	if !ok {
-		return false, nil
-	}
-	_, ok = db.models[path.Object]
+	_, _, ok := entry(c, path, modelsOf)
 	return ok, nil
 }
 
@@ -410,20 +381,7 @@ func (c *Catalog) CreateModel(_ context.Context, path catalogs.ObjectPath, m *ca
 
 // AlterModel replaces a model.
 func (c *Catalog) AlterModel(_ context.Context, path catalogs.ObjectPath, m *catalogs.CatalogModel, ignoreIfNotExists bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	db, ok := c.dbs[path.Database]
-	if ok {
-		_, ok = db.models[path.Object]
-	}
-	if !ok {
-		if ignoreIfNotExists {
-			return nil
-		}
-		return catalogs.ModelNotExist(c.name, path)
-	}
-	db.models[path.Object] = m.Copy()
-	return nil
+	return replace(c, path, modelsOf, m.Copy, ignoreIfNotExists, catalogs.ModelNotExist)
 }
 
 // RenameModel renames a model within its database.
@@ -452,20 +410,7 @@ func (c *Catalog) RenameModel(_ context.Context, path catalogs.ObjectPath, newNa
 
 // DropModel removes a model.
 func (c *Catalog) DropModel(_ context.Context, path catalogs.ObjectPath, ignoreIfNotExists bool) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	db, ok := c.dbs[path.Database]
-	if ok {
-		_, ok = db.models[path.Object]
-	}
-	if !ok {
-		if ignoreIfNotExists {
-			return nil
-		}
-		return catalogs.ModelNotExist(c.name, path)
-	}
-	delete(db.models, path.Object)
-	return nil
+	return replace(c, path, modelsOf, nil, ignoreIfNotExists, catalogs.ModelNotExist)
 }
 
 // functionsOf and modelsOf pick a database's map of one kind of object,
@@ -515,5 +460,26 @@ func create[T any](c *Catalog, path catalogs.ObjectPath, kind func(*database) ma
 		return exists(c.name, path)
 	}
 	m[path.Object] = copy()
+	return nil
+}
+
+// replace puts the object copy returns in place of the one at path, or
+// removes that one when copy is nil; a missing object is an error unless
+// ignoreIfNotExists.
+func replace[T any](c *Catalog, path catalogs.ObjectPath, kind func(*database) map[string]T, copy func() T,
+	ignoreIfNotExists bool, missing func(catalog string, path catalogs.ObjectPath) *catalogs.Error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m, _, ok := entry(c, path, kind)
+	switch {
+	case !ok && ignoreIfNotExists:
+		return nil
+	case !ok:
+		return missing(c.name, path)
+	case copy == nil:
+		delete(m, path.Object)
+	default:
+		m[path.Object] = copy()
+	}
 	return nil
 }
