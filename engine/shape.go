@@ -51,15 +51,16 @@ type shapes struct {
 // and nothing keeps a statement's plan once it ran).
 type shape struct {
 	sink *plan.Sink
-	// slots are where the copy holds the statement's literals, in their
-	// order in the statement.
-	slots []*plan.Expr
+	// slots are the copy's literals, one for each of the statement's in
+	// their order: bind sets their values (a group runs one statement at
+	// a time, and nothing keeps a plan after it ran).
+	slots []*plan.Literal
 }
 
 // shapeLiteral is one literal of a statement as the parser would build it.
 type shapeLiteral struct {
 	lit ast.Literal
-	t   *types.Type
+	t   types.Type
 }
 
 // literalKinds are the token kinds that are literals by themselves.
@@ -129,15 +130,14 @@ func (sh *shapes) lex(sql string) bool {
 		}
 		lits = append(lits, shapeLiteral{lit: ast.Literal{Pos: pos, Kind: kind, Value: value}})
 		l := &lits[len(lits)-1]
-		lt, err := validate.LiteralType(&l.lit, negative)
-		if err != nil {
+		if err := validate.LiteralType(&l.lit, negative, &l.t); err != nil {
 			sh.key, sh.lits = key, lits
 			return false
 		}
 		if negative {
 			l.lit.Value = "-" + l.lit.Value
 		}
-		l.t = lt
+		lt := &l.t
 		key = append(key, 0xff, byte(lt.Kind))
 		key = binary.AppendUvarint(key, uint64(lt.Length))
 		key = binary.AppendUvarint(key, uint64(lt.Prec))
@@ -233,7 +233,7 @@ func (sp *shape) copyCell(dst *plan.Expr, e plan.Expr, lits []shapeLiteral, next
 		}
 		l := &lits[*next]
 		*next++
-		want, err := validate.LiteralValue(&l.lit, l.t)
+		want, err := validate.LiteralValue(&l.lit, &l.t)
 		if err != nil {
 			return false
 		}
@@ -241,8 +241,9 @@ func (sp *shape) copyCell(dst *plan.Expr, e plan.Expr, lits []shapeLiteral, next
 		if !ok || !w.T.Equal(e.T) || !reflect.DeepEqual(w.Value, e.Value) {
 			return false
 		}
-		*dst = e
-		sp.slots = append(sp.slots, dst)
+		c := *e
+		*dst = &c
+		sp.slots = append(sp.slots, &c)
 		return true
 	}
 	return false
@@ -278,11 +279,11 @@ func constantProjection(p *plan.Project) bool {
 func (sp *shape) bind(lits []shapeLiteral) (sk *plan.Sink, ok bool) {
 	for i, slot := range sp.slots {
 		l := &lits[i]
-		x, err := validate.LiteralValue(&l.lit, l.t)
+		x, err := validate.LiteralDatum(&l.lit, slot.T)
 		if err != nil {
 			return nil, false
 		}
-		*slot = x
+		slot.Value = x
 	}
 	return sp.sink, true
 }

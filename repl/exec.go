@@ -189,8 +189,8 @@ func (sh *Shell) fail(errw io.Writer, err error, opt render.Options) render.Tag 
 	if name, why, ok := sh.leftOut(err); ok {
 		render.Warning(errw, fmt.Sprintf(msgLeftOut, name, why), opt)
 	}
-	if sh.loc != nil && !sh.cfg.NoErrorLocation {
-		writeLocation(errw, sh.loc, err)
+	if loc := sh.place.location(); loc != nil && !sh.cfg.NoErrorLocation {
+		writeLocation(errw, loc, err)
 	}
 	return tag
 }

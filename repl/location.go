@@ -75,6 +75,43 @@ func (loc *stmtLocation) absolute(line, col int) (int, int) {
 	return loc.line + line - 1, col
 }
 
+// stmtPlace is where the running statement of a script lies: a location
+// known already, or statement i of a batch whose locations are worked out
+// only when one of its statements fails. The zero value is no place (the
+// prompt).
+type stmtPlace struct {
+	loc   *stmtLocation
+	batch *locBatch
+	i     int
+}
+
+// location returns the place's location, or nil.
+func (p stmtPlace) location() *stmtLocation {
+	if p.batch != nil {
+		return p.batch.at(p.i)
+	}
+	return p.loc
+}
+
+// locBatch is the statements Split cut out of text, which starts at line
+// first, column firstCol+1 of the input named file; locs are their
+// locations once asked for.
+type locBatch struct {
+	file            string
+	first, firstCol int
+	text            string
+	stmts           []parser.Piece
+	locs            []stmtLocation
+}
+
+// at returns the location of statement i of the batch.
+func (b *locBatch) at(i int) *stmtLocation {
+	if b.locs == nil {
+		b.locs = locate(b.file, b.first, b.firstCol, b.text, b.stmts)
+	}
+	return &b.locs[i]
+}
+
 // locate returns the locations of the statements Split cut out of text,
 // which starts at line first, column firstCol+1 of the input named file.
 func locate(file string, first, firstCol int, text string, stmts []parser.Piece) []stmtLocation {

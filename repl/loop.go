@@ -30,7 +30,10 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 	var buf strings.Builder
 	// lines read; the input line and column (0-based) buf starts at
 	lineNo, bufLine, bufCol := 0, 1, 0
-	defer func(outer *stmtLocation) { sh.loc = outer }(sh.loc)
+	defer func(outer stmtPlace) { sh.place = outer }(sh.place)
+	// The statements of the last line that ended some: where each starts
+	// is worked out only for one that fails.
+	var batch locBatch
 	for !sh.exited && sh.signal == nil {
 		prompt := ""
 		if interactive {
@@ -79,7 +82,7 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 			if interactive {
 				src.SaveHistory(text)
 			} else {
-				sh.loc = &stmtLocation{file: name, line: lineNo, col: 1 + len(line) - len(strings.TrimLeft(line, " \t")), text: text}
+				sh.place = stmtPlace{loc: &stmtLocation{file: name, line: lineNo, col: 1 + len(line) - len(strings.TrimLeft(line, " \t")), text: text}}
 			}
 			var ok bool
 			if g != nil {
@@ -134,9 +137,8 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 				src.SaveHistory(e)
 			}
 		}
-		var locs []stmtLocation
 		if !interactive {
-			locs = locate(name, bufLine, bufCol, text, stmts)
+			batch = locBatch{file: name, first: bufLine, firstCol: bufCol, text: text, stmts: stmts}
 		}
 		buf.Reset()
 		if strings.TrimSpace(rest) != "" {
@@ -144,8 +146,8 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 			bufLine, bufCol = advance(bufLine, bufCol, strings.TrimSuffix(text, rest))
 		}
 		for i, p := range stmts {
-			if locs != nil {
-				sh.loc = &locs[i]
+			if !interactive {
+				sh.place = stmtPlace{batch: &batch, i: i}
 			}
 			var ok bool
 			if g != nil {
@@ -168,9 +170,9 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		return 1
 	}
 	if !interactive && !sh.exited && !parser.IsBlank(buf.String()) {
-		if locs := locate(name, bufLine, bufCol, buf.String(), []parser.Piece{lastPiece(buf.String())}); len(locs) == 1 {
-			sh.loc = &locs[0]
-		}
+		batch = locBatch{file: name, first: bufLine, firstCol: bufCol, text: buf.String(),
+			stmts: []parser.Piece{lastPiece(buf.String())}}
+		sh.place = stmtPlace{batch: &batch}
 		if g != nil {
 			if !g.runOne(ctx, strings.TrimSpace(buf.String())) {
 				failed = true

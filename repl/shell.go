@@ -98,10 +98,10 @@ type Shell struct {
 	// screen is the terminal of an interactive shell; nil otherwise.
 	screen *ttyScreen
 	// input names the script being read (a file, StdinName, ExecName);
-	// loc is where its running statement starts, for the location line
-	// after an error; nil at the prompt.
+	// place is where its running statement starts, for the location
+	// line after an error; none at the prompt.
 	input string
-	loc   *stmtLocation
+	place stmtPlace
 	// display is what the client commands \timing and \x changed.
 	display clientDisplay
 }

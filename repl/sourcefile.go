@@ -92,7 +92,8 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 	// Where buf starts in the file (line, 0-based column), for the
 	// location line after an error.
 	bufLine, bufCol := 1, 0
-	defer func(outer *stmtLocation) { sh.loc = outer }(sh.loc)
+	defer func(outer stmtPlace) { sh.place = outer }(sh.place)
+	var batch locBatch
 	var buf strings.Builder
 	for {
 		line, err := src.ReadLine("")
@@ -112,12 +113,12 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 		}
 		text := buf.String()
 		stmts, rest := parser.Split(text)
-		locs := locate(path, bufLine, bufCol, text, stmts)
+		batch = locBatch{file: path, first: bufLine, firstCol: bufCol, text: text, stmts: stmts}
 		bufLine, bufCol = advance(bufLine, bufCol, strings.TrimSuffix(text, rest))
 		buf.Reset()
 		buf.WriteString(rest)
 		for i, p := range stmts {
-			sh.loc = &locs[i]
+			sh.place = stmtPlace{batch: &batch, i: i}
 			if !run(p.Text) {
 				sh.bare = bare
 				return tag
@@ -125,7 +126,9 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 		}
 	}
 	if !parser.IsBlank(buf.String()) {
-		sh.loc = &locate(path, bufLine, bufCol, buf.String(), []parser.Piece{lastPiece(buf.String())})[0]
+		batch = locBatch{file: path, first: bufLine, firstCol: bufCol, text: buf.String(),
+			stmts: []parser.Piece{lastPiece(buf.String())}}
+		sh.place = stmtPlace{batch: &batch}
 		run(strings.TrimSpace(buf.String()))
 	}
 	sh.bare = bare

@@ -40,77 +40,87 @@ func (v *Validator) literal(l *ast.Literal, negative bool) (*Typed, error) {
 
 // literalType is the type of a literal (see literal).
 func literalType(l *ast.Literal, negative bool) (*types.Type, error) {
-	// Every type below is built for this literal: marking it NOT NULL in
-	// place saves a copy.
-	nn := func(t *types.Type) (*types.Type, error) {
-		t.NotNull = true
-		return t, nil
+	t := new(types.Type)
+	if err := typeLiteral(l, negative, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// typeLiteral sets *t to the type of a literal (see literal).
+func typeLiteral(l *ast.Literal, negative bool, t *types.Type) error {
+	set := func(x *types.Type, notNull bool) error {
+		*t = *x
+		t.NotNull = notNull
+		return nil
 	}
 	switch l.Kind {
 	case ast.LitInteger:
-		t, err := integerLiteralType(l, l.Value, negative)
+		k, err := integerLiteralKind(l, l.Value, negative)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return nn(t)
+		*t = types.Type{Kind: k, NotNull: true}
+		return nil
 	case ast.LitDecimal:
 		s := l.Value
 		dot := strings.IndexByte(s, '.')
 		if dot == len(s)-1 {
-			t, err := integerLiteralType(l, s[:dot], negative)
+			k, err := integerLiteralKind(l, s[:dot], negative)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			return nn(t)
+			*t = types.Type{Kind: k, NotNull: true}
+			return nil
 		}
 		prec, scale := len(s)-1, len(s)-dot-1
 		// Up to 18 digits fit a 64-bit integer whatever the sign.
 		if prec > 18 && !unscaledFitsLong(s[:dot]+s[dot+1:], negative) {
-			return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(s, negative))
+			return errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(s, negative))
 		}
-		return nn(types.NewDecimal(prec, scale))
+		return set(types.NewDecimal(prec, scale), true)
 	case ast.LitFloat:
 		if f, err := strconv.ParseFloat(l.Value, 64); err != nil && math.IsInf(f, 0) {
 			text := strings.Replace(strings.ToUpper(l.Value), "E+", "E", 1)
-			return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(text, negative))
+			return errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(text, negative))
 		}
-		return nn(types.New(types.Double))
+		return set(types.New(types.Double), true)
 	case ast.LitString:
-		return nn(types.NewChar(utf8.RuneCountInString(l.Value)))
+		return set(types.NewChar(utf8.RuneCountInString(l.Value)), true)
 	case ast.LitBinary:
 		if len(l.Value)%2 != 0 {
-			return nil, errorf(l.Pos, ErrLiteral, "Binary literal string must contain an even number of hexits")
+			return errorf(l.Pos, ErrLiteral, "Binary literal string must contain an even number of hexits")
 		}
-		return nn(types.NewBinary(len(l.Value) / 2))
+		return set(types.NewBinary(len(l.Value)/2), true)
 	case ast.LitBool:
-		return nn(types.New(types.Boolean))
+		return set(types.New(types.Boolean), true)
 	case ast.LitNull:
-		return types.New(types.Null), nil
+		return set(types.New(types.Null), false)
 	case ast.LitUnknown:
-		return types.New(types.Boolean), nil
+		return set(types.New(types.Boolean), false)
 	case ast.LitDate:
 		if !dateRe().MatchString(l.Value) {
-			return nil, illegalLiteral(l, "DATE", "yyyy-MM-dd")
+			return illegalLiteral(l, "DATE", "yyyy-MM-dd")
 		}
-		return nn(types.New(types.Date))
+		return set(types.New(types.Date), true)
 	case ast.LitTime:
 		m := timeRe().FindStringSubmatch(l.Value)
 		if m == nil {
-			return nil, illegalLiteral(l, "TIME", "HH:mm:ss")
+			return illegalLiteral(l, "TIME", "HH:mm:ss")
 		}
-		return nn(types.NewTime(fractionPrecision(m[3])))
+		return set(types.NewTime(fractionPrecision(m[3])), true)
 	case ast.LitTimestamp, ast.LitTimestampLTZ:
 		m := timestampRe().FindStringSubmatch(l.Value)
 		if m == nil {
-			return nil, illegalLiteral(l, "TIMESTAMP", "yyyy-MM-dd HH:mm:ss")
+			return illegalLiteral(l, "TIMESTAMP", "yyyy-MM-dd HH:mm:ss")
 		}
 		p := fractionPrecision(m[3])
 		if l.Kind == ast.LitTimestampLTZ {
-			return nn(types.NewTimestampLTZ(p))
+			return set(types.NewTimestampLTZ(p), true)
 		}
-		return nn(types.NewTimestamp(p))
+		return set(types.NewTimestamp(p), true)
 	}
-	return nil, errorf(l.Pos, ErrNotSupported, "Unsupported literal %s", ast.String(l))
+	return errorf(l.Pos, ErrNotSupported, "Unsupported literal %s", ast.String(l))
 }
 
 func fractionPrecision(digits string) int { return min(len(digits), types.MaxTimePrecision) }
@@ -148,10 +158,10 @@ func signed(s string, negative bool) string {
 	return s
 }
 
-// integerLiteralType types an integer literal (negated when it stands
+// integerLiteralKind types an integer literal (negated when it stands
 // under a unary minus): INT when it fits 32 bits, BIGINT when it fits 64;
 // a larger one is out of range, as in Calcite's validator.
-func integerLiteralType(l *ast.Literal, digits string, negative bool) (*types.Type, error) {
+func integerLiteralKind(l *ast.Literal, digits string, negative bool) (types.Kind, error) {
 	if len(digits) <= 18 {
 		// Fits an int64 whatever the sign: no big number needed.
 		if n, err := strconv.ParseInt(digits, 10, 64); err == nil {
@@ -159,25 +169,25 @@ func integerLiteralType(l *ast.Literal, digits string, negative bool) (*types.Ty
 				n = -n
 			}
 			if n >= math.MinInt32 && n <= math.MaxInt32 {
-				return types.New(types.Int), nil
+				return types.Int, nil
 			}
-			return types.New(types.BigInt), nil
+			return types.BigInt, nil
 		}
 	}
 	n, ok := new(big.Int).SetString(digits, 10)
 	if !ok {
-		return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(digits, negative))
+		return 0, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(digits, negative))
 	}
 	if negative {
 		n.Neg(n)
 	}
 	switch {
 	case n.Cmp(minInt32) >= 0 && n.Cmp(maxInt32) <= 0:
-		return types.New(types.Int), nil
+		return types.Int, nil
 	case n.Cmp(minInt64) >= 0 && n.Cmp(maxInt64) <= 0:
-		return types.New(types.BigInt), nil
+		return types.BigInt, nil
 	}
-	return nil, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(digits, negative))
+	return 0, errorf(l.Pos, ErrLiteral, "Numeric literal '%s' out of range", signed(digits, negative))
 }
 
 // intValue returns the value of an integer literal expression (possibly
@@ -362,9 +372,9 @@ func groupThousands(s string) string {
 	return sign + b.String()
 }
 
-// LiteralType is the type of a literal (negative: it follows a unary
-// minus, which the literal's range takes into account), by the rules the
-// validator types literals with.
-func LiteralType(l *ast.Literal, negative bool) (*types.Type, error) {
-	return literalType(l, negative)
+// LiteralType sets *t to the type of a literal (negative: it follows a
+// unary minus, which the literal's range takes into account), by the
+// rules the validator types literals with.
+func LiteralType(l *ast.Literal, negative bool, t *types.Type) error {
+	return typeLiteral(l, negative, t)
 }

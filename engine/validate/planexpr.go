@@ -351,26 +351,35 @@ var literalText = types.NewString()
 
 // literalValue turns a literal into its engine value of type t.
 func literalValue(l *ast.Literal, t *types.Type) (plan.Expr, error) {
+	v, err := literalDatum(l, t)
+	if err != nil {
+		return nil, err
+	}
+	return &plan.Literal{Value: v, T: t}, nil
+}
+
+// literalDatum is the engine value of a literal of type t.
+func literalDatum(l *ast.Literal, t *types.Type) (any, error) {
 	switch l.Kind {
 	case ast.LitNull, ast.LitUnknown:
-		return &plan.Literal{Value: nil, T: t}, nil
+		return nil, nil
 	case ast.LitBool:
-		return &plan.Literal{Value: strings.EqualFold(l.Value, "TRUE"), T: t}, nil
+		return strings.EqualFold(l.Value, "TRUE"), nil
 	case ast.LitString:
-		return &plan.Literal{Value: l.Value, T: t}, nil
+		return l.Value, nil
 	case ast.LitBinary:
 		b, err := hex.DecodeString(l.Value)
 		if err != nil {
 			return nil, errorf(l.Pos, ErrLiteral, "Illegal binary string %s", l.Value)
 		}
-		return &plan.Literal{Value: b, T: t}, nil
+		return b, nil
 	case ast.LitInteger:
 		// The cast from the literal's digits (below) gives the same
 		// value; plain digits within the type's range need no cast.
 		if t.Kind == types.Int || t.Kind == types.BigInt {
 			if n, err := strconv.ParseInt(l.Value, 10, 64); err == nil && l.Value[0] != '+' && l.Value[0] != '-' &&
 				(t.Kind == types.BigInt || n >= math.MinInt32 && n <= math.MaxInt32) {
-				return &plan.Literal{Value: types.IntegerValue(t.Kind, n), T: t}, nil
+				return types.IntegerValue(t.Kind, n), nil
 			}
 		}
 	}
@@ -378,7 +387,7 @@ func literalValue(l *ast.Literal, t *types.Type) (plan.Expr, error) {
 	if err != nil {
 		return nil, errorf(l.Pos, ErrLiteral, "Illegal literal %s: %v", ast.String(l), err)
 	}
-	return &plan.Literal{Value: v, T: t}, nil
+	return v, nil
 }
 
 // intervalValue turns an INTERVAL literal into months (year-month) or
@@ -458,4 +467,9 @@ func castTo(x plan.Expr, t *types.Type) plan.Expr {
 // with its '-' in Value.
 func LiteralValue(l *ast.Literal, t *types.Type) (plan.Expr, error) {
 	return literalValue(l, t)
+}
+
+// LiteralDatum is the value LiteralValue plans for a literal of type t.
+func LiteralDatum(l *ast.Literal, t *types.Type) (any, error) {
+	return literalDatum(l, t)
 }
