@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"eddy/conf"
@@ -111,11 +112,13 @@ func (s *Session) miniBatch(ctx context.Context, nodes []plan.Node) (exec.MiniBa
 
 // isoPattern is java.time.Duration.parse's ISO-8601 form (PnDTnHnMn.nS),
 // which Flink's TimeUtils.parseDuration falls back to.
-var isoPattern = regexp.MustCompile(`(?i)^([-+]?)P(?:([-+]?[0-9]+)D)?(T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`)
+var isoPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^([-+]?)P(?:([-+]?[0-9]+)D)?(T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`)
+})
 
 // isoDuration reads an ISO-8601 duration such as PT1S or P1DT2H.
 func isoDuration(text string) (time.Duration, error) {
-	m := isoPattern.FindStringSubmatch(strings.TrimSpace(text))
+	m := isoPattern().FindStringSubmatch(strings.TrimSpace(text))
 	if m == nil || m[3] == "T" || (m[2] == "" && m[3] == "") {
 		return 0, fmt.Errorf("not an ISO-8601 duration: %s", text)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 
 	"eddy/engine"
 	"eddy/engine/sqlerr"
@@ -18,7 +19,7 @@ import (
 
 // unknownFunction is Calcite's error for a call of a function the
 // validator does not know.
-var unknownFunction = regexp.MustCompile(`^No match found for function signature ([^(\s]+)`)
+var unknownFunction = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^No match found for function signature ([^(\s]+)`) })
 
 // msgJavaFunction follows that error when the function is a catalog
 // function of a JVM language.
@@ -36,7 +37,7 @@ func (sh *Shell) javaFunctionNote(ctx context.Context, w io.Writer, err error, o
 	if _, embedded := sh.sess.(optionSetter); !embedded {
 		return
 	}
-	m := unknownFunction.FindStringSubmatch(e.Message)
+	m := unknownFunction().FindStringSubmatch(e.Message)
 	if m == nil {
 		return
 	}

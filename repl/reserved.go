@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"eddy/engine/parser"
 	"eddy/engine/sqlerr"
@@ -13,7 +14,7 @@ import (
 
 // encountered is the head of Flink's parse error: the token the parser
 // stopped at.
-var encountered = regexp.MustCompile(`^Encountered "([^"]+)" at line \d+, column \d+\.`)
+var encountered = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Encountered "([^"]+)" at line \d+, column \d+\.`) })
 
 // reservedName returns the reserved word err stopped at where a name could
 // have stood (the parser was expecting an identifier), or "".
@@ -22,7 +23,7 @@ func reservedName(err error) string {
 	if e == nil || !strings.HasSuffix(e.Class, "ParseException") {
 		return ""
 	}
-	m := encountered.FindStringSubmatch(e.Message)
+	m := encountered().FindStringSubmatch(e.Message)
 	if m == nil || !parser.IsReserved(strings.ToUpper(m[1])) || !strings.Contains(e.Message, "<IDENTIFIER>") {
 		return ""
 	}

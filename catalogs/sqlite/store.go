@@ -586,7 +586,7 @@ func storeErr(err error, format string, args ...any) error {
 	case errors.As(err, &se) && se.Code == sqlite3.ErrReadonly:
 		return &catalogs.Error{Kind: ErrReadOnly, Cause: err, Msg: fmt.Sprintf(format, args...) +
 			": the store is read-only (this process cannot write the file or its directory)"}
-	case dataTableName.MatchString(err.Error()):
+	case dataTableName().MatchString(err.Error()):
 		return &catalogs.Error{Kind: catalogs.ErrStore, Cause: err, Msg: fmt.Sprintf(format, args...) +
 			": the table was dropped or changed by another session while this statement ran. Run the statement again."}
 	}
@@ -594,4 +594,4 @@ func storeErr(err error, format string, args ...any) error {
 }
 
 // dataTableName matches SQLite's complaint about a missing data table.
-var dataTableName = regexp.MustCompile(`no such table: (main\.)?eddy_rows_\d+`)
+var dataTableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`no such table: (main\.)?eddy_rows_\d+`) })

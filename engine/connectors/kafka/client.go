@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	keystore "github.com/pavlo-v-chernykh/keystore-go/v4"
@@ -158,7 +159,7 @@ func configError(key, v, why string) error {
 		Msg: fmt.Sprintf("Invalid value %s for configuration %s: %s", v, key, why)}
 }
 
-var jaasOption = regexp.MustCompile(`(\w+)\s*=\s*"((?:[^"\\]|\\.)*)"`)
+var jaasOption = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\w+)\s*=\s*"((?:[^"\\]|\\.)*)"`) })
 
 // parseJAAS reads the user name and password of a PlainLoginModule or
 // ScramLoginModule 'sasl.jaas.config'. Its errors never quote the value.
@@ -168,7 +169,7 @@ func parseJAAS(v string) (user, password string, err error) {
 			Msg: "Could not find a 'KafkaClient' entry in the JAAS configuration. System property 'java.security.auth.login.config' is not set"}
 	}
 	found := map[string]bool{}
-	for _, m := range jaasOption.FindAllStringSubmatch(v, -1) {
+	for _, m := range jaasOption().FindAllStringSubmatch(v, -1) {
 		val := strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[2])
 		switch m[1] {
 		case "username":
