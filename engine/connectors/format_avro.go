@@ -3,7 +3,6 @@ package connectors
 import (
 	"bufio"
 	"bytes"
-	"compress/bzip2"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,8 +13,6 @@ import (
 	"time"
 
 	"github.com/hamba/avro/v2"
-	"github.com/hamba/avro/v2/ocf"
-	"github.com/klauspost/compress/zstd"
 	"github.com/shopspring/decimal"
 
 	"eddy/engine/types"
@@ -65,7 +62,7 @@ func avroFormat() *Format {
 }
 
 type avroOptions struct {
-	codec  ocf.CodecName
+	codec  string // the container codec (format_avro_ocf.go)
 	legacy bool // avro.timestamp_mapping.legacy
 
 	// last is the schema of the columns last asked for: a message
@@ -75,14 +72,14 @@ type avroOptions struct {
 }
 
 func newAvroOptions(o map[string]string) (*avroOptions, error) {
-	f := &avroOptions{codec: ocf.Snappy, legacy: true}
+	f := &avroOptions{codec: avroSnappy, legacy: true}
 	if c, ok := o["avro.codec"]; ok {
 		switch strings.ToLower(c) {
-		case "null", "deflate", "snappy", "zstandard":
-			f.codec = ocf.CodecName(strings.ToLower(c))
-		case "bzip2", "xz":
+		case avroNull, avroDeflate, avroSnappy, avroZstandard:
+			f.codec = strings.ToLower(c)
+		case avroBzip2, avroXZ:
 			// Read by the codec in the file's header; a writer refuses it.
-			f.codec = ocf.CodecName(strings.ToLower(c))
+			f.codec = strings.ToLower(c)
 		default:
 			return nil, validationError("Unrecognized codec: %s", c)
 		}
@@ -355,23 +352,8 @@ func (d *avroFileDecoder) readHeader() error {
 		return err
 	}
 	d.writer = s
-	switch c := string(meta["avro.codec"]); c {
-	case "", "null":
-		d.codec = func(b []byte) ([]byte, error) { return b, nil }
-	case "deflate":
-		d.codec = (&ocf.DeflateCodec{}).Decode
-	case "snappy":
-		d.codec = (&ocf.SnappyCodec{}).Decode
-	case "bzip2":
-		d.codec = func(b []byte) ([]byte, error) { return io.ReadAll(bzip2.NewReader(bytes.NewReader(b))) }
-	case "zstandard":
-		zr, err := zstd.NewReader(nil)
-		if err != nil {
-			return err
-		}
-		d.codec = func(b []byte) ([]byte, error) { return zr.DecodeAll(b, nil) }
-	default:
-		return fmt.Errorf("unsupported codec %q", c)
+	if d.codec, err = avroBlockDecoder(string(meta["avro.codec"])); err != nil {
+		return err
 	}
 	return nil
 }
@@ -758,19 +740,18 @@ func (f *avroOptions) Encoder(w io.Writer, cols []Column) RowEncoder {
 		return e
 	}
 	e.at = at
-	if f.codec == "bzip2" || f.codec == "xz" {
+	if f.codec == avroBzip2 || f.codec == avroXZ {
 		e.err = validationError("Avro codec '%s' is not supported for writing; supported codecs are [null, deflate, snappy, zstandard].", f.codec)
 		return e
 	}
-	e.enc, e.err = ocf.NewEncoderWithSchema(at.schema, w, ocf.WithCodec(f.codec),
-		ocf.WithSchemaMarshaler(func(avro.Schema) ([]byte, error) { return []byte(at.json), nil }))
+	e.enc, e.err = newAvroContainer(w, at.json, f.codec)
 	e.w = avro.NewWriter(&e.buf, 512)
 	return e
 }
 
 type avroFileEncoder struct {
 	at  *avroTable
-	enc *ocf.Encoder
+	enc *avroContainer
 	err error
 	buf bytes.Buffer
 	w   *avro.Writer
@@ -788,8 +769,7 @@ func (e *avroFileEncoder) Write(_ types.RowKind, row []any) error {
 	if err := e.w.Flush(); err != nil {
 		return err
 	}
-	_, err := e.enc.Write(e.buf.Bytes())
-	return err
+	return e.enc.Write(e.buf.Bytes())
 }
 
 // Flush implements RowEncoder: the file is complete after it.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -412,4 +413,94 @@ func FuzzAvroMessage(f *testing.F) {
 		connectors.DecodeBytes(c, b, cols)
 		decodeFile(c, b, cols)
 	})
+}
+
+// TestAvroCodecsAgainstFastavro writes a container file of several
+// blocks in each codec eddy writes, which fastavro reads back row for row,
+// and reads the file fastavro writes in each codec it reads.
+func TestAvroCodecsAgainstFastavro(t *testing.T) {
+	cols := []connectors.Column{{Name: "id", Type: mustType(t, "BIGINT NOT NULL")}, {Name: "s", Type: mustType(t, "STRING")}}
+	const n = 20000 // about 300 KB of objects: several blocks
+	dir := t.TempDir()
+	// fastavro reads snappy and zstandard blocks through these.
+	fastavro(t, "import fastavro")
+	if exec.Command("python3", "-c", "import cramjam, backports.zstd").Run() != nil {
+		t.Skip("fastavro's snappy and zstandard codecs need cramjam and backports.zstd (pip install cramjam backports.zstd)")
+	}
+	for _, c := range []string{"null", "deflate", "snappy", "zstandard"} {
+		cd := codec(t, map[string]string{"format": "avro", "avro.codec": c})
+		var file bytes.Buffer
+		enc := cd.Encoder(&file, cols)
+		for i := range n {
+			var s any = fmt.Sprintf("row %d of a file in %s", i, c)
+			if i%7 == 0 {
+				s = nil
+			}
+			if err := enc.Write(types.Insert, []any{int64(i), s}); err != nil {
+				t.Fatal(c, err)
+			}
+		}
+		if err := enc.Flush(); err != nil {
+			t.Fatal(c, err)
+		}
+		name := filepath.Join(dir, "eddy-"+c+".avro")
+		if err := os.WriteFile(name, file.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := fastavro(t, `
+import sys, fastavro
+with open(sys.argv[1], "rb") as f:
+    r = fastavro.reader(f)
+    blocks = 0
+    rows = []
+    for b in fastavro.block_reader(open(sys.argv[1], "rb")):
+        blocks += 1
+        rows.extend(b)
+print(r.codec, blocks, len(rows), sum(x["id"] for x in rows), sum(1 for x in rows if x["s"] is None), rows[12345]["s"])
+`, name)
+		want := fmt.Sprintf("%s BLOCKS %d %d %d row 12345 of a file in %s", c, n, n*(n-1)/2, (n+6)/7, c)
+		got := strings.Fields(strings.TrimSpace(out))
+		if len(got) < 2 {
+			t.Fatalf("%s: fastavro printed %q", c, out)
+		}
+		if blocks := got[1]; blocks == "0" || blocks == "1" {
+			t.Errorf("%s: %s blocks, want several", c, blocks)
+		}
+		got[1] = "BLOCKS"
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: fastavro read %q, want %q", c, strings.Join(got, " "), want)
+		}
+	}
+	pyFile := filepath.Join(dir, "py")
+	fastavro(t, `
+import sys, fastavro
+schema = {"type": "record", "name": "r", "fields": [{"name": "id", "type": "long"}, {"name": "s", "type": ["null", "string"]}]}
+recs = [{"id": i, "s": None if i % 5 == 0 else "py %d" % i} for i in range(3000)]
+for c in ["null", "deflate", "snappy", "zstandard", "bzip2"]:
+    with open(sys.argv[1] + "." + c, "wb") as f:
+        fastavro.writer(f, fastavro.parse_schema(schema), recs, codec=c, sync_interval=2000)
+`, pyFile)
+	for _, c := range []string{"null", "deflate", "snappy", "zstandard", "bzip2"} {
+		b, err := os.ReadFile(pyFile + "." + c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _, err := decodeFile(codec(t, map[string]string{"format": "avro"}), b, cols)
+		if err != nil || len(rows) != 3000 {
+			t.Fatalf("%s: %d rows, %v", c, len(rows), err)
+		}
+		if got := rowText(rows[2999], cols) + " / " + rowText(rows[5], cols); got != "2999 | py 2999 / 5 | NULL" {
+			t.Errorf("%s: %s", c, got)
+		}
+	}
+	// A block whose checksum does not match its bytes is an error, not
+	// rows.
+	b, err := os.ReadFile(pyFile + ".snappy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-17] ^= 0xff // the last byte of the last block's checksum, before the sync marker
+	if _, _, err := decodeFile(codec(t, map[string]string{"format": "avro"}), b, cols); err == nil {
+		t.Error("a snappy block with a wrong checksum was read")
+	}
 }
