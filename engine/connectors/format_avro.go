@@ -63,7 +63,7 @@ func avroFormat() *Format {
 
 type avroOptions struct {
 	codec  string // the container codec (format_avro_ocf.go)
-	legacy bool // avro.timestamp_mapping.legacy
+	legacy bool   // avro.timestamp_mapping.legacy
 
 	// last is the schema of the columns last asked for: a message
 	// connector codes every message of a table with the same columns.
