@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"sync"
 
 	"eddy/catalogs"
 	"eddy/engine/connectors"
@@ -26,15 +27,16 @@ const Rate = "10"
 // Catalog is the examples catalog. It is immutable and safe for
 // concurrent use.
 type Catalog struct {
-	name   string
-	tables map[string]*catalogs.CatalogTable
+	name string
+	// tables are built on first use: most sessions never read them.
+	tables func() map[string]*catalogs.CatalogTable
 	// snapshot is the connector of the tables in batch mode.
 	snapshot *connectors.Factory
 }
 
 // New returns the examples catalog registered under name.
 func New(name string) *Catalog {
-	return &Catalog{name: name, tables: definitions(), snapshot: snapshotFactory()}
+	return &Catalog{name: name, tables: sync.OnceValue(definitions), snapshot: snapshotFactory()}
 }
 
 var (
@@ -150,7 +152,7 @@ func (c *Catalog) ListTables(_ context.Context, database string) ([]string, erro
 	if database != Database {
 		return nil, catalogs.DatabaseNotExist(c.name, database)
 	}
-	return slices.Sorted(maps.Keys(c.tables)), nil
+	return slices.Sorted(maps.Keys(c.tables())), nil
 }
 
 // ListViews returns no views.
@@ -163,7 +165,7 @@ func (c *Catalog) ListViews(_ context.Context, database string) ([]string, error
 
 // GetTable returns a copy of a table's definition.
 func (c *Catalog) GetTable(_ context.Context, path catalogs.ObjectPath) (catalogs.BaseTable, error) {
-	if t, ok := c.tables[path.Object]; ok && path.Database == Database {
+	if t, ok := c.tables()[path.Object]; ok && path.Database == Database {
 		return t.Copy(), nil
 	}
 	return nil, catalogs.TableNotExist(c.name, path)
@@ -171,7 +173,7 @@ func (c *Catalog) GetTable(_ context.Context, path catalogs.ObjectPath) (catalog
 
 // TableExists reports whether a table exists.
 func (c *Catalog) TableExists(_ context.Context, path catalogs.ObjectPath) (bool, error) {
-	_, ok := c.tables[path.Object]
+	_, ok := c.tables()[path.Object]
 	return ok && path.Database == Database, nil
 }
 

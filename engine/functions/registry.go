@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"eddy/engine/types"
 )
@@ -189,6 +190,9 @@ func (f *Func) typeError(args []*types.Type) *ArgTypeError {
 
 // Registry holds the built-in functions by name.
 type Registry struct {
+	// once builds the functions on first use: a session that runs no
+	// query does not pay for them.
+	once   sync.Once
 	funcs  []*Func
 	byName map[string]*Func
 	// dups lists names registered twice (a mistake in this package that a
@@ -197,8 +201,13 @@ type Registry struct {
 }
 
 // NewRegistry returns a registry of Flink's built-in functions.
-func NewRegistry() *Registry {
-	r := &Registry{byName: map[string]*Func{}}
+func NewRegistry() *Registry { return &Registry{} }
+
+// load registers every function, once.
+func (r *Registry) load() { r.once.Do(r.build) }
+
+func (r *Registry) build() {
+	r.byName = map[string]*Func{}
 	r.addMath()
 	r.addString()
 	r.addTemporal()
@@ -211,7 +220,6 @@ func NewRegistry() *Registry {
 	r.addWindow()
 	r.indexSynonyms()
 	sort.Slice(r.funcs, func(i, j int) bool { return r.funcs[i].Name < r.funcs[j].Name })
-	return r
 }
 
 func (r *Registry) add(f *Func) {
@@ -240,16 +248,21 @@ func (r *Registry) indexSynonyms() {
 // Lookup finds a function by name, ignoring case, as Flink resolves
 // built-in function names.
 func (r *Registry) Lookup(name string) (*Func, bool) {
+	r.load()
 	f, ok := r.byName[strings.ToUpper(name)]
 	return f, ok
 }
 
 // Functions returns every function, sorted by name.
-func (r *Registry) Functions() []*Func { return append([]*Func(nil), r.funcs...) }
+func (r *Registry) Functions() []*Func {
+	r.load()
+	return append([]*Func(nil), r.funcs...)
+}
 
 // Names returns every name and synonym in lower case, sorted, as SHOW
 // FUNCTIONS lists built-in functions.
 func (r *Registry) Names() []string {
+	r.load()
 	out := make([]string, 0, len(r.byName))
 	for n := range r.byName {
 		out = append(out, strings.ToLower(n))

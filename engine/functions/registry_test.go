@@ -23,6 +23,7 @@ func mustParse(t *testing.T, s string) *types.Type {
 // types-and-functions.md §5 is registered with the right kind.
 func TestRegistryCoversReference(t *testing.T) {
 	r := NewRegistry()
+	r.load()
 	if len(r.dups) > 0 {
 		t.Fatalf("names registered twice: %v", r.dups)
 	}
