@@ -31,9 +31,6 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 	// lines read; the input line and column (0-based) buf starts at
 	lineNo, bufLine, bufCol := 0, 1, 0
 	defer func(outer stmtPlace) { sh.place = outer }(sh.place)
-	// The statements of the last line that ended some: where each starts
-	// is worked out only for one that fails.
-	var batch locBatch
 	for !sh.exited && sh.signal == nil {
 		prompt := ""
 		if interactive {
@@ -137,8 +134,11 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 				src.SaveHistory(e)
 			}
 		}
-		if !interactive {
-			batch = locBatch{file: name, first: bufLine, firstCol: bufCol, text: text, stmts: stmts}
+		// Where each statement starts is worked out only for one that
+		// fails (or for the group's error at its commit).
+		var batch *locBatch
+		if !interactive && len(stmts) > 0 {
+			batch = &locBatch{file: name, first: bufLine, firstCol: bufCol, text: text, stmts: stmts}
 		}
 		buf.Reset()
 		if strings.TrimSpace(rest) != "" {
@@ -146,8 +146,8 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 			bufLine, bufCol = advance(bufLine, bufCol, strings.TrimSuffix(text, rest))
 		}
 		for i, p := range stmts {
-			if !interactive {
-				sh.place = stmtPlace{batch: &batch, i: i}
+			if batch != nil {
+				sh.place = stmtPlace{batch: batch, i: i}
 			}
 			var ok bool
 			if g != nil {
@@ -170,9 +170,8 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 		return 1
 	}
 	if !interactive && !sh.exited && !parser.IsBlank(buf.String()) {
-		batch = locBatch{file: name, first: bufLine, firstCol: bufCol, text: buf.String(),
-			stmts: []parser.Piece{lastPiece(buf.String())}}
-		sh.place = stmtPlace{batch: &batch}
+		sh.place = stmtPlace{batch: &locBatch{file: name, first: bufLine, firstCol: bufCol, text: buf.String(),
+			stmts: []parser.Piece{lastPiece(buf.String())}}}
 		if g != nil {
 			if !g.runOne(ctx, strings.TrimSpace(buf.String())) {
 				failed = true

@@ -470,3 +470,20 @@ func TestLongStatement(t *testing.T) {
 	}
 	t.Logf("%d-line statement read in %v", rows, time.Since(start))
 }
+
+// TestLocationsOfFailuresAcrossLines: each failing statement of a script
+// is located where it starts, whether it shares its line, follows a line
+// whose ';' lies inside a string, or ends the input without its ';'.
+func TestLocationsOfFailuresAcrossLines(t *testing.T) {
+	r := runPiped(t, "SET 'a' = 'b'; fail two;\nSET 'x' = 'a;\nb';\n  fail four;\nfail at the end", true)
+	var locs []string
+	for _, l := range strings.Split(r.err.String(), "\n") {
+		if strings.HasSuffix(l, "in this statement:") {
+			locs = append(locs, l)
+		}
+	}
+	want := []string{"<stdin>:1:16: in this statement:", "<stdin>:4:3: in this statement:", "<stdin>:5:1: in this statement:"}
+	if !reflect.DeepEqual(locs, want) {
+		t.Errorf("locations %q, want %q\nstderr: %s", locs, want, r.err.String())
+	}
+}

@@ -93,7 +93,6 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 	// location line after an error.
 	bufLine, bufCol := 1, 0
 	defer func(outer stmtPlace) { sh.place = outer }(sh.place)
-	var batch locBatch
 	var buf strings.Builder
 	for {
 		line, err := src.ReadLine("")
@@ -113,12 +112,12 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 		}
 		text := buf.String()
 		stmts, rest := parser.Split(text)
-		batch = locBatch{file: path, first: bufLine, firstCol: bufCol, text: text, stmts: stmts}
+		batch := &locBatch{file: path, first: bufLine, firstCol: bufCol, text: text, stmts: stmts}
 		bufLine, bufCol = advance(bufLine, bufCol, strings.TrimSuffix(text, rest))
 		buf.Reset()
 		buf.WriteString(rest)
 		for i, p := range stmts {
-			sh.place = stmtPlace{batch: &batch, i: i}
+			sh.place = stmtPlace{batch: batch, i: i}
 			if !run(p.Text) {
 				sh.bare = bare
 				return tag
@@ -126,9 +125,8 @@ func (sh *Shell) source(ctx context.Context, path string, out, errw io.Writer, i
 		}
 	}
 	if !parser.IsBlank(buf.String()) {
-		batch = locBatch{file: path, first: bufLine, firstCol: bufCol, text: buf.String(),
-			stmts: []parser.Piece{lastPiece(buf.String())}}
-		sh.place = stmtPlace{batch: &batch}
+		sh.place = stmtPlace{batch: &locBatch{file: path, first: bufLine, firstCol: bufCol, text: buf.String(),
+			stmts: []parser.Piece{lastPiece(buf.String())}}}
 		run(strings.TrimSpace(buf.String()))
 	}
 	sh.bare = bare
