@@ -141,33 +141,43 @@ func compactVec(vec *vector.Vec, base int, keep []bool) {
 	vec.Len = n
 }
 
-// maskOrdered clears keep[j] where vals[j] op x is false.
+// maskOrdered clears keep[j] where vals[j] op x is false (without a
+// branch per value: the comparisons are data, not control flow).
 func maskOrdered[T int64 | float64 | string](vals []T, x T, op FilterOp, keep []bool) {
 	keep = keep[:len(vals)]
 	switch op {
 	case FilterEq:
 		for j, v := range vals {
-			keep[j] = keep[j] && v == x
+			keep[j] = b2u(keep[j])&b2u(v == x) != 0
 		}
 	case FilterNe:
 		for j, v := range vals {
-			keep[j] = keep[j] && v != x
+			keep[j] = b2u(keep[j])&b2u(v != x) != 0
 		}
 	case FilterLt:
 		for j, v := range vals {
-			keep[j] = keep[j] && v < x
+			keep[j] = b2u(keep[j])&b2u(v < x) != 0
 		}
 	case FilterLe:
 		for j, v := range vals {
-			keep[j] = keep[j] && v <= x
+			keep[j] = b2u(keep[j])&b2u(v <= x) != 0
 		}
 	case FilterGt:
 		for j, v := range vals {
-			keep[j] = keep[j] && v > x
+			keep[j] = b2u(keep[j])&b2u(v > x) != 0
 		}
 	case FilterGe:
 		for j, v := range vals {
-			keep[j] = keep[j] && v >= x
+			keep[j] = b2u(keep[j])&b2u(v >= x) != 0
 		}
 	}
+}
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint8 {
+	var u uint8
+	if b {
+		u = 1
+	}
+	return u
 }

@@ -34,6 +34,34 @@ type pqParallel struct {
 	stop      chan struct{}
 	closeOnce sync.Once
 	wg        sync.WaitGroup
+	// idle are the cursors of finished row groups, which the next ones
+	// take with the buffers they grew (a row group's pages are read
+	// into buffers its cursors keep).
+	mu   sync.Mutex
+	idle []pqCursors
+}
+
+// pqCursors are a row group reader's cursors and filter vectors.
+type pqCursors struct {
+	fields     []*pqNode
+	filterVecs map[int]*vector.Vec
+}
+
+func (p *pqParallel) take() (pqCursors, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle) == 0 {
+		return pqCursors{}, false
+	}
+	c := p.idle[len(p.idle)-1]
+	p.idle = p.idle[:len(p.idle)-1]
+	return c, true
+}
+
+func (p *pqParallel) put(c pqCursors) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.idle = append(p.idle, c)
 }
 
 // started reports whether row groups were started already.
@@ -161,8 +189,10 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 		defer p.wg.Done()
 		defer close(t.ch)
 		g := &parquetReader{c: r.c, name: r.name, cols: r.cols, needed: r.needed, filters: r.filters,
-			exact: r.exact, file: r.file, group: g, stop: g + 1}
-		if err := g.buildFields(); err != nil {
+			exact: r.exact, file: r.file, ra: r.ra, group: g, stop: g + 1}
+		if c, ok := p.take(); ok {
+			g.fields, g.filterVecs = c.fields, c.filterVecs
+		} else if err := g.buildFields(); err != nil {
 			t.err = err
 			return
 		}
@@ -194,6 +224,7 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 			}
 		}
 		t.groupsRead, t.rowsSkipped = g.groupsRead, g.rowsSkipped
+		p.put(pqCursors{fields: g.fields, filterVecs: g.filterVecs})
 	}()
 	return t
 }
