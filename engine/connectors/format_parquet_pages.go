@@ -2,7 +2,7 @@ package connectors
 
 import (
 	"encoding/binary"
-		"fmt"
+	"fmt"
 	"hash/crc32"
 	"io"
 

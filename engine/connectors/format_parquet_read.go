@@ -52,9 +52,9 @@ type parquetReader struct {
 
 	file   *parquet.File
 	ra     io.ReaderAt // the file's bytes
-	fields []*pqNode // per column, nil when not read or absent from the file
-	group  int       // next row group
-	left   int64     // rows left in the current range of the open row group
+	fields []*pqNode   // per column, nil when not read or absent from the file
+	group  int         // next row group
+	left   int64       // rows left in the current range of the open row group
 	// ranges are the row ranges of the open row group still to read
 	// ([first, end) rows), after the one being read; pages whose
 	// statistics exclude a pushed filter are left out of them.
