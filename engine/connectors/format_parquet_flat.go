@@ -605,6 +605,9 @@ func (f *flatCursor) appendPresent(vec *vector.Vec, lo, hi int) {
 			vec.Ints, f.aliased = f.ints[lo:hi:hi], true
 			return
 		}
+		if cap(vec.Ints) == 0 {
+			vec.Ints = make([]int64, 0, max(hi-lo, vector.BatchSize))
+		}
 		vec.Ints = append(vec.Ints, f.ints[lo:hi]...)
 	case f.kind == parquet.Float:
 		for _, x := range f.f32[lo:hi] {
@@ -614,6 +617,9 @@ func (f *flatCursor) appendPresent(vec *vector.Vec, lo, hi int) {
 		if f.alias && len(vec.Floats) == 0 {
 			vec.Floats, f.aliased = f.flts[lo:hi:hi], true
 			return
+		}
+		if cap(vec.Floats) == 0 {
+			vec.Floats = make([]float64, 0, max(hi-lo, vector.BatchSize))
 		}
 		vec.Floats = append(vec.Floats, f.flts[lo:hi]...)
 	default:

@@ -3,6 +3,8 @@ package connectors
 import (
 	"sync"
 
+	"github.com/parquet-go/parquet-go"
+
 	"eddy/engine/vector"
 )
 
@@ -202,7 +204,7 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 			vecs := make([]*vector.Vec, len(want))
 			for i, w := range want {
 				if w {
-					vecs[i] = vector.New(r.cols[i].Type, vector.BatchSize)
+					vecs[i] = vector.New(r.cols[i].Type, g.batchCap(i))
 				}
 			}
 			n := 0
@@ -271,4 +273,14 @@ func resetVec(v *vector.Vec) {
 	v.SetNulls(nil)
 	v.Bools, v.Ints, v.Floats, v.Decs = v.Bools[:0], v.Ints[:0], v.Floats[:0], v.Decs[:0]
 	v.Strs, v.Bytes, v.Times, v.Anys = v.Strs[:0], v.Bytes[:0], v.Times[:0], v.Anys[:0]
+}
+
+// batchCap is the capacity a batch's vector of column i starts with: none
+// for a column whose pages' values the vector will likely take as they
+// are (flatCursor.alias), a batch's worth for the others.
+func (r *parquetReader) batchCap(i int) int {
+	if f := r.fields[i]; f != nil && f.flat != nil && !f.flat.scratch && (f.flat.kind == parquet.Int64 || f.flat.kind == parquet.Double) {
+		return 0
+	}
+	return vector.BatchSize
 }
