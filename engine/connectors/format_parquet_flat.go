@@ -79,6 +79,11 @@ type flatCursor struct {
 	kOffs []uint32
 	kIdx  []int32
 	kDefs []byte
+	// dictGen counts the dictionaries the cursor decoded; pass holds, for
+	// dictionary passGen, whether each value passes the cursor's filter.
+	dictGen, passGen int
+	passOK           bool
+	pass             []bool
 }
 
 // newFlatCursor returns a cursor for a leaf whose values a vector of t
@@ -313,6 +318,7 @@ func (f *flatCursor) directDict(h *format.PageHeader, body []byte) error {
 		return fmt.Errorf("a dictionary page of %d values holds %d: %w", dh.NumValues, n, parquet.ErrCorrupted)
 	}
 	f.hasDict, f.dict = true, nil
+	f.dictGen++
 	return nil
 }
 
@@ -423,6 +429,7 @@ func (f *flatCursor) nextPage() (bool, error) {
 		f.idx = data.Int32()
 		if d != f.dict {
 			f.dict = d
+			f.dictGen++
 			dv := d.Page().Data()
 			switch f.kind {
 			case parquet.Int32:

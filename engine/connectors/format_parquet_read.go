@@ -232,6 +232,21 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	// not read is decoded into a vector of its own.
 	bases := make([]int, len(cols))
 	filterVecs := r.filterVecs
+	// A filter column the caller does not read, of a flat cursor and of
+	// one filter, is tested on its pages' values (flatCursor.mask).
+	onPage := make([]bool, len(cols))
+	for _, f := range r.exact {
+		if fl := r.fields[f.Column]; cols[f.Column] == nil && fl != nil && fl.flat != nil {
+			onPage[f.Column] = true
+		}
+	}
+	for i, f := range r.exact {
+		for _, g := range r.exact[:i] {
+			if g.Column == f.Column {
+				onPage[f.Column] = false
+			}
+		}
+	}
 	for _, f := range r.exact {
 		if cols[f.Column] == nil {
 			if filterVecs == nil {
@@ -246,6 +261,9 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		}
 	}
 	for i, f := range r.fields {
+		if onPage[i] {
+			continue
+		}
 		vec := cols[i]
 		if vec == nil {
 			vec = filterVecs[i]
@@ -293,6 +311,12 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		vec := cols[f.Column]
 		if vec == nil {
 			vec = filterVecs[f.Column]
+		}
+		if onPage[f.Column] {
+			if err := r.fields[f.Column].flat.mask(f, r.keep, vec); err != nil {
+				return 0, false, r.fail(err)
+			}
+			continue
 		}
 		filterMask(f, vec, bases[f.Column], r.keep)
 	}
