@@ -246,7 +246,7 @@ func (f *flatCursor) nextDirect(skipTo int64) (bool, error) {
 		present := pg.n
 		f.defs = nil
 		if f.maxDef > 0 {
-			defs, err := decodeDefs(f.kDefs, pg.defs, pg.n, f.maxDef)
+			defs, err := decodeDefs(reserve(f.kDefs, pg.n+8), pg.defs, pg.n, f.maxDef)
 			if err != nil {
 				return false, err
 			}
@@ -340,7 +340,7 @@ func (f *flatCursor) directValues(pg pqPage, present int) error {
 		if !f.hasDict {
 			return fmt.Errorf("a dictionary-encoded page without a dictionary: %w", parquet.ErrCorrupted)
 		}
-		idx, err := (&rle.DictionaryEncoding{}).DecodeInt32(f.kIdx[:0], pg.values)
+		idx, err := (&rle.DictionaryEncoding{}).DecodeInt32(reserve(f.kIdx, pg.n+8), pg.values)
 		if err != nil {
 			return fmt.Errorf("decoding dictionary indexes: %w", err)
 		}
@@ -378,16 +378,16 @@ func (f *flatCursor) directValues(pg pqPage, present int) error {
 	var n int
 	switch f.kind {
 	case parquet.Int32:
-		f.kI32, err = enc.DecodeInt32(f.kI32[:0], pg.values)
+		f.kI32, err = enc.DecodeInt32(reserve(f.kI32, pg.n+8), pg.values)
 		f.i32, n = f.kI32, len(f.kI32)
 	case parquet.Int64:
-		f.kI64, err = enc.DecodeInt64(f.kI64[:0], pg.values)
+		f.kI64, err = enc.DecodeInt64(reserve(f.kI64, pg.n+8), pg.values)
 		f.ints, n = f.kI64, len(f.kI64)
 	case parquet.Float:
-		f.kF32, err = enc.DecodeFloat(f.kF32[:0], pg.values)
+		f.kF32, err = enc.DecodeFloat(reserve(f.kF32, pg.n+8), pg.values)
 		f.f32, n = f.kF32, len(f.kF32)
 	case parquet.Double:
-		f.kF64, err = enc.DecodeDouble(f.kF64[:0], pg.values)
+		f.kF64, err = enc.DecodeDouble(reserve(f.kF64, pg.n+8), pg.values)
 		f.flts, n = f.kF64, len(f.kF64)
 	case parquet.ByteArray:
 		f.kB, f.kOffs, err = enc.DecodeByteArray(f.kB[:0], pg.values, f.kOffs[:0])

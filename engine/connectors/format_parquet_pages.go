@@ -60,7 +60,7 @@ func (p *pqPages) reset(ra io.ReaderAt, cc *format.ColumnChunk) error {
 	}
 	n := int(md.TotalCompressedSize)
 	if cap(p.data) < n {
-		p.data = make([]byte, n)
+		p.data = make([]byte, grown(n))
 	}
 	p.data, p.pos, p.ra = p.data[:n], 0, ra
 	p.codec = nil
@@ -104,7 +104,7 @@ func (p *pqPages) decompress(body []byte, size int) ([]byte, error) {
 		return body, nil
 	}
 	if cap(p.buf) < size {
-		p.buf = make([]byte, size)
+		p.buf = make([]byte, grown(size))
 	}
 	out, err := p.codec.Decode(p.buf[:cap(p.buf)], body)
 	if err != nil {
@@ -198,4 +198,17 @@ func decodeDefs(buf, defs []byte, n int, maxDef byte) ([]byte, error) {
 		return nil, fmt.Errorf("%d definition levels for %d values: %w", len(out), n, parquet.ErrCorrupted)
 	}
 	return out[:n], nil
+}
+
+// grown is the size of a kept buffer that must hold n: a little more, so
+// that the slightly larger pages (or chunks) of the next row groups fit
+// without a new one.
+func grown(n int) int { return n + n/8 }
+
+// reserve returns buf emptied, with room for n elements.
+func reserve[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, 0, grown(n))
+	}
+	return buf[:0]
 }
