@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
@@ -590,20 +591,22 @@ func (f *flatCursor) appendRun(vec *vector.Vec, m int) {
 func (f *flatCursor) appendPresent(vec *vector.Vec, lo, hi int) {
 	switch {
 	case f.idx != nil && (f.kind == parquet.Int32 || f.kind == parquet.Int64):
-		for _, d := range f.idx[lo:hi] {
-			vec.Ints = append(vec.Ints, f.dInts[d])
-		}
+		var out []int64
+		vec.Ints, out = extend(vec.Ints, hi-lo)
+		pick(out, f.dInts, f.idx[lo:hi])
 	case f.idx != nil && (f.kind == parquet.Float || f.kind == parquet.Double):
-		for _, d := range f.idx[lo:hi] {
-			vec.Floats = append(vec.Floats, f.dFlts[d])
-		}
+		var out []float64
+		vec.Floats, out = extend(vec.Floats, hi-lo)
+		pick(out, f.dFlts, f.idx[lo:hi])
 	case f.idx != nil:
-		for _, d := range f.idx[lo:hi] {
-			vec.Strs = append(vec.Strs, f.dStrs[d])
-		}
+		var out []string
+		vec.Strs, out = extend(vec.Strs, hi-lo)
+		pick(out, f.dStrs, f.idx[lo:hi])
 	case f.kind == parquet.Int32:
-		for _, x := range f.i32[lo:hi] {
-			vec.Ints = append(vec.Ints, int64(x))
+		var out []int64
+		vec.Ints, out = extend(vec.Ints, hi-lo)
+		for j, x := range f.i32[lo:hi] {
+			out[j] = int64(x)
 		}
 	case f.kind == parquet.Int64:
 		if f.alias && len(vec.Ints) == 0 {
@@ -633,6 +636,25 @@ func (f *flatCursor) appendPresent(vec *vector.Vec, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			vec.Strs = append(vec.Strs, string(f.bytes[f.offs[i]:f.offs[i+1]]))
 		}
+	}
+}
+
+// extend lengthens xs by n elements (growing it to at least a batch) and
+// returns it and the new elements.
+func extend[T any](xs []T, n int) ([]T, []T) {
+	k := len(xs)
+	if cap(xs)-k < n {
+		xs = slices.Grow(xs, max(n, vector.BatchSize-k))
+	}
+	xs = xs[:k+n]
+	return xs, xs[k:]
+}
+
+// pick sets out[j] to the dictionary's value of index idx[j].
+func pick[T any](out, dict []T, idx []int32) {
+	out = out[:len(idx)]
+	for j, d := range idx {
+		out[j] = dict[d]
 	}
 }
 
