@@ -358,7 +358,7 @@ func (f *flatCursor) directValues(pg pqPage, present int) error {
 		f.idx = idx
 		return nil
 	}
-	if pg.enc == format.Plain && f.pp.codec != nil && (f.kind == parquet.Int64 || f.kind == parquet.Double) {
+	if pg.enc == format.Plain && pg.owned && (f.kind == parquet.Int64 || f.kind == parquet.Double) {
 		// The decompressed page's values are read where they are, when
 		// aligned; a vector that takes them takes the buffer (release).
 		if v, ok := plainView[int64](pg.values); ok {

@@ -122,6 +122,9 @@ type pqPage struct {
 	defs   []byte          // definition level bytes (RLE), nil for a REQUIRED column
 	values []byte          // the encoded values
 	enc    format.Encoding // their encoding
+	// owned: values are in the decompression buffer (not the chunk's
+	// bytes), which a vector may take (flatCursor.release).
+	owned bool
 }
 
 // dataPage splits a data page (v1 or v2) into its parts, decompressing
@@ -152,7 +155,7 @@ func (p *pqPages) dataPage(h *format.PageHeader, body []byte, maxDef byte) (pqPa
 			}
 			pg.defs, data = data[4:4+k], data[4+k:]
 		}
-		pg.values = data
+		pg.values, pg.owned = data, p.codec != nil
 	case format.DataPageV2:
 		dh, ok := h.DataPageHeaderV2.Get()
 		if !ok {
@@ -172,6 +175,7 @@ func (p *pqPages) dataPage(h *format.PageHeader, body []byte, maxDef byte) (pqPa
 			if data, err = p.decompress(data, int(h.UncompressedPageSize)-rl-dl); err != nil {
 				return pg, err
 			}
+			pg.owned = p.codec != nil
 		}
 		pg.values = data
 	default:
