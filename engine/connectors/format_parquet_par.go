@@ -3,6 +3,8 @@ package connectors
 import (
 	"sync"
 
+	"github.com/parquet-go/parquet-go"
+
 	"eddy/engine/vector"
 )
 
@@ -34,6 +36,34 @@ type pqParallel struct {
 	stop      chan struct{}
 	closeOnce sync.Once
 	wg        sync.WaitGroup
+	// idle are the cursors of finished row groups, which the next ones
+	// take with the buffers they grew (a row group's pages are read
+	// into buffers its cursors keep).
+	mu   sync.Mutex
+	idle []pqCursors
+}
+
+// pqCursors are a row group reader's cursors and filter vectors.
+type pqCursors struct {
+	fields     []*pqNode
+	filterVecs map[int]*vector.Vec
+}
+
+func (p *pqParallel) take() (pqCursors, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle) == 0 {
+		return pqCursors{}, false
+	}
+	c := p.idle[len(p.idle)-1]
+	p.idle = p.idle[:len(p.idle)-1]
+	return c, true
+}
+
+func (p *pqParallel) put(c pqCursors) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.idle = append(p.idle, c)
 }
 
 // started reports whether row groups were started already.
@@ -161,8 +191,10 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 		defer p.wg.Done()
 		defer close(t.ch)
 		g := &parquetReader{c: r.c, name: r.name, cols: r.cols, needed: r.needed, filters: r.filters,
-			exact: r.exact, file: r.file, group: g, stop: g + 1}
-		if err := g.buildFields(); err != nil {
+			exact: r.exact, file: r.file, ra: r.ra, group: g, stop: g + 1}
+		if c, ok := p.take(); ok {
+			g.fields, g.filterVecs = c.fields, c.filterVecs
+		} else if err := g.buildFields(); err != nil {
 			t.err = err
 			return
 		}
@@ -172,7 +204,7 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 			vecs := make([]*vector.Vec, len(want))
 			for i, w := range want {
 				if w {
-					vecs[i] = vector.New(r.cols[i].Type, vector.BatchSize)
+					vecs[i] = vector.New(r.cols[i].Type, g.batchCap(i))
 				}
 			}
 			n := 0
@@ -194,6 +226,7 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 			}
 		}
 		t.groupsRead, t.rowsSkipped = g.groupsRead, g.rowsSkipped
+		p.put(pqCursors{fields: g.fields, filterVecs: g.filterVecs})
 	}()
 	return t
 }
@@ -240,4 +273,14 @@ func resetVec(v *vector.Vec) {
 	v.SetNulls(nil)
 	v.Bools, v.Ints, v.Floats, v.Decs = v.Bools[:0], v.Ints[:0], v.Floats[:0], v.Decs[:0]
 	v.Strs, v.Bytes, v.Times, v.Anys = v.Strs[:0], v.Bytes[:0], v.Times[:0], v.Anys[:0]
+}
+
+// batchCap is the capacity a batch's vector of column i starts with: none
+// for a column whose pages' values the vector will likely take as they
+// are (flatCursor.alias), a batch's worth for the others.
+func (r *parquetReader) batchCap(i int) int {
+	if f := r.fields[i]; f != nil && f.flat != nil && !f.flat.scratch && (f.flat.kind == parquet.Int64 || f.flat.kind == parquet.Double) {
+		return 0
+	}
+	return vector.BatchSize
 }

@@ -51,9 +51,10 @@ type parquetReader struct {
 	err     error
 
 	file   *parquet.File
-	fields []*pqNode // per column, nil when not read or absent from the file
-	group  int       // next row group
-	left   int64     // rows left in the current range of the open row group
+	ra     io.ReaderAt // the file's bytes
+	fields []*pqNode   // per column, nil when not read or absent from the file
+	group  int         // next row group
+	left   int64       // rows left in the current range of the open row group
 	// ranges are the row ranges of the open row group still to read
 	// ([first, end) rows), after the one being read; pages whose
 	// statistics exclude a pushed filter are left out of them.
@@ -96,7 +97,7 @@ func (r *parquetReader) open(in io.Reader) error {
 	if err != nil {
 		return &Error{Exception: "IOException", Msg: fmt.Sprintf("Failed to read the Parquet file '%s': %v", r.name, err)}
 	}
-	r.file = f
+	r.file, r.ra = f, ra
 	r.stop = len(f.RowGroups())
 	for _, f := range r.filters {
 		if f.Column >= 0 && f.Column < len(r.cols) && r.c.TakesFilter(r.cols[f.Column], f) {
@@ -139,6 +140,8 @@ func (r *parquetReader) buildFields() error {
 			continue
 		}
 		if flat := newFlatCursor(fc, col.Type); flat != nil {
+			flat.file, flat.ra = f, r.ra
+			flat.scratch = r.needed != nil && !r.needed[i]
 			r.fields[i] = &pqNode{kind: pqLeaf, t: col.Type, flat: flat}
 			continue
 		}
@@ -209,9 +212,9 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		for _, f := range r.fields {
 			if f != nil {
 				if f.flat != nil {
-					f.flat.alias = !seeks
+					f.flat.alias = !seeks && !f.flat.scratch
 				}
-				f.open(rg)
+				f.open(rg, r.group-1)
 			}
 		}
 		if ranges[0][0] == 0 {
@@ -229,6 +232,21 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	// not read is decoded into a vector of its own.
 	bases := make([]int, len(cols))
 	filterVecs := r.filterVecs
+	// A filter column the caller does not read, of a flat cursor and of
+	// one filter, is tested on its pages' values (flatCursor.mask).
+	onPage := make([]bool, len(cols))
+	for _, f := range r.exact {
+		if fl := r.fields[f.Column]; cols[f.Column] == nil && fl != nil && fl.flat != nil {
+			onPage[f.Column] = true
+		}
+	}
+	for i, f := range r.exact {
+		for _, g := range r.exact[:i] {
+			if g.Column == f.Column {
+				onPage[f.Column] = false
+			}
+		}
+	}
 	for _, f := range r.exact {
 		if cols[f.Column] == nil {
 			if filterVecs == nil {
@@ -243,6 +261,9 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 		}
 	}
 	for i, f := range r.fields {
+		if onPage[i] {
+			continue
+		}
 		vec := cols[i]
 		if vec == nil {
 			vec = filterVecs[i]
@@ -279,14 +300,23 @@ func (r *parquetReader) Read(cols []*vector.Vec, n int) (int, bool, error) {
 	if len(r.exact) == 0 {
 		return int(k), end, nil
 	}
-	r.keep = r.keep[:0]
-	for range k {
-		r.keep = append(r.keep, true)
+	if int64(cap(r.keep)) < k {
+		r.keep = make([]bool, k)
+	}
+	r.keep = r.keep[:k]
+	for i := range r.keep {
+		r.keep[i] = true
 	}
 	for _, f := range r.exact {
 		vec := cols[f.Column]
 		if vec == nil {
 			vec = filterVecs[f.Column]
+		}
+		if onPage[f.Column] {
+			if err := r.fields[f.Column].flat.mask(f, r.keep, vec); err != nil {
+				return 0, false, r.fail(err)
+			}
+			continue
 		}
 		filterMask(f, vec, bases[f.Column], r.keep)
 	}
@@ -712,10 +742,10 @@ func (n *pqNode) collect() {
 	}
 }
 
-// open points the node's leaf cursors at a row group.
-func (n *pqNode) open(rg parquet.RowGroup) {
+// open points the node's leaf cursors at row group g (rg).
+func (n *pqNode) open(rg parquet.RowGroup, g int) {
 	if n.flat != nil {
-		n.flat.open(rg)
+		n.flat.open(rg, g)
 	}
 	for _, l := range n.leaves {
 		l.open(rg)
