@@ -27,6 +27,10 @@ type ScanSpec struct {
 	// Filters are conjuncts the store applies; every one of them is
 	// exact (rows where it is not TRUE are dropped).
 	Filters []RowFilter
+	// Workers bounds the goroutines the scan may read and decode on
+	// (the statement's eddy.exec.parallelism); 0 or 1 keeps the work on
+	// the goroutines that call Next.
+	Workers int
 }
 
 // FilterOp is the comparison of a RowFilter.
