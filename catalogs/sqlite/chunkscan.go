@@ -88,6 +88,9 @@ type chunkCursor struct {
 	blobs    *cStmt
 	delta    *cCursor
 	readDone int // units whose reads from the connection are done
+	// spare holds blob buffers whose decoded values do not point into
+	// them (numbers, booleans, times), for the next chunks' blobs.
+	spare [][]byte
 
 	mu          sync.Mutex
 	cond        *sync.Cond
@@ -381,7 +384,24 @@ func (c *chunkCursor) load(ctx context.Context, u *scanUnit) (*catalogs.ColumnCh
 		return nil, nil, err
 	}
 	ch, err := c.decode(u.meta, blobs)
+	c.reuse(blobs)
 	return ch, nil, err
+}
+
+// reuse keeps the blob buffers of a decoded chunk that its values do not
+// point into for the next chunks (strings and bytes share their blob's
+// memory).
+func (c *chunkCursor) reuse(blobs map[int][]byte) {
+	c.connMu.Lock()
+	defer c.connMu.Unlock()
+	for p, b := range blobs {
+		switch class, _ := classOf(c.all[p]); class {
+		case classInt, classBool, classFloat, classTime:
+			if len(c.spare) < 2*len(c.need)*max(c.workers, 1) {
+				c.spare = append(c.spare, b)
+			}
+		}
+	}
 }
 
 // doneReading counts a unit read from the connection and ends the read
@@ -424,7 +444,11 @@ func (c *chunkCursor) fetch(m chunkMeta) (map[int][]byte, error) {
 		if !ok {
 			break
 		}
-		out[int(c.blobs.int64(0))] = c.blobs.blob(1)
+		var buf []byte
+		if k := len(c.spare); k > 0 {
+			buf, c.spare = c.spare[k-1], c.spare[:k-1]
+		}
+		out[int(c.blobs.int64(0))] = c.blobs.blobInto(1, buf)
 	}
 	if len(out) != len(c.need) {
 		return nil, errCorrupt

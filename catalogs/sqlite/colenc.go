@@ -562,8 +562,13 @@ func decodeColumn(blob []byte, t *types.Type, raw bool) (catalogs.ColumnValues, 
 		data := r.take(n * 8)
 		if r.err == nil {
 			cv.Floats = make([]float64, n)
-			for i := range cv.Floats {
-				cv.Floats[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[i*8:]))
+			if n > 0 && binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
+				// The stored little-endian doubles are the machine's.
+				copy(unsafe.Slice((*byte)(unsafe.Pointer(&cv.Floats[0])), n*8), data)
+			} else {
+				for i := range cv.Floats {
+					cv.Floats[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[i*8:]))
+				}
 			}
 			if t.Kind == types.Float && !raw {
 				for i, v := range cv.Floats {
