@@ -345,6 +345,21 @@ func TestReadAheadKeepsOrder(t *testing.T) {
 			if ch == nil || ch.N > 64 {
 				t.Fatalf("first piece: %v, want at most 64 rows", ch)
 			}
+			// The goroutines read the next units without another Next.
+			cc := cur.(*chunkCursor)
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				cc.mu.Lock()
+				claimed := cc.claimed
+				cc.mu.Unlock()
+				if claimed >= 2 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%d workers: %d units read after the first piece, want the next ones read ahead", workers, claimed)
+				}
+				time.Sleep(time.Millisecond)
+			}
 			must(t, cur.Close())
 		}
 	}
