@@ -91,6 +91,8 @@ type chunkCursor struct {
 	// spare holds blob buffers whose decoded values do not point into
 	// them (numbers, booleans, times), for the next chunks' blobs.
 	spare [][]byte
+	// scratch holds the decoding buffers of columns only filtered on.
+	scratch []*catalogs.ColumnValues
 
 	mu          sync.Mutex
 	cond        *sync.Cond
@@ -388,6 +390,28 @@ func (c *chunkCursor) load(ctx context.Context, u *scanUnit) (*catalogs.ColumnCh
 	return ch, nil, err
 }
 
+// getScratch returns buffers to decode a column only filtered on into.
+func (c *chunkCursor) getScratch() *catalogs.ColumnValues {
+	c.connMu.Lock()
+	defer c.connMu.Unlock()
+	if k := len(c.scratch); k > 0 {
+		cv := c.scratch[k-1]
+		c.scratch = c.scratch[:k-1]
+		return cv
+	}
+	return &catalogs.ColumnValues{}
+}
+
+// putScratch takes back the buffers of getScratch.
+func (c *chunkCursor) putScratch(cvs []*catalogs.ColumnValues) {
+	if len(cvs) == 0 {
+		return
+	}
+	c.connMu.Lock()
+	defer c.connMu.Unlock()
+	c.scratch = append(c.scratch, cvs...)
+}
+
 // reuse keeps the blob buffers of a decoded chunk that its values do not
 // point into for the next chunks (strings and bytes share their blob's
 // memory).
@@ -460,10 +484,25 @@ func (c *chunkCursor) fetch(m chunkMeta) (map[int][]byte, error) {
 // columns the scan returns.
 func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.ColumnChunk, error) {
 	cols := make(map[int]*catalogs.ColumnValues, len(c.need))
+	// The columns only filtered on are decoded into buffers of the scan's,
+	// taken back once the filters ran.
+	var scratch []*catalogs.ColumnValues
+	defer func() { c.putScratch(scratch) }()
 	for _, p := range c.need {
-		cv, n, err := decodeColumn(blobs[p], c.all[p], false)
+		var into *catalogs.ColumnValues
+		if !slices.Contains(c.read, p) {
+			into = c.getScratch()
+			scratch = append(scratch, into)
+		}
+		cv, n, err := decodeColumnInto(blobs[p], c.all[p], false, into)
 		if err != nil {
 			return nil, err
+		}
+		if into != nil && cv.Ints != nil {
+			into.Ints = cv.Ints
+		}
+		if into != nil && cv.Floats != nil {
+			into.Floats = cv.Floats
 		}
 		if n != m.rows {
 			return nil, errCorrupt
