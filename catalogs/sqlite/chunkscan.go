@@ -316,11 +316,16 @@ func (c *chunkCursor) advance(u *scanUnit) {
 	c.cond.Broadcast()
 }
 
-// claimable reports whether the next unread unit may be read now: it is
-// no more than workers units ahead of the one being handed out (c.mu
-// held).
+// claimable reports whether the next unread unit may be read now: the
+// one being handed out, or, with workers, no more than workers units
+// ahead of it, so that a goroutine done with its unit starts the next
+// while the one before is still decoding (c.mu held).
 func (c *chunkCursor) claimable() bool {
-	return c.claimed < len(c.units) && c.claimed <= c.cur+max(c.workers, 1)-1
+	ahead := 0
+	if c.workers > 1 {
+		ahead = c.workers
+	}
+	return c.claimed < len(c.units) && c.claimed <= c.cur+ahead
 }
 
 // readUnit reads and decodes the next unread unit, without c.mu while it
