@@ -27,6 +27,10 @@ type ScanSpec struct {
 	// Filters are conjuncts the store applies; every one of them is
 	// exact (rows where it is not TRUE are dropped).
 	Filters []RowFilter
+	// Workers bounds the goroutines the scan may read and decode on
+	// (the statement's eddy.exec.parallelism); 0 or 1 keeps the work on
+	// the goroutines that call Next.
+	Workers int
 }
 
 // FilterOp is the comparison of a RowFilter.
@@ -68,8 +72,9 @@ type RowCursor interface {
 // from several goroutines at once (a parallel scan's workers), when
 // Concurrent returns true: each call returns a chunk of its own, the
 // chunks of all calls together are the rows of one snapshot of the table,
-// each once, in no defined order across calls; Close is called after every
-// Next has returned. A store that reads its chunks under a lock and
+// each once, in no defined order across calls; a call returns the end
+// (nil) only once every row was handed out, as callers stop at the first
+// end; Close is called after every Next has returned. A store that reads its chunks under a lock and
 // decodes them outside it lets the workers decode at the same time.
 type ConcurrentCursor interface {
 	RowCursor

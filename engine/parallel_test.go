@@ -130,6 +130,47 @@ func parallelMatchesSerial(t *testing.T, create string) {
 	}
 }
 
+// TestParallelChunkedTable runs the bench's kinds of analytics at
+// parallelism 1 and 4 over a managed table large enough to be kept as
+// column chunks and a delta (whose scan decodes chunks ahead and hands
+// them out to the workers), with filters the chunks apply, a DOUBLE SUM,
+// a join, a Top-N and window functions over many partitions and over
+// one, and compares the answers row for row.
+func TestParallelChunkedTable(t *testing.T) {
+	s := openQuerySession(t)
+	mustExec(t, s, "SET 'execution.runtime-mode' = 'batch'")
+	mustExec(t, s, "SET 'eddy.exec.parallelism' = '1'")
+	parallelTables(t, s, "CREATE TABLE ")
+	mustExec(t, s, "CREATE TABLE big (id INT, k INT, v DOUBLE, s STRING)")
+	mustExec(t, s, "INSERT INTO big SELECT a + 1000 * x, MOD(ABS(a * 7 + x), 97), CAST(b AS DOUBLE) / 7, s "+
+		"FROM p1, (VALUES (1), (2), (3), (4), (5)) AS m (x)")
+	for i, q := range []string{
+		"SELECT COUNT(*) FROM big",
+		"SELECT COUNT(*), SUM(k), MIN(id), MAX(s) FROM big WHERE v > 10 AND k < 50",
+		"SELECT k, COUNT(*), SUM(v), MAX(v) FROM big GROUP BY k",
+		"SELECT SUM(v), COUNT(v) FROM big WHERE k < 90",
+		"SELECT id, v, s FROM big WHERE k <> 3",
+		"SELECT COUNT(*), SUM(p2.b) FROM big JOIN p2 ON big.k = p2.a",
+		"SELECT id, v FROM big ORDER BY v DESC, s LIMIT 50",
+		"SELECT id, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v) FROM big",
+		"SELECT id, RANK() OVER (ORDER BY s, v) FROM big WHERE k < 60",
+	} {
+		mustExec(t, s, "SET 'eddy.exec.parallelism' = '1'")
+		want, werr := orderedRows(t, s, q)
+		mustExec(t, s, "SET 'eddy.exec.parallelism' = '4'")
+		got, gerr := orderedRows(t, s, q)
+		if werr != nil || gerr != nil {
+			t.Fatalf("query %d: %s\nserial error %v, parallel error %v", i, q, werr, gerr)
+		}
+		if len(want) == 0 {
+			t.Errorf("query %d gives no rows: %s", i, q)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("query %d: %s\nparallel %d rows, serial %d rows; first difference: %s", i, q, len(got), len(want), firstDiff(got, want))
+		}
+	}
+}
+
 // TestParallelismSetting checks the option's values.
 func TestParallelismSetting(t *testing.T) {
 	s := openQuerySession(t)

@@ -16,17 +16,44 @@ import (
 // chunks.go), in one read transaction on a read connection of its own:
 // one snapshot of the table. Opening the scan reads the chunks'
 // statistics of the filtered columns and keeps the chunks no filter
-// rules out; each chunk is then read (the blobs of the needed columns
-// only, under the cursor's lock) and decoded (outside it), so that
-// workers calling Next at once decode chunks at the same time. A decoded
-// chunk is handed out in pieces of at most the rows Next is asked for.
-// The delta is stepped from C as before, its filters in its statement.
+// rules out. The scan is a list of units, each read as one: the chunks
+// in their order and, when there are chunks, the delta (which the fold
+// keeps below a chunk's rows). Reading a unit takes the connection (the
+// blobs of the needed columns only; the delta's rows stepped from C) and
+// decoding it does not, so that units are decoded at the same time: by
+// the callers of Next that find the next unit unread, and, with
+// ScanSpec.Workers above 1, by that many goroutines less one that read
+// ahead of the callers. Next hands the units' rows out strictly in the
+// scan's order, in pieces of at most the rows it is asked for, under the
+// cursor's lock: callers at once get the pieces in turn, and the end
+// only once every piece was handed out. A table without chunks (one
+// with a primary key, or a small one) is one delta, stepped in Next.
 
 // chunkMeta is a chunk a scan reads.
 type chunkMeta struct {
 	no   int64
 	rows int
 }
+
+// scanUnit is a chunk or the delta, read and decoded as one.
+type scanUnit struct {
+	meta  chunkMeta
+	delta bool
+	state unitState
+	// ch is a decoded chunk, off the rows of it handed out; pieces are
+	// the delta's, off of them handed out.
+	ch     *catalogs.ColumnChunk
+	pieces []*catalogs.ColumnChunk
+	off    int
+}
+
+type unitState uint8
+
+const (
+	unitWaiting unitState = iota
+	unitReading
+	unitReady
+)
 
 // chunkCursor is the cursor of a scan (catalogs.ConcurrentCursor).
 type chunkCursor struct {
@@ -47,26 +74,39 @@ type chunkCursor struct {
 	// skip is the number of leading rows the scan may pass over; skipped
 	// the rows of the whole chunks it passed over.
 	skip, skipped int64
+	// workers is ScanSpec.Workers: the goroutines that read ahead are
+	// one fewer, and no unit is read more than workers units ahead of
+	// the one being handed out.
+	workers int
+	chunks  []chunkMeta
+	rctx    context.Context // the context the scan was opened with
+
+	// connMu serialises the uses of the read connection.
+	connMu   sync.Mutex
+	conn     readConn
+	inTx     bool
+	blobs    *cStmt
+	delta    *cCursor
+	readDone int // units whose reads from the connection are done
+	// spare holds blob buffers whose decoded values do not point into
+	// them (numbers, booleans, times), for the next chunks' blobs.
+	spare [][]byte
+	// scratch holds the decoding buffers of columns only filtered on.
+	scratch []*catalogs.ColumnValues
 
 	mu          sync.Mutex
-	conn        readConn
-	inTx        bool
-	blobs       *cStmt
-	chunks      []chunkMeta
-	next        int
-	ready       []*pieceSource
-	delta       *cCursor
+	cond        *sync.Cond
+	started     bool
+	step        int // rows a piece, fixed by the first Next
+	units       []*scanUnit
+	total       int // len(units), kept after Close drops them
+	cur         int // the unit being handed out
+	claimed     int // units taken for reading, in order
 	deltaDone   bool
 	interrupted bool
 	err         error
 	closed      bool
-}
-
-// pieceSource is a decoded chunk whose rows from off on are not handed
-// out yet.
-type pieceSource struct {
-	ch  *catalogs.ColumnChunk
-	off int
+	wg          sync.WaitGroup
 }
 
 var _ catalogs.ConcurrentCursor = (*chunkCursor)(nil)
@@ -78,6 +118,8 @@ func (c *chunkCursor) Concurrent() bool { return true }
 // reads which chunks to read.
 func (s *Store) openChunkCursor(ctx context.Context, cur *chunkCursor, filters []catalogs.RowFilter) error {
 	cur.store = s
+	cur.rctx = ctx
+	cur.cond = sync.NewCond(&cur.mu)
 	for _, f := range filters {
 		cur.filters = append(cur.filters, bindFilter(f, cur.all))
 	}
@@ -120,6 +162,9 @@ func (s *Store) openChunkCursor(ctx context.Context, cur *chunkCursor, filters [
 	}); err != nil {
 		return err
 	}
+	// The delta is a unit when there are chunks, read before them only
+	// when they are all skipped (it is never larger than a chunk).
+	folded := len(cur.chunks) > 0
 	if len(cur.filters) == 0 {
 		for len(cur.chunks) > 0 && cur.skipped+int64(cur.chunks[0].rows) <= cur.skip {
 			cur.skipped += int64(cur.chunks[0].rows)
@@ -139,6 +184,13 @@ func (s *Store) openChunkCursor(ctx context.Context, cur *chunkCursor, filters [
 		}
 		cur.chunks = slices.DeleteFunc(cur.chunks, func(m chunkMeta) bool { return skip[m.no] })
 	}
+	for _, m := range cur.chunks {
+		cur.units = append(cur.units, &scanUnit{meta: m})
+	}
+	if folded {
+		cur.units = append(cur.units, &scanUnit{delta: true})
+	}
+	cur.total = len(cur.units)
 	if len(cur.chunks) > 0 && len(cur.need) > 0 {
 		list := make([]string, len(cur.need))
 		for i, p := range cur.need {
@@ -153,6 +205,9 @@ func (s *Store) openChunkCursor(ctx context.Context, cur *chunkCursor, filters [
 	return nil
 }
 
+// interrupt stops the connection's running statement (sqlite3_interrupt
+// needs no lock of the connection); Close releases the connection only
+// after it marked the cursor closed under c.mu.
 func (c *chunkCursor) interrupt() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -168,74 +223,239 @@ func (c *chunkCursor) Next(ctx context.Context, maxRows int) (*catalogs.ColumnCh
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	step := max(maxRows, 1)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.started {
+		c.started = true
+		c.step = max(maxRows, 1)
+		for range c.workers - 1 {
+			c.wg.Add(1)
+			go c.readAhead()
+		}
+	}
 	for {
-		c.mu.Lock()
 		if c.err != nil || c.closed {
-			err := c.err
-			c.mu.Unlock()
-			return nil, err
+			return nil, c.err
 		}
-		if len(c.ready) > 0 {
-			src := c.ready[0]
-			lo, hi := src.off, min(src.off+step, src.ch.N)
-			src.off = hi
-			if hi == src.ch.N {
-				c.ready = c.ready[1:]
+		if c.cur == len(c.units) {
+			if len(c.units) > 0 || c.deltaDone {
+				return nil, nil
 			}
-			c.mu.Unlock()
-			return slicePiece(src.ch, lo, hi), nil
+			// No chunks: the delta is the whole scan, stepped here.
+			c.connMu.Lock()
+			ch, err := c.deltaNext(ctx, c.pieceRows(maxRows))
+			c.connMu.Unlock()
+			if err != nil {
+				return nil, c.failLocked(ctx, err)
+			}
+			if ch == nil {
+				c.deltaDone = true
+				c.connMu.Lock()
+				c.endTx()
+				c.connMu.Unlock()
+			}
+			return ch, nil
 		}
-		if c.next < len(c.chunks) {
-			m := c.chunks[c.next]
-			c.next++
-			blobs, err := c.fetch(m)
-			c.mu.Unlock()
-			if err != nil {
-				return nil, c.fail(ctx, err)
-			}
-			ch, err := c.decode(m, blobs)
-			if err != nil {
-				return nil, c.fail(ctx, err)
-			}
-			if ch.N == 0 {
-				continue
-			}
-			if ch.N <= step {
+		u := c.units[c.cur]
+		if u.state == unitReady {
+			if ch := c.piece(u, c.pieceRows(maxRows)); ch != nil {
 				return ch, nil
 			}
-			c.mu.Lock()
-			// Handed out before the chunks read after it: one caller
-			// gets the rows in order.
-			c.ready = append([]*pieceSource{{ch: ch, off: step}}, c.ready...)
-			c.mu.Unlock()
-			return slicePiece(ch, 0, step), nil
+			continue
 		}
-		ch, err := c.deltaNext(ctx, step)
-		c.mu.Unlock()
-		if err != nil {
-			return nil, c.fail(ctx, err)
+		if c.claimable() {
+			c.readUnit(ctx)
+			continue
 		}
-		return ch, nil
+		c.cond.Wait()
 	}
 }
 
-// fail records err as the scan's error (c.mu not held).
-func (c *chunkCursor) fail(ctx context.Context, err error) error {
+// pieceRows is the rows of a piece for a call of Next asked for at most
+// maxRows.
+func (c *chunkCursor) pieceRows(maxRows int) int {
+	return max(min(maxRows, c.step), 1)
+}
+
+// piece hands out the next piece of at most step rows of the current unit
+// u, which is read, and moves on to the next unit once u's rows are all
+// out (c.mu held); nil when u had no more rows.
+func (c *chunkCursor) piece(u *scanUnit, step int) *catalogs.ColumnChunk {
+	var out *catalogs.ColumnChunk
+	if u.delta {
+		if u.off < len(u.pieces) {
+			out = u.pieces[u.off]
+			if out.N > step {
+				u.pieces[u.off] = slicePiece(out, step, out.N)
+				return slicePiece(out, 0, step)
+			}
+			u.pieces[u.off] = nil
+			u.off++
+		}
+		if u.off >= len(u.pieces) {
+			c.advance(u)
+		}
+		return out
+	}
+	if u.ch != nil && u.off < u.ch.N {
+		hi := min(u.off+step, u.ch.N)
+		out = slicePiece(u.ch, u.off, hi)
+		u.off = hi
+	}
+	if u.ch == nil || u.off >= u.ch.N {
+		c.advance(u)
+	}
+	return out
+}
+
+// advance moves on from the unit u, whose rows are all out (c.mu held).
+func (c *chunkCursor) advance(u *scanUnit) {
+	u.ch, u.pieces = nil, nil
+	c.units[c.cur] = nil
+	c.cur++
+	c.cond.Broadcast()
+}
+
+// claimable reports whether the next unread unit may be read now: the
+// one being handed out, or, with workers, no more than workers units
+// ahead of it, so that a goroutine done with its unit starts the next
+// while the one before is still decoding (c.mu held).
+func (c *chunkCursor) claimable() bool {
+	ahead := 0
+	if c.workers > 1 {
+		ahead = c.workers
+	}
+	return c.claimed < len(c.units) && c.claimed <= c.cur+ahead
+}
+
+// readUnit reads and decodes the next unread unit, without c.mu while it
+// does (c.mu held on entry and on return).
+func (c *chunkCursor) readUnit(ctx context.Context) {
+	u := c.units[c.claimed]
+	c.claimed++
+	u.state = unitReading
+	c.mu.Unlock()
+	ch, pieces, err := c.load(ctx, u)
+	c.mu.Lock()
+	if err != nil {
+		c.failLocked(ctx, err)
+		c.cond.Broadcast()
+		return
+	}
+	u.ch, u.pieces, u.state = ch, pieces, unitReady
+	c.cond.Broadcast()
+}
+
+// readAhead is a goroutine that reads and decodes units ahead of the
+// callers of Next until every unit is read or the scan ends.
+func (c *chunkCursor) readAhead() {
+	defer c.wg.Done()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		for c.err == nil && !c.closed && c.claimed < len(c.units) && !c.claimable() {
+			c.cond.Wait()
+		}
+		if c.err != nil || c.closed || c.claimed >= len(c.units) {
+			return
+		}
+		c.readUnit(c.rctx)
+	}
+}
+
+// load reads unit u: a chunk's blobs, decoded, or the delta's rows.
+func (c *chunkCursor) load(ctx context.Context, u *scanUnit) (*catalogs.ColumnChunk, []*catalogs.ColumnChunk, error) {
+	c.connMu.Lock()
+	if u.delta {
+		defer c.connMu.Unlock()
+		var pieces []*catalogs.ColumnChunk
+		for {
+			ch, err := c.deltaNext(ctx, c.step)
+			if err != nil {
+				return nil, nil, err
+			}
+			if ch == nil {
+				break
+			}
+			pieces = append(pieces, ch)
+		}
+		c.doneReading()
+		return nil, pieces, nil
+	}
+	blobs, err := c.fetch(u.meta)
+	if err == nil {
+		c.doneReading()
+	}
+	c.connMu.Unlock()
+	if err != nil {
+		return nil, nil, err
+	}
+	ch, err := c.decode(u.meta, blobs)
+	c.reuse(blobs)
+	return ch, nil, err
+}
+
+// getScratch returns buffers to decode a column only filtered on into.
+func (c *chunkCursor) getScratch() *catalogs.ColumnValues {
+	c.connMu.Lock()
+	defer c.connMu.Unlock()
+	if k := len(c.scratch); k > 0 {
+		cv := c.scratch[k-1]
+		c.scratch = c.scratch[:k-1]
+		return cv
+	}
+	return &catalogs.ColumnValues{}
+}
+
+// putScratch takes back the buffers of getScratch.
+func (c *chunkCursor) putScratch(cvs []*catalogs.ColumnValues) {
+	if len(cvs) == 0 {
+		return
+	}
+	c.connMu.Lock()
+	defer c.connMu.Unlock()
+	c.scratch = append(c.scratch, cvs...)
+}
+
+// reuse keeps the blob buffers of a decoded chunk that its values do not
+// point into for the next chunks (strings and bytes share their blob's
+// memory).
+func (c *chunkCursor) reuse(blobs map[int][]byte) {
+	c.connMu.Lock()
+	defer c.connMu.Unlock()
+	for p, b := range blobs {
+		switch class, _ := classOf(c.all[p]); class {
+		case classInt, classBool, classFloat, classTime:
+			if len(c.spare) < 2*len(c.need)*max(c.workers, 1) {
+				c.spare = append(c.spare, b)
+			}
+		}
+	}
+}
+
+// doneReading counts a unit read from the connection and ends the read
+// transaction after the last (c.connMu held).
+func (c *chunkCursor) doneReading() {
+	c.readDone++
+	if c.readDone == c.total {
+		c.endTx()
+	}
+}
+
+// failLocked records err as the scan's error (c.mu held).
+func (c *chunkCursor) failLocked(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		err = ctx.Err()
 	} else {
 		err = storeErr(err, "cannot read the rows of %s", c.path.FullName())
 	}
-	c.mu.Lock()
 	if c.err == nil {
 		c.err = err
 	}
-	c.mu.Unlock()
-	return err
+	return c.err
 }
 
-// fetch reads the blobs of chunk m's needed columns (c.mu held).
+// fetch reads the blobs of chunk m's needed columns (c.connMu held).
 func (c *chunkCursor) fetch(m chunkMeta) (map[int][]byte, error) {
 	c.store.chunkReads.Add(1)
 	if c.blobs == nil {
@@ -253,7 +473,11 @@ func (c *chunkCursor) fetch(m chunkMeta) (map[int][]byte, error) {
 		if !ok {
 			break
 		}
-		out[int(c.blobs.int64(0))] = c.blobs.blob(1)
+		var buf []byte
+		if k := len(c.spare); k > 0 {
+			buf, c.spare = c.spare[k-1], c.spare[:k-1]
+		}
+		out[int(c.blobs.int64(0))] = c.blobs.blobInto(1, buf)
 	}
 	if len(out) != len(c.need) {
 		return nil, errCorrupt
@@ -265,10 +489,25 @@ func (c *chunkCursor) fetch(m chunkMeta) (map[int][]byte, error) {
 // columns the scan returns.
 func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.ColumnChunk, error) {
 	cols := make(map[int]*catalogs.ColumnValues, len(c.need))
+	// The columns only filtered on are decoded into buffers of the scan's,
+	// taken back once the filters ran.
+	var scratch []*catalogs.ColumnValues
+	defer func() { c.putScratch(scratch) }()
 	for _, p := range c.need {
-		cv, n, err := decodeColumn(blobs[p], c.all[p], false)
+		var into *catalogs.ColumnValues
+		if !slices.Contains(c.read, p) {
+			into = c.getScratch()
+			scratch = append(scratch, into)
+		}
+		cv, n, err := decodeColumnInto(blobs[p], c.all[p], false, into)
 		if err != nil {
 			return nil, err
+		}
+		if into != nil && cv.Ints != nil {
+			into.Ints = cv.Ints
+		}
+		if into != nil && cv.Floats != nil {
+			into.Floats = cv.Floats
 		}
 		if n != m.rows {
 			return nil, errCorrupt
@@ -306,12 +545,9 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 	return out, nil
 }
 
-// deltaNext returns the next rows of the delta, or nil at the end of the
-// scan (c.mu held).
+// deltaNext returns the next rows of the delta, at most a piece, or nil
+// at its end (c.connMu held).
 func (c *chunkCursor) deltaNext(ctx context.Context, maxRows int) (*catalogs.ColumnChunk, error) {
-	if c.deltaDone {
-		return nil, nil
-	}
 	if c.delta == nil {
 		cur, err := c.conn.cursor(ctx, &c.store.readers, c.deltaQuery, c.deltaArgs, c.deltaKinds)
 		if err != nil {
@@ -319,13 +555,11 @@ func (c *chunkCursor) deltaNext(ctx context.Context, maxRows int) (*catalogs.Col
 		}
 		c.delta = cur
 	}
-	ch, err := c.delta.fill(ctx, max(maxRows, 1))
+	ch, err := c.delta.fill(ctx, maxRows)
 	if err != nil {
 		return nil, err
 	}
 	if ch.n == 0 {
-		c.deltaDone = true
-		c.endTx()
 		return nil, nil
 	}
 	out := &catalogs.ColumnChunk{N: ch.n, Cols: make([]catalogs.ColumnValues, len(c.types))}
@@ -342,8 +576,8 @@ func (c *chunkCursor) deltaNext(ctx context.Context, maxRows int) (*catalogs.Col
 	return out, nil
 }
 
-// endTx ends the read transaction once every row is read (c.mu held), so
-// the scan holds no snapshot while the query goes on.
+// endTx ends the read transaction once every row is read (c.connMu
+// held), so the scan holds no snapshot while the query goes on.
 func (c *chunkCursor) endTx() {
 	if c.delta != nil {
 		c.delta.Close()
@@ -356,17 +590,24 @@ func (c *chunkCursor) endTx() {
 	}
 }
 
-// Close implements catalogs.RowCursor.
+// Close implements catalogs.RowCursor: it stops the goroutines reading
+// ahead and returns the connection.
 func (c *chunkCursor) Close() error {
 	if c.stop != nil {
 		c.stop()
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.closed {
+		c.mu.Unlock()
 		return nil
 	}
 	c.closed = true
+	c.units = nil
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	c.wg.Wait()
+	c.connMu.Lock()
+	defer c.connMu.Unlock()
 	if c.conn.db == nil {
 		return nil
 	}
@@ -375,14 +616,15 @@ func (c *chunkCursor) Close() error {
 		c.delta = nil
 	}
 	c.blobs.finalize()
+	c.mu.Lock()
 	broken := c.interrupted
+	c.mu.Unlock()
 	if c.inTx {
 		broken = broken || c.conn.exec(`ROLLBACK`) != nil
 		c.inTx = false
 	}
 	c.store.readers.release(c.conn, broken)
 	c.conn = readConn{}
-	c.ready = nil
 	return nil
 }
 

@@ -420,13 +420,22 @@ func (r *reader) words(n int) []uint64 {
 }
 
 // ints reads an int stream into a new slice.
-func (r *reader) ints() []int64 {
+func (r *reader) ints() []int64 { return r.intsInto(nil) }
+
+// intsInto reads an int stream into buf when it is large enough, else
+// into a new slice.
+func (r *reader) intsInto(buf []int64) []int64 {
 	n := int(r.uvarint())
 	if r.err != nil || n > 1<<30 {
 		r.err = errCorrupt
 		return nil
 	}
-	out := make([]int64, n)
+	var out []int64
+	if cap(buf) >= n {
+		out = buf[:n]
+	} else {
+		out = make([]int64, n)
+	}
 	if n == 0 {
 		return out
 	}
@@ -525,7 +534,17 @@ func (r *reader) strings() []string {
 // nested values as their stored text (in Strs) rather than parsing them
 // into engine values (in Anys).
 func decodeColumn(blob []byte, t *types.Type, raw bool) (catalogs.ColumnValues, int, error) {
+	return decodeColumnInto(blob, t, raw, nil)
+}
+
+// decodeColumnInto is decodeColumn that decodes integers and doubles
+// into the slices of scratch when they are large enough (a column only
+// filtered on, whose values the scan does not return).
+func decodeColumnInto(blob []byte, t *types.Type, raw bool, scratch *catalogs.ColumnValues) (catalogs.ColumnValues, int, error) {
 	var cv catalogs.ColumnValues
+	if scratch == nil {
+		scratch = &catalogs.ColumnValues{}
+	}
 	class, err := classOf(t)
 	if err != nil {
 		return cv, 0, err
@@ -544,7 +563,7 @@ func decodeColumn(blob []byte, t *types.Type, raw bool) (catalogs.ColumnValues, 
 	}
 	switch {
 	case tag == encInts && class == classInt:
-		cv.Ints = r.ints()
+		cv.Ints = r.intsInto(scratch.Ints)
 		if len(cv.Ints) != n {
 			r.err = errCorrupt
 		} else {
@@ -561,9 +580,18 @@ func decodeColumn(blob []byte, t *types.Type, raw bool) (catalogs.ColumnValues, 
 	case tag == encFloats && class == classFloat:
 		data := r.take(n * 8)
 		if r.err == nil {
-			cv.Floats = make([]float64, n)
-			for i := range cv.Floats {
-				cv.Floats[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[i*8:]))
+			if cap(scratch.Floats) >= n {
+				cv.Floats = scratch.Floats[:n]
+			} else {
+				cv.Floats = make([]float64, n)
+			}
+			if n > 0 && binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
+				// The stored little-endian doubles are the machine's.
+				copy(unsafe.Slice((*byte)(unsafe.Pointer(&cv.Floats[0])), n*8), data)
+			} else {
+				for i := range cv.Floats {
+					cv.Floats[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[i*8:]))
+				}
 			}
 			if t.Kind == types.Float && !raw {
 				for i, v := range cv.Floats {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -247,70 +248,120 @@ func TestChunkFiltersAndStatistics(t *testing.T) {
 }
 
 // TestConcurrentCursor: workers calling Next at once get every row of the
-// snapshot once, while a writer appends (and folds) meanwhile.
+// snapshot once, while a writer appends (and folds) meanwhile. As a
+// parallel scan does, every worker stops once any call returned the end:
+// the end comes only after every row was handed out. With Workers above
+// 1 the store also decodes ahead on goroutines of its own.
 func TestConcurrentCursor(t *testing.T) {
 	c := chunkedStore(t, 1000)
 	p := catalogs.NewObjectPath("default", "t")
 	cols := createScanTable(t, c, p)
 	must(t, writeSequence(c, p, cols, 0, 20_345))
-	for _, spec := range []catalogs.ScanSpec{{}, {Columns: []int{0, 2}, Filters: []catalogs.RowFilter{
-		{Column: 0, Op: catalogs.FilterGe, Value: int64(3333)}, {Column: 2, Op: catalogs.FilterNe, Value: "name 1"}}}} {
-		want := scanRows(t, c, p, cols, spec)
-		cur, err := c.ScanRows(ctx, p, cols, spec)
-		must(t, err)
-		cc, ok := cur.(catalogs.ConcurrentCursor)
-		if !ok || !cc.Concurrent() {
-			t.Fatal("the cursor is not concurrent")
-		}
-		out := cols
-		if spec.Columns != nil {
-			out = []*types.Type{cols[0], cols[2]}
-		}
-		// Rows written now are not in the scan's snapshot.
-		must(t, writeSequence(c, p, cols, 1_000_000, 2500))
-		var mu sync.Mutex
-		var got []string
-		var wg sync.WaitGroup
-		errs := make(chan error, 8)
-		for w := range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					ch, err := cur.Next(ctx, 100+w*37)
-					if err != nil {
-						errs <- err
-						return
-					}
-					if ch == nil {
-						return
-					}
-					var rows []string
-					for r := range ch.N {
-						row := make([]any, len(out))
-						for i, ty := range out {
-							row[i] = chunkValue(&ch.Cols[i], r, ty)
+	for _, workers := range []int{0, 3} {
+		for _, spec := range []catalogs.ScanSpec{{}, {Columns: []int{0, 2}, Filters: []catalogs.RowFilter{
+			{Column: 0, Op: catalogs.FilterGe, Value: int64(3333)}, {Column: 2, Op: catalogs.FilterNe, Value: "name 1"}}}} {
+			want := scanRows(t, c, p, cols, spec)
+			spec.Workers = workers
+			cur, err := c.ScanRows(ctx, p, cols, spec)
+			must(t, err)
+			cc, ok := cur.(catalogs.ConcurrentCursor)
+			if !ok || !cc.Concurrent() {
+				t.Fatal("the cursor is not concurrent")
+			}
+			out := cols
+			if spec.Columns != nil {
+				out = []*types.Type{cols[0], cols[2]}
+			}
+			// Rows written now are not in the scan's snapshot.
+			must(t, writeSequence(c, p, cols, 1_000_000, 2500))
+			var mu sync.Mutex
+			var got []string
+			var wg sync.WaitGroup
+			var ended atomic.Bool
+			errs := make(chan error, 8)
+			for w := range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for !ended.Load() {
+						ch, err := cur.Next(ctx, 100+w*37)
+						if err != nil {
+							errs <- err
+							return
 						}
-						rows = append(rows, fmt.Sprint(row))
+						if ch == nil {
+							ended.Store(true)
+							return
+						}
+						var rows []string
+						for r := range ch.N {
+							row := make([]any, len(out))
+							for i, ty := range out {
+								row[i] = chunkValue(&ch.Cols[i], r, ty)
+							}
+							rows = append(rows, fmt.Sprint(row))
+						}
+						mu.Lock()
+						got = append(got, rows...)
+						mu.Unlock()
 					}
-					mu.Lock()
-					got = append(got, rows...)
-					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			must(t, cur.Close())
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			sameRows(t, fmt.Sprintf("concurrent scan, %d workers", workers), got, want)
+			// Put the table back as it was for the next spec.
+			must(t, c.WriteRows(ctx, p, cols, true, func(emit func([]any) error) error { return nil }))
+			must(t, writeSequence(c, p, cols, 0, 20_345))
+		}
+	}
+}
+
+// TestReadAheadKeepsOrder: a scan that decodes ahead on goroutines of its
+// own returns the rows in the serial scan's order, in pieces of the rows
+// asked for, and a scan closed before its end stops its goroutines.
+func TestReadAheadKeepsOrder(t *testing.T) {
+	c := chunkedStore(t, 500)
+	p := catalogs.NewObjectPath("default", "t")
+	cols := createScanTable(t, c, p)
+	must(t, writeSequence(c, p, cols, 0, 7_777))
+	for _, spec := range []catalogs.ScanSpec{{}, {Columns: []int{2, 0}, Filters: []catalogs.RowFilter{
+		{Column: 0, Op: catalogs.FilterLt, Value: int64(6000)}, {Column: 2, Op: catalogs.FilterNe, Value: "name 3"}}}} {
+		want := scanRows(t, c, p, cols, spec)
+		for _, workers := range []int{2, 4} {
+			spec.Workers = workers
+			got := scanRows(t, c, p, cols, spec)
+			sameRows(t, fmt.Sprintf("scan decoding ahead on %d goroutines", workers), got, want)
+			cur, err := c.ScanRows(ctx, p, cols, spec)
+			must(t, err)
+			ch, err := cur.Next(ctx, 64)
+			must(t, err)
+			if ch == nil || ch.N > 64 {
+				t.Fatalf("first piece: %v, want at most 64 rows", ch)
+			}
+			// The goroutines read the next units without another Next.
+			cc := cur.(*chunkCursor)
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				cc.mu.Lock()
+				claimed := cc.claimed
+				cc.mu.Unlock()
+				if claimed >= 2 {
+					break
 				}
-			}()
+				if time.Now().After(deadline) {
+					t.Fatalf("%d workers: %d units read after the first piece, want the next ones read ahead", workers, claimed)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			must(t, cur.Close())
 		}
-		wg.Wait()
-		must(t, cur.Close())
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
-		}
-		slices.Sort(got)
-		slices.Sort(want)
-		sameRows(t, "concurrent scan", got, want)
-		// Put the table back as it was for the next spec.
-		must(t, c.WriteRows(ctx, p, cols, true, func(emit func([]any) error) error { return nil }))
-		must(t, writeSequence(c, p, cols, 0, 20_345))
 	}
 }
 

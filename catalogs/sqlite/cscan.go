@@ -629,6 +629,21 @@ func (s *cStmt) blob(col int) []byte {
 	return C.GoBytes(p, n)
 }
 
+// blobInto returns blob column col copied into buf, which it grows when
+// too small (a fresh slice when buf is nil).
+func (s *cStmt) blobInto(col int, buf []byte) []byte {
+	p := C.sqlite3_column_blob(s.stmt, C.int(col))
+	n := int(C.sqlite3_column_bytes(s.stmt, C.int(col)))
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if n > 0 {
+		copy(buf, unsafe.Slice((*byte)(p), n))
+	}
+	return buf
+}
+
 // finalize ends the statement; it may be called more than once.
 func (s *cStmt) finalize() {
 	if s != nil && s.stmt != nil {

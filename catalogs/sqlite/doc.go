@@ -30,7 +30,9 @@
 // managed tables (ScanRows) run on read-only connections of their own, in
 // one read transaction: they read the blobs of the columns they need
 // only, skip the chunks whose statistics rule a filter out, decode chunks
-// outside the cursor's lock so that several workers may call Next at once
+// outside the cursor's lock, on the callers of Next and on up to
+// ScanSpec.Workers goroutines that read ahead, and hand the rows out in
+// order, so that several workers may call Next at once
 // (catalogs.ConcurrentCursor; chunkscan.go), then step the delta from C in
 // chunks (cscan.go, with the sqlite3 functions the driver links in: cgo
 // is required, and the driver's libsqlite3 build tag works too); lookups of tables go through a cache of definitions that the

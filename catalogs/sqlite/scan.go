@@ -80,7 +80,7 @@ func (c *Catalog) scanRows(ctx context.Context, path catalogs.ObjectPath, cols [
 	// filters' values as parameters (see execText).
 	q := `SELECT ` + list + ` FROM ` + tbl + where + ` ORDER BY rowid`
 	cur := &chunkCursor{path: path, all: cols, read: read, types: out.types, tblID: tableID(tbl),
-		deltaQuery: q, deltaArgs: args, deltaKinds: kinds, skip: skip}
+		deltaQuery: q, deltaArgs: args, deltaKinds: kinds, skip: skip, workers: spec.Workers}
 	if err := c.store.openChunkCursor(ctx, cur, spec.Filters); err != nil {
 		cur.Close()
 		if ctx.Err() != nil {

@@ -39,6 +39,8 @@ type scanReader struct {
 	// it at the end (other calls may still be in it), Close does.
 	shared bool
 	ended  atomic.Bool
+	// workers is the bound of WorkerCap, passed on in the scan's spec.
+	workers int
 }
 
 var _ Pushdown = (*scanReader)(nil)
@@ -48,6 +50,10 @@ var _ Pushdown = (*scanReader)(nil)
 // (catalogs.ConcurrentCursor) may be shared by several workers; before,
 // the answer is false.
 func (r *scanReader) Concurrent() bool { return r.shared }
+
+// CapWorkers implements WorkerCap: the store may read and decode the
+// scan's chunks ahead on up to n goroutines.
+func (r *scanReader) CapWorkers(n int) { r.workers = n }
 
 // PushFilters implements Pushdown: a filter is taken when the constant has
 // the column's storage (int64 for the integer types, float64 for DOUBLE, a
@@ -102,7 +108,7 @@ func (r *scanReader) Next(ctx context.Context) (*vector.Batch, error) {
 			}
 			r.cols = cols
 		}
-		cur, err := r.rs.ScanRows(ctx, r.t.Name.Path(), r.types, catalogs.ScanSpec{Columns: cols, Filters: r.filters})
+		cur, err := r.rs.ScanRows(ctx, r.t.Name.Path(), r.types, catalogs.ScanSpec{Columns: cols, Filters: r.filters, Workers: r.workers})
 		if err != nil {
 			r.done = true
 			return nil, err

@@ -9,7 +9,7 @@
 // changes), in batch mode only final rows. Every operator checks the
 // statement's context between batches, so cancellation stops a query
 // within one batch of work; operators start no goroutines, except the
-// parallel pipelines below. A streaming
+// parallel pipelines below and a batch window's sort of its partitions. A streaming
 // aggregate grouped by a window table function's window_start and
 // window_end is a window aggregate instead: each window emits its final
 // rows once, as +I, when the watermark (from the source's WATERMARK
@@ -53,7 +53,10 @@
 // reader at once, so a store decodes several batches together); a
 // hash join builds once and probes on the workers (paralleljoin.go); a
 // sort or Top-N sorts per worker with the row's number as a last key and
-// merges (parallelsort.go), so ties keep the stable serial order. Workers
+// merges (parallelsort.go), so ties keep the stable serial order; a
+// window function's partitions are sorted on that many goroutines (a
+// partition holding most rows as runs merged), which the row position as
+// the last key makes the serial order. Workers
 // share the memory budget; the first error cancels the others, and Close
 // waits for every worker. A reader that is not shared runs the first
 // worker's pipeline on the caller's goroutine, which is the serial plan.

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"slices"
 
 	"eddy/engine/functions"
 	"eddy/engine/plan"
@@ -22,7 +21,10 @@ func (b *Builder) over(n *plan.Over) (Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &overOp{n: n, in: in, inTypes: n.Input.Schema().Types(), outTypes: n.Schema().Types()}
+	o := &overOp{n: n, in: in, inTypes: n.Input.Schema().Types(), outTypes: n.Schema().Types(), workers: 1}
+	if !b.opts.Streaming {
+		o.workers = max(b.opts.Parallelism, 1)
+	}
 	for _, c := range n.Calls {
 		var s overSpec
 		s.call = c
@@ -96,6 +98,9 @@ type overOp struct {
 	inTypes, outTypes []*types.Type
 	specs             []overSpec
 	out               *sliceOp
+	// workers is the goroutines the partitions are sorted on (batch
+	// mode's eddy.exec.parallelism; parallelsort.go's sortRows).
+	workers int
 }
 
 func (o *overOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -147,12 +152,15 @@ func (o *overOp) compute(ctx context.Context, rows *vector.Batch) (*vector.Batch
 			}
 			return x - y
 		}
-		for _, g := range partitionRows(parts, rows.N) {
-			if err := ctx.Err(); err != nil {
+		groups := partitionRows(parts, rows.N)
+		if len(s.call.Order) > 0 {
+			if err := sortGroups(ctx, groups, cmpStable, o.workers); err != nil {
 				return nil, err
 			}
-			if len(s.call.Order) > 0 {
-				slices.SortFunc(g, cmpStable)
+		}
+		for _, g := range groups {
+			if err := ctx.Err(); err != nil {
+				return nil, err
 			}
 			if err := o.evalPartition(s, g, args, cmpRows, vals, ints[si]); err != nil {
 				return nil, err

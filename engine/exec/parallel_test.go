@@ -3,7 +3,9 @@ package exec
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -147,5 +149,52 @@ func TestParallelWorkerError(t *testing.T) {
 	}
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines after closing, %d before", n, before)
+	}
+}
+
+// TestSortGroupsMatchesSerial: window partitions sorted on several
+// goroutines (many groups, and one group holding most rows, cut into
+// runs and merged) come out as the serial sort leaves them.
+func TestSortGroupsMatchesSerial(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	keys := make([]int, 100_000)
+	for i := range keys {
+		keys[i] = r.IntN(500)
+	}
+	cmp := func(x, y int) int {
+		if c := keys[x] - keys[y]; c != 0 {
+			return c
+		}
+		return x - y
+	}
+	for _, sizes := range [][]int{{100_000}, {90_000, 5_000, 5_000}, slices.Repeat([]int{1000}, 100)} {
+		var serial, par [][]int
+		lo := 0
+		for _, n := range sizes {
+			g := r.Perm(n)
+			for i := range g {
+				g[i] += lo
+			}
+			serial = append(serial, slices.Clone(g))
+			par = append(par, g)
+			lo += n
+		}
+		if err := sortGroups(context.Background(), serial, cmp, 1); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []int{2, 3, 4} {
+			got := make([][]int, len(par))
+			for i := range par {
+				got[i] = slices.Clone(par[i])
+			}
+			if err := sortGroups(context.Background(), got, cmp, w); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if !slices.Equal(got[i], serial[i]) {
+					t.Fatalf("groups %v, %d workers: group %d differs from the serial sort", sizes, w, i)
+				}
+			}
+		}
 	}
 }

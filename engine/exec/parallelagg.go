@@ -23,7 +23,8 @@ import (
 // Every row also carries its ordinal (the reader's batch number and the
 // row's position in what the pipeline made of it), and each group the
 // smallest: the groups come out in the order of their first row, as the
-// serial aggregation gives them. Each partial aggregation holds a share
+// serial aggregation gives them. A global aggregation (one group) needs
+// no ordinal. Each partial aggregation holds a share
 // of the memory budget and spills as a serial one does.
 
 // ordinalShift places a batch number above a row's position in an
@@ -83,8 +84,11 @@ func (b *Builder) parallelAggregate(n *plan.Aggregate, scan *plan.Scan) (Operato
 	m.free = len(n.Group) == 0
 	in := n.Input.Schema()
 	ordCol := &plan.ColumnRef{Index: len(in), Name: "$ordinal", T: types.New(types.BigInt).WithNullable(false)}
-	partial := &plan.Aggregate{Input: &plan.Values{Cols: append(append(plan.Schema{}, in...), plan.Column{Name: ordCol.Name, Type: ordCol.T})},
-		Group: n.Group, GroupNames: n.GroupNames}
+	partIn := append(plan.Schema{}, in...)
+	if !m.free {
+		partIn = append(partIn, plan.Column{Name: ordCol.Name, Type: ordCol.T})
+	}
+	partial := &plan.Aggregate{Input: &plan.Values{Cols: partIn}, Group: n.Group, GroupNames: n.GroupNames}
 	final := &plan.Aggregate{GroupNames: n.GroupNames}
 	k := len(n.Group)
 	for i, g := range n.Group {
@@ -100,10 +104,12 @@ func (b *Builder) parallelAggregate(n *plan.Aggregate, scan *plan.Scan) (Operato
 		ref := &plan.ColumnRef{Index: k + i, Name: a.Alias, T: a.T}
 		final.Aggs = append(final.Aggs, plan.AggCall{Name: merge, Args: []plan.Expr{ref}, Alias: a.Alias, T: a.T})
 	}
-	first := plan.AggCall{Name: "MIN", Args: []plan.Expr{ordCol}, Alias: ordCol.Name, T: ordCol.T}
-	partial.Aggs = append(partial.Aggs, first)
-	last := &plan.ColumnRef{Index: k + len(n.Aggs), Name: ordCol.Name, T: ordCol.T}
-	final.Aggs = append(final.Aggs, plan.AggCall{Name: "MIN", Args: []plan.Expr{last}, Alias: ordCol.Name, T: ordCol.T})
+	if !m.free {
+		first := plan.AggCall{Name: "MIN", Args: []plan.Expr{ordCol}, Alias: ordCol.Name, T: ordCol.T}
+		partial.Aggs = append(partial.Aggs, first)
+		last := &plan.ColumnRef{Index: k + len(n.Aggs), Name: ordCol.Name, T: ordCol.T}
+		final.Aggs = append(final.Aggs, plan.AggCall{Name: "MIN", Args: []plan.Expr{last}, Alias: ordCol.Name, T: ordCol.T})
+	}
 	final.Input = &plan.Values{Cols: partial.Schema()}
 	return &parallelAggOp{b: b, n: n, m: m, partial: partial, final: final,
 		rows: make(chan *vector.Batch, 2*m.n)}, nil
@@ -149,6 +155,11 @@ func (o *parallelAggOp) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if m.free {
+		// One group, no order to restore.
+		o.out = fin
+		return nil
+	}
 	out, err := o.b.byOrdinal(fin, o.final.Schema(), budget/4)
 	if err != nil {
 		fin.Close()
@@ -169,7 +180,11 @@ func (o *parallelAggOp) work(ctx context.Context, w int) error {
 		opts.AggBudget = max(opts.AggBudget/m.n, 1)
 	}
 	pb := &Builder{opts: opts, env: o.b.env, corr: o.b.corr}
-	agg, err := pb.newAggOp(o.partial, &ordinalOp{pipe: m.pipes[w], v: m.views[w]}, false)
+	var in Operator = &ordinalOp{pipe: m.pipes[w], v: m.views[w]}
+	if m.free {
+		in = m.pipes[w]
+	}
+	agg, err := pb.newAggOp(o.partial, in, false)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,9 @@ package exec
 
 import (
 	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"eddy/engine/plan"
 	"eddy/engine/types"
@@ -228,3 +231,81 @@ func (o *keyedOp) Next(ctx context.Context) (*vector.Batch, error) {
 }
 
 func (o *keyedOp) Close() error { return o.in.Close() }
+
+// sortGroups sorts each group of row positions by cmp, a total order (a
+// window's keys with the position last), on up to workers goroutines: the
+// groups are taken one at a time, and a group holding most of the rows is
+// cut into one run per worker, sorted on each and merged. A total order
+// has one sorted result, so the rows are the serial sort's.
+func sortGroups(ctx context.Context, groups [][]int, cmp func(x, y int) int, workers int) error {
+	total := 0
+	for _, g := range groups {
+		total += len(g)
+	}
+	if workers <= 1 || total < parallelSortMin {
+		for _, g := range groups {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			slices.SortFunc(g, cmp)
+		}
+		return nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(groups) {
+					return
+				}
+				g := groups[i]
+				if len(g) > total/2 {
+					sortRuns(g, cmp, workers)
+				} else {
+					slices.SortFunc(g, cmp)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// parallelSortMin is the rows below which sortGroups sorts on the
+// calling goroutine.
+const parallelSortMin = 1 << 14
+
+// sortRuns sorts g by cmp as n runs sorted at the same time and merged.
+func sortRuns(g []int, cmp func(x, y int) int, n int) {
+	size := (len(g) + n - 1) / n
+	var runs [][]int
+	for lo := 0; lo < len(g); lo += size {
+		runs = append(runs, g[lo:min(lo+size, len(g))])
+	}
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slices.SortFunc(r, cmp)
+		}()
+	}
+	wg.Wait()
+	merged := make([]int, 0, len(g))
+	pos := make([]int, len(runs))
+	for len(merged) < len(g) {
+		best := -1
+		for k, r := range runs {
+			if pos[k] < len(r) && (best < 0 || cmp(r[pos[k]], runs[best][pos[best]]) < 0) {
+				best = k
+			}
+		}
+		merged = append(merged, runs[best][pos[best]])
+		pos[best]++
+	}
+	copy(g, merged)
+}
