@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -145,20 +146,37 @@ func (h holdWriter) target() *bufio.Writer {
 	return h.g.w.out
 }
 
-func (h holdWriter) Write(p []byte) (int, error) {
+// dest is where the statement's answer goes now: its held buffer, the
+// real stream, or nowhere (nil) when it is discarded.
+func (h holdWriter) dest() interface {
+	io.Writer
+	io.StringWriter
+} {
 	switch {
 	case h.g.discard:
-		return len(p), nil
+		return nil
 	case h.g.holding:
 		if h.isErr {
-			return h.g.cur.err.Write(p)
+			return &h.g.cur.err
 		}
-		return h.g.cur.out.Write(p)
+		return &h.g.cur.out
 	}
-	return h.target().Write(p)
+	return h.target()
 }
 
-func (h holdWriter) WriteString(s string) (int, error) { return h.Write([]byte(s)) }
+func (h holdWriter) Write(p []byte) (int, error) {
+	if d := h.dest(); d != nil {
+		return d.Write(p)
+	}
+	return len(p), nil
+}
+
+func (h holdWriter) WriteString(s string) (int, error) {
+	if d := h.dest(); d != nil {
+		return d.WriteString(s)
+	}
+	return len(s), nil
+}
 
 // Flush flushes the real stream unless the answer is held.
 func (h holdWriter) Flush() error {

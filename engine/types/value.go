@@ -112,6 +112,14 @@ func CastValue(v any, from, to *Type) (any, error) {
 			}
 			return fitString(string(b), to), nil
 		}
+		if s, ok := v.(string); ok && (from.Kind == Char || from.Kind == VarChar) {
+			// A string's text is itself: one that fits the type as it is
+			// keeps its value.
+			if f := fitString(s, to); len(f) != len(s) {
+				return f, nil
+			}
+			return v, nil
+		}
 		return fitString(ValueString(v, from), to), nil
 	case Binary, VarBinary:
 		return castToBinary(v, from, to)

@@ -59,13 +59,13 @@ func Result(ctx context.Context, w io.Writer, res *result.Result, opt Options) (
 
 // Info writes "[INFO] msg" and returns TagInfo.
 func Info(w io.Writer, msg string, opt Options) Tag {
-	io.WriteString(w, colorize(infoPrefix+msg, TagInfo, opt.Color)+"\n")
+	writeTagged(w, infoPrefix, msg, TagInfo, opt.Color)
 	return TagInfo
 }
 
 // Warning writes "[WARNING] msg" and returns TagWarning.
 func Warning(w io.Writer, msg string, opt Options) Tag {
-	io.WriteString(w, colorize(warningPrefix+msg, TagWarning, opt.Color)+"\n")
+	writeTagged(w, warningPrefix, msg, TagWarning, opt.Color)
 	return TagWarning
 }
 
