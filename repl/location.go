@@ -75,27 +75,26 @@ func (loc *stmtLocation) absolute(line, col int) (int, int) {
 	return loc.line + line - 1, col
 }
 
-// stmtPlace is where the running statement of a script lies: a location
-// known already, or statement i of a batch whose locations are worked out
-// only when one of its statements fails. The zero value is no place (the
-// prompt).
+// stmtPlace is where the running statement of a script lies: statement i
+// of a batch, whose locations are worked out only when one of its
+// statements fails. The zero value is no place (the prompt).
 type stmtPlace struct {
-	loc   *stmtLocation
 	batch *locBatch
 	i     int
 }
 
 // location returns the place's location, or nil.
 func (p stmtPlace) location() *stmtLocation {
-	if p.batch != nil {
-		return p.batch.at(p.i)
+	if p.batch == nil {
+		return nil
 	}
-	return p.loc
+	return p.batch.at(p.i)
 }
 
 // locBatch is the statements Split cut out of text, which starts at line
 // first, column firstCol+1 of the input named file; locs are their
-// locations once asked for.
+// locations once asked for (or from the start, for a line that is one
+// statement by itself).
 type locBatch struct {
 	file            string
 	first, firstCol int

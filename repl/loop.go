@@ -79,7 +79,8 @@ func (sh *Shell) runLines(ctx context.Context, src lineSource, interactive bool)
 			if interactive {
 				src.SaveHistory(text)
 			} else {
-				sh.place = stmtPlace{loc: &stmtLocation{file: name, line: lineNo, col: 1 + len(line) - len(strings.TrimLeft(line, " \t")), text: text}}
+				sh.place = stmtPlace{batch: &locBatch{locs: []stmtLocation{
+					{file: name, line: lineNo, col: 1 + len(line) - len(strings.TrimLeft(line, " \t")), text: text}}}}
 			}
 			var ok bool
 			if g != nil {

@@ -2,7 +2,6 @@ package connectors
 
 import (
 	"cmp"
-	"fmt"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -193,12 +192,8 @@ func b2u(b bool) uint8 {
 func (fc *flatCursor) mask(f RowFilter, keep []bool, scratch *vector.Vec) error {
 	for j := 0; j < len(keep); {
 		if fc.li >= fc.n {
-			ok, err := fc.nextPage()
-			if err != nil {
+			if err := fc.morePage(); err != nil {
 				return err
-			}
-			if !ok {
-				return fmt.Errorf("column %d ended before its row group", fc.col)
 			}
 			continue
 		}

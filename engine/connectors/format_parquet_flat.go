@@ -495,16 +495,22 @@ func widen(xs []int32) []int64 {
 	return out
 }
 
+// morePage moves to the next page of a cursor whose rows are not all read
+// yet: an error when the column has no more pages.
+func (f *flatCursor) morePage() error {
+	ok, err := f.nextPage()
+	if err == nil && !ok {
+		err = fmt.Errorf("column %d ended before its row group", f.col)
+	}
+	return err
+}
+
 // readInto appends the next k values of the column to vec.
 func (f *flatCursor) readInto(vec *vector.Vec, k int) error {
 	for k > 0 {
 		if f.li >= f.n {
-			ok, err := f.nextPage()
-			if err != nil {
+			if err := f.morePage(); err != nil {
 				return err
-			}
-			if !ok {
-				return fmt.Errorf("column %d ended before its row group", f.col)
 			}
 			continue
 		}
