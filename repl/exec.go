@@ -245,7 +245,22 @@ func (sh *Shell) options(interactive bool, started time.Time) render.Options {
 
 // optionsOf is options with the session's display options as r gives them.
 func (sh *Shell) optionsOf(r stmtRunner, interactive bool, started time.Time) render.Options {
-	opt := r.DisplayOptions()
+	if k, ok := r.(interface {
+		answerOptions() (render.Options, bool)
+	}); ok {
+		if opt, ok := k.answerOptions(); ok {
+			opt.Started = started
+			return opt
+		}
+	}
+	opt := sh.answerOptions(r.DisplayOptions(), interactive)
+	opt.Started = started
+	return opt
+}
+
+// answerOptions returns the options an answer is written with: the
+// session's display options opt as the shell applies them.
+func (sh *Shell) answerOptions(opt render.Options, interactive bool) render.Options {
 	if !interactive && !sh.optionIsSet(conf.PrintTimeCost) {
 		opt.PrintTimeCost = false
 	}
@@ -260,7 +275,6 @@ func (sh *Shell) optionsOf(r stmtRunner, interactive bool, started time.Time) re
 		opt.Screen = sh.screen
 	}
 	opt.Color = sh.cfg.Color
-	opt.Started = started
 	sh.display.apply(&opt)
 	return opt
 }

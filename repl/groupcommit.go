@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -79,15 +78,17 @@ type grouper struct {
 	grp     Group
 	w       writers // the run's real writers
 	held    []*heldAnswer
-	started time.Time // when the first held statement ran
+	spare   []*heldAnswer // printed answers, to hold again
+	started time.Time     // when the first held statement ran
 	// The statement running now: its answer goes to cur when holding,
 	// nowhere when discard, else straight to w.
 	cur     *heldAnswer
 	holding bool
 	discard bool
-	// opt are the display options of the held statements (optOK).
-	opt   render.Options
-	optOK bool
+	// opt are the display options of the held statements (optOK), and
+	// shown what the shell makes of them for their answers (Shell.optionsOf).
+	opt, shown render.Options
+	optOK      bool
 	// sigs receives SIGINT and SIGTERM while answers are held; sig is
 	// the one that arrived.
 	sigs chan os.Signal
@@ -129,8 +130,15 @@ func (g *grouper) DisplayOptions() render.Options {
 	opt := g.sh.sess.DisplayOptions()
 	if g.holding {
 		g.opt, g.optOK = opt, true
+		g.shown = g.sh.answerOptions(opt, false)
 	}
 	return opt
+}
+
+// answerOptions returns the options of a held statement's answer, when
+// they are kept.
+func (g *grouper) answerOptions() (render.Options, bool) {
+	return g.shown, g.optOK
 }
 
 // holdWriter is one of the streams exec writes a statement's answer to.
@@ -200,7 +208,7 @@ func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 		}
 		return sh.runOne(ctx, stmt, g.w, false)
 	}
-	g.cur, g.holding, g.discard = &heldAnswer{}, false, false
+	g.cur, g.holding, g.discard = g.newAnswer(), false, false
 	tag := sh.execIn(ctx, g, stmt, holdWriter{g: g}, holdWriter{g: g, isErr: true}, false)
 	held, discarded := g.holding, g.discard
 	g.holding, g.discard = false, false
@@ -277,21 +285,42 @@ func (g *grouper) commit(ctx context.Context) bool {
 		}
 	}
 	g.w.flush()
+	for _, h := range g.held {
+		h.out.Reset()
+		h.err.Reset()
+		h.failed = false
+	}
+	g.spare = append(g.spare, g.held...)
 	clear(g.held)
 	g.held = g.held[:0]
 	g.releaseSignals()
 	return err == nil
 }
 
+// newAnswer returns an empty answer to hold, one that a commit printed
+// when there is one.
+func (g *grouper) newAnswer() *heldAnswer {
+	if n := len(g.spare); n > 0 {
+		h := g.spare[n-1]
+		g.spare[n-1] = nil
+		g.spare = g.spare[:n-1]
+		return h
+	}
+	return &heldAnswer{}
+}
+
 // mayBeClientCommand is the cheap first test of clientCommand and
 // sourceCommand, which tokenize: their statements start with one of their
 // words or a comment.
 func mayBeClientCommand(stmt string) bool {
-	s := strings.TrimLeft(stmt, " \t\r\n")
-	if s == "" {
+	i := 0
+	for i < len(stmt) && (stmt[i] == ' ' || stmt[i] == '\t' || stmt[i] == '\r' || stmt[i] == '\n') {
+		i++
+	}
+	if i == len(stmt) {
 		return true
 	}
-	switch s[0] | 0x20 {
+	switch stmt[i] | 0x20 {
 	case 'h', 'q', 'e', 'c', 's', '-' | 0x20, '/' | 0x20:
 		return true
 	}

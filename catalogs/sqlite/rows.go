@@ -103,6 +103,10 @@ func toSQL(v any, t *types.Type) any {
 	case *types.VariantValue:
 		return base64.StdEncoding.EncodeToString(x.Encode())
 	}
+	switch v.(type) {
+	case int64, float64, string:
+		return v // as SQLite takes it: no new box
+	}
 	if n, ok := types.AsInt64(v); ok {
 		return n
 	}

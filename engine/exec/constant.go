@@ -78,6 +78,9 @@ type cell struct {
 	n    int64
 	f    float64
 	x    any
+	// boxed is, when not nil, the value get returns for n or f: the
+	// value store was given, which is already of that Go type.
+	boxed any
 }
 
 // store returns the cell of x in a vector of type t (vector.Vec.Append).
@@ -94,13 +97,21 @@ func store(t *types.Type, x any) (cell, bool) {
 			return cell{t: t, n: int64(d)}, true
 		}
 		n, _ := types.AsInt64(x)
-		return cell{t: t, n: n}, true
+		c := cell{t: t, n: n}
+		if _, ok := x.(int64); ok && (t.Kind == types.BigInt || t.Kind == types.IntervalDayTime) {
+			c.boxed = x
+		}
+		return c, true
 	case vector.Float:
 		switch f := x.(type) {
 		case float32:
 			return cell{t: t, f: float64(f)}, true
 		case float64:
-			return cell{t: t, f: f}, true
+			c := cell{t: t, f: f}
+			if t.Kind != types.Float {
+				c.boxed = x
+			}
+			return c, true
 		}
 		return cell{}, false
 	case vector.Decimal:
@@ -119,6 +130,9 @@ func store(t *types.Type, x any) (cell, bool) {
 func (c cell) get() any {
 	if c.null {
 		return nil
+	}
+	if c.boxed != nil {
+		return c.boxed
 	}
 	switch vector.ClassOf(c.t) {
 	case vector.Int:
@@ -141,6 +155,9 @@ func (c cell) get() any {
 // retype returns the cell as a vector re-typed to t holds it (the stored
 // value is kept).
 func (c cell) retype(t *types.Type) cell {
+	if t.Kind != c.t.Kind {
+		c.boxed = nil
+	}
 	c.t = t
 	return c
 }

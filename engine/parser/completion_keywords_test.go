@@ -16,7 +16,7 @@ func TestCompletionKeywords(t *testing.T) {
 		}
 		for _, phrase := range list {
 			for _, w := range strings.Fields(phrase) {
-				if _, ok := keywordText[w]; !ok {
+				if k, exact := keywords.lookup(w); k == nil || !exact {
 					t.Errorf("%s: %q in %q is not a keyword of the lexer", name, w, phrase)
 				}
 			}

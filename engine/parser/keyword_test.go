@@ -41,8 +41,29 @@ func TestKeywordCase(t *testing.T) {
 // TestKeywordTable checks that the hash table finds every keyword in any
 // case, finds no other word, and needs few probes.
 func TestKeywordTable(t *testing.T) {
+	want := map[string]keywordInfo{}
+	for _, w := range reservedWords {
+		want[w] = keywordInfo{w, true}
+		if !IsReserved(w) || IsReserved(strings.ToLower(w)) {
+			t.Errorf("IsReserved is wrong for %q or its lower case", w)
+		}
+	}
+	for _, w := range commonWords {
+		if _, ok := want[w]; !ok {
+			want[w] = keywordInfo{w, false}
+			if IsReserved(w) {
+				t.Errorf("IsReserved(%q) for a non-reserved keyword", w)
+			}
+		}
+	}
+	if len(keywords.words) != len(want) {
+		t.Errorf("the table holds %d words, want %d", len(keywords.words), len(want))
+	}
+	if IsReserved("") || IsReserved("FROBNICATE") || IsReserved("SÉLECT") {
+		t.Error("IsReserved holds a word that is not reserved")
+	}
 	maxProbes := 0
-	for w, info := range keywordText {
+	for w, info := range want {
 		for _, v := range []string{w, strings.ToLower(w), strings.ToUpper(w[:1]) + strings.ToLower(w[1:])} {
 			got, exact := keywords.lookup(v)
 			if got == nil || *got != info || exact != (v == w) {

@@ -365,7 +365,7 @@ func (l *Lexer) word(t *Token, start ast.Pos, end int, ascii bool) {
 	} else {
 		l.col += utf8.RuneCountInString(word)
 		upper = strings.ToUpper(word)
-		_, isRes = reserved[upper]
+		isRes = IsReserved(upper)
 	}
 	l.off = end
 	t.Kind = Ident

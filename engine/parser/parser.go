@@ -214,7 +214,7 @@ func (p *Parser) recordQuoted(s string) {
 			}
 		}
 	}
-	if q, ok := quotedText[s]; ok {
+	if q, ok := quotedText()[s]; ok {
 		p.expect(q)
 		return
 	}

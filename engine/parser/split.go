@@ -59,7 +59,7 @@ func Split(src string) (stmts []Piece, rest string) {
 // ';', begins EXECUTE STATEMENT SET BEGIN or EXPLAIN [details] STATEMENT
 // SET BEGIN: its INSERTs end with ';' inside the statement.
 func opensStatementSet(text string) bool {
-	trimmed := strings.TrimLeft(text, " \t\r\n\f")
+	trimmed := trimLeftSpace(text)
 	if trimmed == "" || trimmed[0] != 'E' && trimmed[0] != 'e' {
 		return false
 	}
@@ -195,9 +195,9 @@ func (s *specialScanner) find(src string, i int) int {
 }
 
 func makePiece(text string, line int) (Piece, bool) {
-	trimmed := strings.TrimLeft(text, " \t\r\n\f")
+	trimmed := trimLeftSpace(text)
 	line += strings.Count(text[:len(text)-len(trimmed)], "\n")
-	trimmed = strings.TrimRight(trimmed, " \t\r\n\f")
+	trimmed = trimRightSpace(trimmed)
 	// Text that starts with neither "--" nor "/*" holds a token (or a
 	// lexical error, which counts as one).
 	if trimmed == "" || (trimmed[0] == '-' || trimmed[0] == '/') && IsBlank(trimmed) {
@@ -220,4 +220,27 @@ func IsBlank(text string) bool {
 func IsComplete(text string) bool {
 	stmts, rest := Split(text)
 	return len(stmts) > 0 && IsBlank(rest)
+}
+
+// isSpace reports whether c is white space between tokens.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'
+}
+
+// trimLeftSpace returns s without the white space it starts with.
+func trimLeftSpace(s string) string {
+	i := 0
+	for i < len(s) && isSpace(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// trimRightSpace returns s without the white space it ends with.
+func trimRightSpace(s string) string {
+	i := len(s)
+	for i > 0 && isSpace(s[i-1]) {
+		i--
+	}
+	return s[:i]
 }
