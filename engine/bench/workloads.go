@@ -230,10 +230,52 @@ func scriptCases(e *env) ([]caseDef, error) {
 		return sample{d: time.Since(start)}, nil
 	}
 	c.target = func(s *stats) (string, verdict) {
+		return fmt.Sprintf("measured: %s statements/s", fmtCount(s.rate(eddyEngine))), noTarget
+	}
+	// The statements' own rate: the same script's time less the time of its
+	// first lines alone (start-up, a new store, CREATE TABLE), as the
+	// catalog workloads take a statement's cost.
+	eddyEmpty, err := e.writeFile("inserts-none.sql", create)
+	if err != nil {
+		return nil, err
+	}
+	liteEmpty, err := e.writeFile("inserts-none-sqlite.sql", "PRAGMA journal_mode=WAL;\n"+
+		"CREATE TABLE x (id INTEGER, name TEXT, v REAL);\n")
+	if err != nil {
+		return nil, err
+	}
+	m := caseDef{name: fmt.Sprintf("%s INSERT statements piped to stdin, less start-up and CREATE TABLE", fmtCount(float64(n))),
+		per: n, unit: "statements"}
+	m.runs[eddyEngine] = difference(func(i int, script string) (sample, error) {
+		return proc(script, e.eddy, e.eddyArgs(e.fresh(fmt.Sprintf("inserts-%d.db", i)))...)
+	}, eddyEmpty, eddyScript)
+	if e.sqlite != "" {
+		m.runs[sqliteEngine] = difference(func(i int, script string) (sample, error) {
+			return proc(script, e.sqlite, "-bail", e.fresh(fmt.Sprintf("inserts-%d.sqlite", i)))
+		}, liteEmpty, liteScript)
+	}
+	m.runs[duckEngine] = c.runs[duckEngine] // timed in process: no start-up to take off
+	m.target = func(s *stats) (string, verdict) {
 		r := s.rate(eddyEngine)
 		return fmt.Sprintf("≥ 50,000 statements/s: %s/s", fmtCount(r)), judge(r >= 50_000)
 	}
-	return []caseDef{c}, nil
+	return []caseDef{c, m}, nil
+}
+
+// difference runs the script without and with the statements measured
+// and returns the difference of the two samples.
+func difference(run func(i int, script string) (sample, error), without, with string) runFunc {
+	return func(i int) (sample, error) {
+		b, err := run(i, without)
+		if err != nil {
+			return sample{}, err
+		}
+		s, err := run(i, with)
+		if err != nil {
+			return sample{}, err
+		}
+		return sample{d: max(s.d-b.d, 0), rss: s.rss, cpu: max(s.cpu-b.cpu, 0)}, nil
+	}
 }
 
 // duckQuery times one query in process, reading every row.
