@@ -47,6 +47,10 @@ type Group struct {
 	// tables are the connectors' views of the tables the group's
 	// statements write (sink.Table), kept as targets are.
 	tables map[plan.TableID]*connectors.Table
+	// lastSink and lastTable are the last lookup in tables: a piped
+	// script's statements of one shape write through one sink.
+	lastSink  *plan.Sink
+	lastTable *connectors.Table
 	// shapes are the statement shapes bound while wg is open (see
 	// shape.go), kept as targets are.
 	shapes shapes
@@ -145,6 +149,7 @@ func (g *Group) join(ctx context.Context, rs catalogs.RowStore) error {
 		return AsError(err)
 	}
 	g.wg, g.targets, g.tables = wg, validate.NewTargets(), map[plan.TableID]*connectors.Table{}
+	g.lastSink, g.lastTable = nil, nil
 	g.shapes.byKey = nil
 	g.s.group = g
 	return nil
@@ -161,6 +166,7 @@ func (g *Group) commit(ctx context.Context) error {
 		g.keep(wg)
 	}
 	g.wg, g.targets, g.tables, g.shapes.byKey = nil, nil, nil, nil
+	g.lastSink, g.lastTable = nil, nil
 	g.s.group = nil
 	if err := g.broken; err != nil {
 		g.broken = nil
@@ -181,6 +187,7 @@ func (g *Group) rollback() error {
 		return nil
 	}
 	g.wg, g.broken, g.targets, g.tables, g.shapes.byKey, g.kept = nil, nil, nil, nil, nil, nil
+	g.lastSink, g.lastTable = nil, nil
 	g.s.group = nil
 	return wg.Rollback()
 }
@@ -192,11 +199,15 @@ func (s *Session) sinkTable(sk *plan.Sink) *connectors.Table {
 	if g == nil || g.tables == nil {
 		return sink.Table(sk)
 	}
+	if g.lastSink == sk {
+		return g.lastTable
+	}
 	t, ok := g.tables[sk.Table]
 	if !ok {
 		t = sink.Table(sk)
 		g.tables[sk.Table] = t
 	}
+	g.lastSink, g.lastTable = sk, t
 	return t
 }
 

@@ -74,12 +74,14 @@ type heldAnswer struct {
 // the answers of the statements the group holds. It is the statement
 // runner (stmtRunner) of those statements.
 type grouper struct {
-	sh      *Shell
-	grp     Group
-	w       writers // the run's real writers
-	held    []*heldAnswer
-	spare   []*heldAnswer // printed answers, to hold again
-	started time.Time     // when the first held statement ran
+	sh    *Shell
+	grp   Group
+	w     writers // the run's real writers
+	held  []*heldAnswer
+	spare []*heldAnswer // printed answers, to hold again
+	// outw and errw are the streams a statement's answer is written to.
+	outw, errw *holdWriter
+	started    time.Time // when the first held statement ran
 	// The statement running now: its answer goes to cur when holding,
 	// nowhere when discard, else straight to w.
 	cur     *heldAnswer
@@ -209,7 +211,10 @@ func (g *grouper) runOne(ctx context.Context, stmt string) bool {
 		return sh.runOne(ctx, stmt, g.w, false)
 	}
 	g.cur, g.holding, g.discard = g.newAnswer(), false, false
-	tag := sh.execIn(ctx, g, stmt, holdWriter{g: g}, holdWriter{g: g, isErr: true}, false)
+	if g.outw == nil {
+		g.outw, g.errw = &holdWriter{g: g}, &holdWriter{g: g, isErr: true}
+	}
+	tag := sh.execIn(ctx, g, stmt, g.outw, g.errw, false)
 	held, discarded := g.holding, g.discard
 	g.holding, g.discard = false, false
 	if discarded {
