@@ -25,7 +25,8 @@ func (b *Builder) join(n *plan.Join) (Operator, error) {
 	}
 	o := &joinOp{n: n, left: left, right: right, par: par,
 		leftTypes: n.Left.Schema().Types(), rightTypes: n.Right.Schema().Types(), outTypes: n.Schema().Types(),
-		budget: b.opts.JoinBudget, memBudget: b.memoryBudget(), streaming: b.opts.Streaming}
+		budget: b.opts.JoinBudget, memBudget: b.memoryBudget(), streaming: b.opts.Streaming,
+		read: unreadable(b.joinUse[n], n.Schema().Types())}
 	for _, k := range n.EquiKeys {
 		l, err := b.compile(k.Left)
 		if err != nil {
@@ -100,6 +101,11 @@ type joinOp struct {
 	// par, when the left input is a parallel pipeline, probes on its
 	// workers (paralleljoin.go).
 	par *parallelProbe
+	// read, when not nil, is which output columns the plan above reads
+	// (joinuse.go); the others are not gathered but cut from zeros, one
+	// vector per column that grows as needed and is never written.
+	read  []bool
+	zeros []*vector.Vec
 }
 
 const maxPairs = 1 << 16
@@ -309,17 +315,21 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 		k := keys[0]
 		li, ri = o.liBuf[:0], o.riBuf[:0]
 		defer func() { o.liBuf, o.riBuf = li[:0], ri[:0] }()
-		for l := range bt.N {
-			first := o.intNullHead
-			switch {
-			case !k.IsNull(l):
-				first = o.chainFirst(k, l)
-			case !o.nullSafe[0]:
-				continue
-			}
-			for r := first; r >= 0; r = o.intNext[r] {
-				li = append(li, l)
-				ri = append(ri, int(r))
+		if o.strHead == nil && !k.HasNulls() {
+			li, ri = o.probeInts(k.Ints[:bt.N], li, ri)
+		} else {
+			for l := range bt.N {
+				first := o.intNullHead
+				switch {
+				case !k.IsNull(l):
+					first = o.chainFirst(k, l)
+				case !o.nullSafe[0]:
+					continue
+				}
+				for r := first; r >= 0; r = o.intNext[r] {
+					li = append(li, l)
+					ri = append(ri, int(r))
+				}
 			}
 		}
 	} else {
@@ -436,16 +446,30 @@ func (o *joinOp) pairBatch(bt *vector.Batch, li, ri []int) *vector.Batch {
 func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 	out := &vector.Batch{N: len(li), Cols: make([]*vector.Vec, 0, len(o.outTypes))}
 	c := 0
+	// Pairs that take every left row once, in order, take the left
+	// columns as they are.
+	whole := bt != nil && len(li) == bt.N && identity(li)
 	for i := range o.leftTypes {
 		var src *vector.Vec
 		if bt != nil {
 			src = bt.Cols[i]
 		}
-		out.Cols = append(out.Cols, gatherOrNull(src, o.outTypes[c], li))
+		switch {
+		case o.read != nil && !o.read[c]:
+			out.Cols = append(out.Cols, o.unread(c, len(li)))
+		case whole && src.Len == bt.N && src.T.Equal(o.outTypes[c]):
+			out.Cols = append(out.Cols, src)
+		default:
+			out.Cols = append(out.Cols, gatherOrNull(src, o.outTypes[c], li))
+		}
 		c++
 	}
 	for i := range o.rightTypes {
-		out.Cols = append(out.Cols, gatherOrNull(o.rows.Cols[i], o.outTypes[c], ri))
+		if o.read != nil && !o.read[c] {
+			out.Cols = append(out.Cols, o.unread(c, len(ri)))
+		} else {
+			out.Cols = append(out.Cols, gatherOrNull(o.rows.Cols[i], o.outTypes[c], ri))
+		}
 		c++
 	}
 	return out
@@ -564,4 +588,96 @@ func (o *joinOp) chainFirst(k *vector.Vec, l int) int32 {
 		return o.strFirst[id]
 	}
 	return o.intFirst(k.Ints[l])
+}
+
+// identity reports whether idx is 0, 1, 2, ...
+func identity(idx []int) bool {
+	for j, i := range idx {
+		if i != j {
+			return false
+		}
+	}
+	return true
+}
+
+// probeInts appends the pairs of the probe keys x, none of them NULL,
+// with the right rows of an integer key table: the probe loop of the
+// commonest join, one array or hash table access per row and a walk of
+// the key's chain.
+func (o *joinOp) probeInts(x []int64, li, ri []int) ([]int, []int) {
+	if cap(li) < len(x) {
+		li, ri = make([]int, 0, len(x)), make([]int, 0, len(x))
+	}
+	next := o.intNext
+	if d := o.dense; d != nil {
+		lo := o.denseMin
+		for l, v := range x {
+			u := uint64(v - lo)
+			if u >= uint64(len(d)) {
+				continue
+			}
+			for r := d[u]; r >= 0; r = next[r] {
+				li = append(li, l)
+				ri = append(ri, int(r))
+			}
+		}
+		return li, ri
+	}
+	h := o.intHead
+	for l, v := range x {
+		for r := h.get(v); r >= 0; r = next[r] {
+			li = append(li, l)
+			ri = append(ri, int(r))
+		}
+	}
+	return li, ri
+}
+
+// unread returns n rows of output column c, which nothing reads: zero
+// values (no NULLs), cut from a vector kept for the purpose, with no room
+// to append in place.
+func (o *joinOp) unread(c, n int) *vector.Vec {
+	if o.zeros == nil {
+		o.zeros = make([]*vector.Vec, len(o.outTypes))
+	}
+	z := o.zeros[c]
+	if z == nil || z.Len < n {
+		z = vector.Make(o.outTypes[c], max(n, vector.BatchSize))
+		o.zeros[c] = z
+	}
+	return &vector.Vec{T: z.T, Class: z.Class, Len: n,
+		Bools: cut(z.Bools, n), Ints: cut(z.Ints, n), Floats: cut(z.Floats, n), Decs: cut(z.Decs, n),
+		Strs: cut(z.Strs, n), Bytes: cut(z.Bytes, n), Times: cut(z.Times, n), Anys: cut(z.Anys, n)}
+}
+
+// cut is s's first n values, or nil for a nil s.
+func cut[T any](s []T, n int) []T {
+	if s == nil {
+		return nil
+	}
+	return s[:n:n]
+}
+
+// unreadable returns read with the columns whose zero value is not a
+// value (a DECIMAL's nil, a nil of any other non-primitive kind) read
+// after all: a sort or a spill may still copy or encode them. nil when
+// every column is read.
+func unreadable(read []bool, ts []*types.Type) []bool {
+	if read == nil || len(read) != len(ts) {
+		return nil
+	}
+	out := append([]bool(nil), read...)
+	all := true
+	for c, t := range ts {
+		switch vector.ClassOf(t) {
+		case vector.Bool, vector.Int, vector.Float, vector.String, vector.Bytes, vector.Time:
+		default:
+			out[c] = true
+		}
+		all = all && out[c]
+	}
+	if all {
+		return nil
+	}
+	return out
 }

@@ -76,6 +76,9 @@ type Builder struct {
 	// view, in the builder of a parallel pipeline's worker, is the
 	// worker's share of the scan's reader (parallel.go).
 	view *morselView
+	// joinUse is which output columns of each join are read (joinuse.go),
+	// found from the first plan the builder builds.
+	joinUse map[*plan.Join][]bool
 }
 
 // binding is the current row of an outer input, read by CorrelRefs.
@@ -110,6 +113,9 @@ func (e *UnsupportedError) Class() string { return "TableException" }
 // makes the streaming shapes (Top-N, semi joins, join strategies,
 // changelog modes) explicit.
 func (b *Builder) Build(n plan.Node) (Operator, error) {
+	if b.joinUse == nil {
+		b.joinUse = joinColumnUse(n)
+	}
 	if scan, work, ok := b.parallelPipeline(n); ok && work {
 		return b.gather(n, scan)
 	}
