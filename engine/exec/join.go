@@ -83,6 +83,8 @@ type joinOp struct {
 	// replaces intHead: dense[key-denseMin] is the key's first right row.
 	dense    []int32
 	denseMin int64
+	// unique is set when no two right rows share a dense key.
+	unique bool
 	// With one string key, strHead maps a key to its number among the
 	// distinct keys strKeys, and strFirst[number] is its first right row.
 	strHead      *strTable
@@ -510,7 +512,7 @@ func (o *joinOp) buildDense(k *vector.Vec, n int) bool {
 	if !seen || hi-lo < 0 || span >= uint64(max(4*n, 1024)) {
 		return false
 	}
-	o.dense, o.denseMin = make([]int32, span+1), lo
+	o.dense, o.denseMin, o.unique = make([]int32, span+1), lo, true
 	for i := range o.dense {
 		o.dense[i] = -1
 	}
@@ -523,6 +525,7 @@ func (o *joinOp) buildDense(k *vector.Vec, n int) bool {
 		}
 		d := k.Ints[i] - lo
 		o.intNext[i], o.dense[d] = o.dense[d], int32(i)
+		o.unique = o.unique && o.intNext[i] < 0
 	}
 	return true
 }
@@ -611,6 +614,20 @@ func (o *joinOp) probeInts(x []int64, li, ri []int) ([]int, []int) {
 	next := o.intNext
 	if d := o.dense; d != nil {
 		lo := o.denseMin
+		if o.unique {
+			// One right row at most per key: no chain to walk.
+			li, ri = li[:cap(li)], ri[:cap(ri)]
+			k := 0
+			for l, v := range x {
+				u := uint64(v - lo)
+				if u >= uint64(len(d)) || d[u] < 0 {
+					continue
+				}
+				li[k], ri[k] = l, int(d[u])
+				k++
+			}
+			return li[:k], ri[:k]
+		}
 		for l, v := range x {
 			u := uint64(v - lo)
 			if u >= uint64(len(d)) {

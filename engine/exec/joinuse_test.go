@@ -3,6 +3,7 @@ package exec
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strconv"
 	"testing"
 
@@ -115,5 +116,36 @@ func TestBeatCut(t *testing.T) {
 				t.Fatalf("round %d: row %d is %d, want %d", round, i, got[i], want[i])
 			}
 		}
+	}
+}
+
+// TestJoinUniqueDenseKeys: a build side whose integer keys are all
+// distinct (the probe's no-chain loop) joins as the nested loop over the
+// same condition does, keys missing on either side and out of the
+// build's range included.
+func TestJoinUniqueDenseKeys(t *testing.T) {
+	var lrows, rrows [][]any
+	for i := range 3000 {
+		lrows = append(lrows, []any{int32(i%1500 - 200), "l"})
+	}
+	for i := range 1000 {
+		rrows = append(rrows, []any{int32(i * 7 % 1000), "r" + strconv.Itoa(i)})
+	}
+	l, r := values(lrows...), values(rrows...)
+	ls := l.Schema()
+	eq := call("=", boolT, col(ls, 0), &plan.ColumnRef{Index: 2, T: intT})
+	loop := call("NOT", boolT, call("<>", boolT, col(ls, 0), &plan.ColumnRef{Index: 2, T: intT}))
+	for _, kind := range []plan.JoinKind{plan.InnerJoin, plan.LeftJoin, plan.SemiJoin, plan.AntiJoin} {
+		hashed, op := runOpts(t, plan.NewJoin(kind, l, r, eq), Options{})
+		if j := op.(*joinOp); j.dense == nil || !j.unique {
+			t.Fatalf("%s: the unique dense table was not used", kind)
+		}
+		nested, _ := runOpts(t, plan.NewJoin(kind, l, r, loop), Options{})
+		sort.Strings(hashed)
+		sort.Strings(nested)
+		if len(hashed) < 1000 {
+			t.Fatalf("%s: %d rows", kind, len(hashed))
+		}
+		sameLines(t, kind.String(), hashed, nested)
 	}
 }
