@@ -14,16 +14,26 @@ import (
 // conditions with no equality). The residual condition is evaluated
 // vectorized over the candidate pairs.
 func (b *Builder) join(n *plan.Join) (Operator, error) {
-	left, par, err := b.buildLeft(n)
+	shared := b.shared[n]
+	var left, right Operator
+	var par *parallelProbe
+	var err error
+	if shared != nil {
+		// A worker's step of a parallel pipeline: the table is shared.
+		left, err = b.Build(n.Left)
+	} else {
+		left, par, err = b.buildLeft(n)
+	}
 	if err != nil {
 		return nil, err
 	}
-	right, err := b.Build(n.Right)
-	if err != nil {
-		left.Close()
-		return nil, err
+	if shared == nil {
+		if right, err = b.Build(n.Right); err != nil {
+			left.Close()
+			return nil, err
+		}
 	}
-	o := &joinOp{n: n, left: left, right: right, par: par,
+	o := &joinOp{n: n, left: left, right: right, par: par, shared: shared,
 		leftTypes: n.Left.Schema().Types(), rightTypes: n.Right.Schema().Types(), outTypes: n.Schema().Types(),
 		budget: b.opts.JoinBudget, memBudget: b.memoryBudget(), streaming: b.opts.Streaming,
 		read: unreadable(b.joinUse[n], n.Schema().Types())}
@@ -108,34 +118,62 @@ type joinOp struct {
 	// vector per column that grows as needed and is never written.
 	read  []bool
 	zeros []*vector.Vec
+	// shared, in a worker of a parallel pipeline, is the table built once
+	// for every worker (paralleljoin.go).
+	shared *sharedBuild
 }
 
 const maxPairs = 1 << 16
 
 func (o *joinOp) build(ctx context.Context) error {
+	if s := o.shared; s != nil {
+		if s.over {
+			// Over the budget, the pipeline runs on one worker, which
+			// partitions what the shared build read and the rest.
+			o.right, s.right = s.right, nil
+			rows, pending := s.t.rows, s.pending
+			s.t.rows, s.pending = nil, nil
+			return o.startGrace(ctx, rows, pending)
+		}
+		o.adopt(s.t)
+		return nil
+	}
+	rows, pending, err := o.readBuild(ctx)
+	if err != nil {
+		return err
+	}
+	if pending != nil {
+		return o.startGrace(ctx, rows, pending)
+	}
+	return o.buildTable(ctx, rows)
+}
+
+// readBuild reads the build input; pending is the batch that took it
+// past the budget (nil when all of it fits).
+func (o *joinOp) readBuild(ctx context.Context) (rows, pending *vector.Batch, err error) {
 	// Only an equi-join of inputs with a run encoding can partition; the
 	// others build in memory whatever their size.
 	canSpill := !o.streaming && len(o.rkeys) > 0 && spillable(o.rightTypes) && spillable(o.leftTypes)
-	rows := vector.NewBatch(o.rightTypes, vector.BatchSize)
+	rows = vector.NewBatch(o.rightTypes, vector.BatchSize)
 	var held int64
 	for {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, nil, err
 		}
 		bt, err := o.right.Next(ctx)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		if bt == nil {
 			break
 		}
 		held += batchBytes(bt) + hashEntry*int64(bt.N)
 		if canSpill && (o.budget > 0 && rows.N+bt.N > o.budget || held > o.memBudget) {
-			return o.startGrace(ctx, rows, bt)
+			return rows, bt, nil
 		}
 		rows.AppendBatch(bt)
 	}
-	return o.buildTable(ctx, rows)
+	return rows, nil, nil
 }
 
 // buildTable makes the hash table of the build rows in memory.
@@ -479,8 +517,10 @@ func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 
 func (o *joinOp) Close() error {
 	err := o.left.Close()
-	if e := o.right.Close(); err == nil {
-		err = e
+	if o.right != nil {
+		if e := o.right.Close(); err == nil {
+			err = e
+		}
 	}
 	if o.grace != nil {
 		if e := o.grace.close(); err == nil {

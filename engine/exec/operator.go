@@ -79,6 +79,9 @@ type Builder struct {
 	// joinUse is which output columns of each join are read (joinuse.go),
 	// found from the first plan the builder builds.
 	joinUse map[*plan.Join][]bool
+	// shared, in a worker's builder, is the table of each join in the
+	// pipeline, built once for all workers (paralleljoin.go).
+	shared map[*plan.Join]*sharedBuild
 }
 
 // binding is the current row of an outer input, read by CorrelRefs.
