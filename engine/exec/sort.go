@@ -162,8 +162,9 @@ func (o *sortOp) order(rows, keys *vector.Batch, keep int64) (*vector.Batch, *ve
 	for i := range idx {
 		idx[i] = i
 	}
+	cmp := rowComparator(o.keys, keys.Cols)
 	sort.SliceStable(idx, func(x, y int) bool {
-		return compareKeys(o.keys, keys.Cols, idx[x], idx[y]) < 0
+		return cmp(idx[x], idx[y]) < 0
 	})
 	if keep > 0 && int64(len(idx)) > keep {
 		idx = idx[:keep]
