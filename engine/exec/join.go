@@ -505,10 +505,17 @@ func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 		c++
 	}
 	for i := range o.rightTypes {
-		if o.read != nil && !o.read[c] {
+		src := o.rows.Cols[i]
+		switch {
+		case o.read != nil && !o.read[c]:
 			out.Cols = append(out.Cols, o.unread(c, len(ri)))
-		} else {
-			out.Cols = append(out.Cols, gatherOrNull(o.rows.Cols[i], o.outTypes[c], ri))
+		case o.n.Kind == plan.InnerJoin && !src.HasNulls() && (src.Class == vector.Int || src.Class == vector.Float) &&
+			src.T.Equal(o.outTypes[c]):
+			// An inner join pairs every row: no position is -1, and a
+			// column without NULLs gathers with no check at all.
+			out.Cols = append(out.Cols, src.Gather(ri))
+		default:
+			out.Cols = append(out.Cols, gatherOrNull(src, o.outTypes[c], ri))
 		}
 		c++
 	}
