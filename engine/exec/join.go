@@ -36,7 +36,7 @@ func (b *Builder) join(n *plan.Join) (Operator, error) {
 	o := &joinOp{n: n, left: left, right: right, par: par, shared: shared,
 		leftTypes: n.Left.Schema().Types(), rightTypes: n.Right.Schema().Types(), outTypes: n.Schema().Types(),
 		budget: b.opts.JoinBudget, memBudget: b.memoryBudget(), streaming: b.opts.Streaming,
-		read: unreadable(b.joinUse[n], n.Schema().Types())}
+		read: unreadable(b.joinUse.read(n), n.Schema().Types())}
 	for _, k := range n.EquiKeys {
 		l, err := b.compile(k.Left)
 		if err != nil {

@@ -16,12 +16,42 @@ import "eddy/engine/plan"
 // columns, and so does any expression holding a sub-query or a
 // correlation, so the answer only ever errs towards gathering more.
 
+//
+// A builder asked for several plans (the sinks of a statement set) may
+// meet a shared sub-plan under each: every plan the walk has not met is
+// walked as one more root, and a join's columns read are those read
+// under any of them so far. Each plan's operators are its own, so a join
+// built under the first plan needs no more than what that plan read.
+
 // joinColumnUse returns, for each Join under root whose output columns
 // are not all read, which of them are.
 func joinColumnUse(root plan.Node) map[*plan.Join][]bool {
-	u := &colUse{seen: map[plan.Node][]bool{}, joins: map[*plan.Join][]bool{}}
-	u.visit(root, nil)
+	u := newColUse()
+	u.root(root)
 	return u.joins
+}
+
+func newColUse() *colUse {
+	return &colUse{seen: map[plan.Node][]bool{}, joins: map[*plan.Join][]bool{}}
+}
+
+// root walks n as the root of a plan, all its columns read, unless the
+// walk met it already (a node of a plan walked before).
+func (u *colUse) root(n plan.Node) {
+	if u == nil {
+		return
+	}
+	if _, ok := u.seen[n]; !ok {
+		u.visit(n, nil)
+	}
+}
+
+// read returns which of n's output columns are read, or nil for all.
+func (u *colUse) read(n *plan.Join) []bool {
+	if u == nil {
+		return nil
+	}
+	return u.joins[n]
 }
 
 type colUse struct {

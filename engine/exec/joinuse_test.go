@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -147,5 +148,41 @@ func TestJoinUniqueDenseKeys(t *testing.T) {
 			t.Fatalf("%s: %d rows", kind, len(hashed))
 		}
 		sameLines(t, kind.String(), hashed, nested)
+	}
+}
+
+// TestJoinColumnUseSeveralRoots: one builder asked for two plans over
+// the same join (the sinks of a statement set) gives the second plan the
+// columns it reads, though the first read others.
+func TestJoinColumnUseSeveralRoots(t *testing.T) {
+	l, r := joinInputs()
+	ls := l.Schema()
+	j := plan.NewJoin(plan.InnerJoin, l, r, call("=", boolT, col(ls, 0), &plan.ColumnRef{Index: 2, T: intT}))
+	js := j.Schema()
+	first := &plan.Aggregate{Input: j, Aggs: []plan.AggCall{aggCall("COUNT", bigT, false)}}
+	second := &plan.Project{Input: j, Exprs: []plan.Expr{col(js, 1), col(js, 3)}, Names: []string{"a", "b"}}
+	want := run(t, second, false)
+	b := NewBuilder(Options{})
+	op1, err := b.Build(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer op1.Close()
+	op2, err := b.Build(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Drain(context.Background(), op2, second.Schema().Types())
+	if err != nil {
+		t.Fatal(err)
+	}
+	op2.Close()
+	if got.N != len(want) {
+		t.Fatalf("%d rows, want %d", got.N, len(want))
+	}
+	for i := range got.N {
+		if g := got.Cols[0].Get(i).(string) + "|" + got.Cols[1].Get(i).(string); g != want[i] {
+			t.Fatalf("row %d: %s, want %s", i, g, want[i])
+		}
 	}
 }

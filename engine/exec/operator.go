@@ -77,8 +77,8 @@ type Builder struct {
 	// worker's share of the scan's reader (parallel.go).
 	view *morselView
 	// joinUse is which output columns of each join are read (joinuse.go),
-	// found from the first plan the builder builds.
-	joinUse map[*plan.Join][]bool
+	// over every plan the builder was asked to build.
+	joinUse *colUse
 	// shared, in a worker's builder, is the table of each join in the
 	// pipeline, built once for all workers (paralleljoin.go).
 	shared map[*plan.Join]*sharedBuild
@@ -117,8 +117,9 @@ func (e *UnsupportedError) Class() string { return "TableException" }
 // changelog modes) explicit.
 func (b *Builder) Build(n plan.Node) (Operator, error) {
 	if b.joinUse == nil {
-		b.joinUse = joinColumnUse(n)
+		b.joinUse = newColUse()
 	}
+	b.joinUse.root(n)
 	if scan, work, ok := b.parallelPipeline(n); ok && work {
 		return b.gather(n, scan)
 	}
