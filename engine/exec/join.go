@@ -14,18 +14,29 @@ import (
 // conditions with no equality). The residual condition is evaluated
 // vectorized over the candidate pairs.
 func (b *Builder) join(n *plan.Join) (Operator, error) {
-	left, par, err := b.buildLeft(n)
+	shared := b.shared[n]
+	var left, right Operator
+	var par *parallelProbe
+	var err error
+	if shared != nil {
+		// A worker's step of a parallel pipeline: the table is shared.
+		left, err = b.Build(n.Left)
+	} else {
+		left, par, err = b.buildLeft(n)
+	}
 	if err != nil {
 		return nil, err
 	}
-	right, err := b.Build(n.Right)
-	if err != nil {
-		left.Close()
-		return nil, err
+	if shared == nil {
+		if right, err = b.Build(n.Right); err != nil {
+			left.Close()
+			return nil, err
+		}
 	}
-	o := &joinOp{n: n, left: left, right: right, par: par,
+	o := &joinOp{n: n, left: left, right: right, par: par, shared: shared,
 		leftTypes: n.Left.Schema().Types(), rightTypes: n.Right.Schema().Types(), outTypes: n.Schema().Types(),
-		budget: b.opts.JoinBudget, memBudget: b.memoryBudget(), streaming: b.opts.Streaming}
+		budget: b.opts.JoinBudget, memBudget: b.memoryBudget(), streaming: b.opts.Streaming,
+		read: unreadable(b.joinUse.read(n), n.Schema().Types())}
 	for _, k := range n.EquiKeys {
 		l, err := b.compile(k.Left)
 		if err != nil {
@@ -82,6 +93,8 @@ type joinOp struct {
 	// replaces intHead: dense[key-denseMin] is the key's first right row.
 	dense    []int32
 	denseMin int64
+	// unique is set when no two right rows share a dense key.
+	unique bool
 	// With one string key, strHead maps a key to its number among the
 	// distinct keys strKeys, and strFirst[number] is its first right row.
 	strHead      *strTable
@@ -100,34 +113,67 @@ type joinOp struct {
 	// par, when the left input is a parallel pipeline, probes on its
 	// workers (paralleljoin.go).
 	par *parallelProbe
+	// read, when not nil, is which output columns the plan above reads
+	// (joinuse.go); the others are not gathered but cut from zeros, one
+	// vector per column that grows as needed and is never written.
+	read  []bool
+	zeros []*vector.Vec
+	// shared, in a worker of a parallel pipeline, is the table built once
+	// for every worker (paralleljoin.go).
+	shared *sharedBuild
 }
 
 const maxPairs = 1 << 16
 
 func (o *joinOp) build(ctx context.Context) error {
+	if s := o.shared; s != nil {
+		if s.over {
+			// Over the budget, the pipeline runs on one worker, which
+			// partitions what the shared build read and the rest.
+			o.right, s.right = s.right, nil
+			rows, pending := s.t.rows, s.pending
+			s.t.rows, s.pending = nil, nil
+			return o.startGrace(ctx, rows, pending)
+		}
+		o.adopt(s.t)
+		return nil
+	}
+	rows, pending, err := o.readBuild(ctx)
+	if err != nil {
+		return err
+	}
+	if pending != nil {
+		return o.startGrace(ctx, rows, pending)
+	}
+	return o.buildTable(ctx, rows)
+}
+
+// readBuild reads the build input; pending is the batch that took it
+// past the budget (nil when all of it fits).
+func (o *joinOp) readBuild(ctx context.Context) (rows, pending *vector.Batch, err error) {
 	// Only an equi-join of inputs with a run encoding can partition; the
 	// others build in memory whatever their size.
 	canSpill := !o.streaming && len(o.rkeys) > 0 && spillable(o.rightTypes) && spillable(o.leftTypes)
-	rows := vector.NewBatch(o.rightTypes, vector.BatchSize)
+	rows = vector.NewBatch(o.rightTypes, vector.BatchSize)
 	var held int64
 	for {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, nil, err
 		}
 		bt, err := o.right.Next(ctx)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		if bt == nil {
 			break
 		}
 		held += batchBytes(bt) + hashEntry*int64(bt.N)
 		if canSpill && (o.budget > 0 && rows.N+bt.N > o.budget || held > o.memBudget) {
-			return o.startGrace(ctx, rows, bt)
+			return rows, bt, nil
 		}
 		rows.AppendBatch(bt)
 	}
-	return o.buildTable(ctx, rows)
+	return rows, nil, nil
 }
 
 // buildTable makes the hash table of the build rows in memory.
@@ -309,17 +355,21 @@ func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, er
 		k := keys[0]
 		li, ri = o.liBuf[:0], o.riBuf[:0]
 		defer func() { o.liBuf, o.riBuf = li[:0], ri[:0] }()
-		for l := range bt.N {
-			first := o.intNullHead
-			switch {
-			case !k.IsNull(l):
-				first = o.chainFirst(k, l)
-			case !o.nullSafe[0]:
-				continue
-			}
-			for r := first; r >= 0; r = o.intNext[r] {
-				li = append(li, l)
-				ri = append(ri, int(r))
+		if o.strHead == nil && !k.HasNulls() {
+			li, ri = o.probeInts(k.Ints[:bt.N], li, ri)
+		} else {
+			for l := range bt.N {
+				first := o.intNullHead
+				switch {
+				case !k.IsNull(l):
+					first = o.chainFirst(k, l)
+				case !o.nullSafe[0]:
+					continue
+				}
+				for r := first; r >= 0; r = o.intNext[r] {
+					li = append(li, l)
+					ri = append(ri, int(r))
+				}
 			}
 		}
 	} else {
@@ -436,16 +486,37 @@ func (o *joinOp) pairBatch(bt *vector.Batch, li, ri []int) *vector.Batch {
 func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 	out := &vector.Batch{N: len(li), Cols: make([]*vector.Vec, 0, len(o.outTypes))}
 	c := 0
+	// Pairs that take every left row once, in order, take the left
+	// columns as they are.
+	whole := bt != nil && len(li) == bt.N && identity(li)
 	for i := range o.leftTypes {
 		var src *vector.Vec
 		if bt != nil {
 			src = bt.Cols[i]
 		}
-		out.Cols = append(out.Cols, gatherOrNull(src, o.outTypes[c], li))
+		switch {
+		case o.read != nil && !o.read[c]:
+			out.Cols = append(out.Cols, o.unread(c, len(li)))
+		case whole && src.Len == bt.N && src.T.Equal(o.outTypes[c]):
+			out.Cols = append(out.Cols, src)
+		default:
+			out.Cols = append(out.Cols, gatherOrNull(src, o.outTypes[c], li))
+		}
 		c++
 	}
 	for i := range o.rightTypes {
-		out.Cols = append(out.Cols, gatherOrNull(o.rows.Cols[i], o.outTypes[c], ri))
+		src := o.rows.Cols[i]
+		switch {
+		case o.read != nil && !o.read[c]:
+			out.Cols = append(out.Cols, o.unread(c, len(ri)))
+		case o.n.Kind == plan.InnerJoin && !src.HasNulls() && (src.Class == vector.Int || src.Class == vector.Float) &&
+			src.T.Equal(o.outTypes[c]):
+			// An inner join pairs every row: no position is -1, and a
+			// column without NULLs gathers with no check at all.
+			out.Cols = append(out.Cols, src.Gather(ri))
+		default:
+			out.Cols = append(out.Cols, gatherOrNull(src, o.outTypes[c], ri))
+		}
 		c++
 	}
 	return out
@@ -453,8 +524,10 @@ func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 
 func (o *joinOp) Close() error {
 	err := o.left.Close()
-	if e := o.right.Close(); err == nil {
-		err = e
+	if o.right != nil {
+		if e := o.right.Close(); err == nil {
+			err = e
+		}
 	}
 	if o.grace != nil {
 		if e := o.grace.close(); err == nil {
@@ -486,7 +559,7 @@ func (o *joinOp) buildDense(k *vector.Vec, n int) bool {
 	if !seen || hi-lo < 0 || span >= uint64(max(4*n, 1024)) {
 		return false
 	}
-	o.dense, o.denseMin = make([]int32, span+1), lo
+	o.dense, o.denseMin, o.unique = make([]int32, span+1), lo, true
 	for i := range o.dense {
 		o.dense[i] = -1
 	}
@@ -499,6 +572,7 @@ func (o *joinOp) buildDense(k *vector.Vec, n int) bool {
 		}
 		d := k.Ints[i] - lo
 		o.intNext[i], o.dense[d] = o.dense[d], int32(i)
+		o.unique = o.unique && o.intNext[i] < 0
 	}
 	return true
 }
@@ -564,4 +638,110 @@ func (o *joinOp) chainFirst(k *vector.Vec, l int) int32 {
 		return o.strFirst[id]
 	}
 	return o.intFirst(k.Ints[l])
+}
+
+// identity reports whether idx is 0, 1, 2, ...
+func identity(idx []int) bool {
+	for j, i := range idx {
+		if i != j {
+			return false
+		}
+	}
+	return true
+}
+
+// probeInts appends the pairs of the probe keys x, none of them NULL,
+// with the right rows of an integer key table: the probe loop of the
+// commonest join, one array or hash table access per row and a walk of
+// the key's chain.
+func (o *joinOp) probeInts(x []int64, li, ri []int) ([]int, []int) {
+	if cap(li) < len(x) {
+		li, ri = make([]int, 0, len(x)), make([]int, 0, len(x))
+	}
+	next := o.intNext
+	if d := o.dense; d != nil {
+		lo := o.denseMin
+		if o.unique {
+			// One right row at most per key: no chain to walk.
+			li, ri = li[:cap(li)], ri[:cap(ri)]
+			k := 0
+			for l, v := range x {
+				u := uint64(v - lo)
+				if u >= uint64(len(d)) || d[u] < 0 {
+					continue
+				}
+				li[k], ri[k] = l, int(d[u])
+				k++
+			}
+			return li[:k], ri[:k]
+		}
+		for l, v := range x {
+			u := uint64(v - lo)
+			if u >= uint64(len(d)) {
+				continue
+			}
+			for r := d[u]; r >= 0; r = next[r] {
+				li = append(li, l)
+				ri = append(ri, int(r))
+			}
+		}
+		return li, ri
+	}
+	h := o.intHead
+	for l, v := range x {
+		for r := h.get(v); r >= 0; r = next[r] {
+			li = append(li, l)
+			ri = append(ri, int(r))
+		}
+	}
+	return li, ri
+}
+
+// unread returns n rows of output column c, which nothing reads: zero
+// values (no NULLs), cut from a vector kept for the purpose, with no room
+// to append in place.
+func (o *joinOp) unread(c, n int) *vector.Vec {
+	if o.zeros == nil {
+		o.zeros = make([]*vector.Vec, len(o.outTypes))
+	}
+	z := o.zeros[c]
+	if z == nil || z.Len < n {
+		z = vector.Make(o.outTypes[c], max(n, vector.BatchSize))
+		o.zeros[c] = z
+	}
+	return &vector.Vec{T: z.T, Class: z.Class, Len: n,
+		Bools: cut(z.Bools, n), Ints: cut(z.Ints, n), Floats: cut(z.Floats, n), Decs: cut(z.Decs, n),
+		Strs: cut(z.Strs, n), Bytes: cut(z.Bytes, n), Times: cut(z.Times, n), Anys: cut(z.Anys, n)}
+}
+
+// cut is s's first n values, or nil for a nil s.
+func cut[T any](s []T, n int) []T {
+	if s == nil {
+		return nil
+	}
+	return s[:n:n]
+}
+
+// unreadable returns read with the columns whose zero value is not a
+// value (a DECIMAL's nil, a nil of any other non-primitive kind) read
+// after all: a sort or a spill may still copy or encode them. nil when
+// every column is read.
+func unreadable(read []bool, ts []*types.Type) []bool {
+	if read == nil || len(read) != len(ts) {
+		return nil
+	}
+	out := append([]bool(nil), read...)
+	all := true
+	for c, t := range ts {
+		switch vector.ClassOf(t) {
+		case vector.Bool, vector.Int, vector.Float, vector.String, vector.Bytes, vector.Time:
+		default:
+			out[c] = true
+		}
+		all = all && out[c]
+	}
+	if all {
+		return nil
+	}
+	return out
 }

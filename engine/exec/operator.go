@@ -76,6 +76,12 @@ type Builder struct {
 	// view, in the builder of a parallel pipeline's worker, is the
 	// worker's share of the scan's reader (parallel.go).
 	view *morselView
+	// joinUse is which output columns of each join are read (joinuse.go),
+	// over every plan the builder was asked to build.
+	joinUse *colUse
+	// shared, in a worker's builder, is the table of each join in the
+	// pipeline, built once for all workers (paralleljoin.go).
+	shared map[*plan.Join]*sharedBuild
 }
 
 // binding is the current row of an outer input, read by CorrelRefs.
@@ -110,6 +116,10 @@ func (e *UnsupportedError) Class() string { return "TableException" }
 // makes the streaming shapes (Top-N, semi joins, join strategies,
 // changelog modes) explicit.
 func (b *Builder) Build(n plan.Node) (Operator, error) {
+	if b.joinUse == nil {
+		b.joinUse = newColUse()
+	}
+	b.joinUse.root(n)
 	if scan, work, ok := b.parallelPipeline(n); ok && work {
 		return b.gather(n, scan)
 	}

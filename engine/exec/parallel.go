@@ -52,6 +52,12 @@ func (b *Builder) parallelPipeline(n plan.Node) (scan *plan.Scan, work bool, ok 
 				return nil, false, false
 			}
 			work, n = true, x.Input
+		case *plan.Join:
+			// A join whose table every worker probes (paralleljoin.go).
+			if !pipelineJoin(x) {
+				return nil, false, false
+			}
+			work, n = true, x.Left
 		case *plan.Scan:
 			if !workerSafe(x.Filters...) {
 				return nil, false, false
@@ -90,6 +96,8 @@ type morsels struct {
 	pipes  []Operator
 	views  []*morselView
 	n      int // workers
+	// builds are the tables of the pipeline's joins, built at the start.
+	builds []*sharedBuild
 
 	started, serial, closed bool
 	first                   *vector.Batch // the batch read to learn the reader's kind
@@ -138,11 +146,17 @@ func (b *Builder) newMorsels(p plan.Node, scan *plan.Scan) (*morsels, error) {
 	}
 	m := &morsels{leader: lop.(*scanOp), n: n, total: -1, window: int64(8 * n), ready: map[int64]*vector.Batch{}}
 	m.cond = sync.NewCond(&m.mu)
+	shared, builds, err := b.sharedBuilds(p)
+	if err != nil {
+		lop.Close()
+		return nil, err
+	}
+	m.builds = builds
 	for range n {
 		v := &morselView{m: m, pending: -1}
 		o := b.opts
 		o.Parallelism = 1
-		wb := &Builder{opts: o, env: b.env, corr: b.corr, view: v}
+		wb := &Builder{opts: o, env: b.env, corr: b.corr, view: v, joinUse: b.joinUse, shared: shared}
 		op, err := wb.Build(p)
 		if err == nil && v.scan == nil {
 			op.Close()
@@ -163,6 +177,10 @@ func (b *Builder) newMorsels(p plan.Node, scan *plan.Scan) (*morsels, error) {
 // only the first pipeline, on the caller's goroutine (serial).
 func (m *morsels) start(ctx context.Context, run func(ctx context.Context, w int) error) error {
 	m.started = true
+	over, err := buildShared(ctx, m.builds)
+	if err != nil {
+		return err
+	}
 	if err := m.leader.open(ctx); err != nil {
 		return err
 	}
@@ -179,7 +197,7 @@ func (m *morsels) start(ctx context.Context, run func(ctx context.Context, w int
 	if b == nil {
 		m.srcEnded = true
 	}
-	if b == nil || !connectors.IsConcurrent(m.leader.r) {
+	if b == nil || over || !connectors.IsConcurrent(m.leader.r) {
 		m.serial = true
 		return nil
 	}
@@ -374,6 +392,9 @@ func (m *morsels) close() error {
 		}
 	}
 	if err := m.leader.Close(); err != nil && first == nil {
+		first = err
+	}
+	if err := closeShared(m.builds); err != nil && first == nil {
 		first = err
 	}
 	return first

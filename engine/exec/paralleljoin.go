@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 
 	"eddy/engine/plan"
 	"eddy/engine/vector"
@@ -62,7 +63,7 @@ func (p *parallelProbe) enable(o *joinOp) error {
 	for range n {
 		w := *o
 		w.left, w.right, w.par, w.grace = nil, nil, nil, nil
-		w.liBuf, w.riBuf = nil, nil
+		w.liBuf, w.riBuf, w.zeros = nil, nil, nil
 		w.lkeys, w.residual = nil, nil
 		w.matchedRight = nil
 		if o.n.Kind == plan.RightJoin || o.n.Kind == plan.FullJoin {
@@ -111,4 +112,136 @@ func (p *parallelProbe) next(ctx context.Context, o *joinOp) (*vector.Batch, err
 		}
 	}
 	return nil, nil
+}
+
+// Joins inside a pipeline. An inner, left, semi or anti hash join whose
+// probe input is a pipeline is itself a step of the pipeline (Project
+// and Filter nodes, such joins, down to one Scan): its build input is
+// read and its table built once, before the workers start, and each
+// worker's join probes that table with the batches it pulls. The
+// consumer of the pipeline then runs as it does over any pipeline: an
+// ordered gather, or a two-phase aggregation whose partial aggregates
+// run on the workers next to the probes. A build input over the budget
+// makes the whole pipeline run on one worker, whose join partitions it
+// as the serial join does (joinspill.go). RIGHT and FULL joins, whose
+// unmatched build rows follow the probe, keep the parallel probe above.
+
+// pipelineJoin reports whether n may be a step of a parallel pipeline.
+func pipelineJoin(n *plan.Join) bool {
+	switch n.Kind {
+	case plan.InnerJoin, plan.LeftJoin, plan.SemiJoin, plan.AntiJoin:
+		return parallelJoinable(n)
+	}
+	return false
+}
+
+// sharedBuild is the table of a join in a pipeline, built once for the
+// workers and read by all of them.
+type sharedBuild struct {
+	right   Operator // the build input, until a worker's grace join takes it
+	t       *joinOp  // holds the table once built
+	pending *vector.Batch
+	over    bool // the build input went over the budget
+}
+
+// sharedBuilds makes the shared tables of the joins in the pipeline p,
+// with their build inputs built by b.
+func (b *Builder) sharedBuilds(p plan.Node) (map[*plan.Join]*sharedBuild, []*sharedBuild, error) {
+	var m map[*plan.Join]*sharedBuild
+	var list []*sharedBuild
+	for p != nil {
+		switch x := p.(type) {
+		case *plan.Project:
+			p = x.Input
+		case *plan.Filter:
+			p = x.Input
+		case *plan.Join:
+			s, err := b.newSharedBuild(x)
+			if err != nil {
+				closeShared(list)
+				return nil, nil, err
+			}
+			if m == nil {
+				m = map[*plan.Join]*sharedBuild{}
+			}
+			m[x], list = s, append(list, s)
+			p = x.Left
+		default:
+			p = nil
+		}
+	}
+	return m, list, nil
+}
+
+func (b *Builder) newSharedBuild(n *plan.Join) (*sharedBuild, error) {
+	right, err := b.Build(n.Right)
+	if err != nil {
+		return nil, err
+	}
+	t := &joinOp{n: n, right: right,
+		leftTypes: n.Left.Schema().Types(), rightTypes: n.Right.Schema().Types(), outTypes: n.Schema().Types(),
+		budget: b.opts.JoinBudget, memBudget: b.memoryBudget(), streaming: b.opts.Streaming}
+	for _, k := range n.EquiKeys {
+		r, err := b.compile(k.Right)
+		if err != nil {
+			right.Close()
+			return nil, err
+		}
+		t.rkeys = append(t.rkeys, r)
+		t.nullSafe = append(t.nullSafe, k.NullSafe)
+	}
+	return &sharedBuild{right: right, t: t}, nil
+}
+
+// build reads the build input and builds the table, unless the input
+// goes over the budget (over is then set).
+func (s *sharedBuild) build(ctx context.Context) error {
+	rows, pending, err := s.t.readBuild(ctx)
+	if err != nil {
+		return err
+	}
+	if pending != nil {
+		s.t.rows, s.pending, s.over = rows, pending, true
+		return nil
+	}
+	return s.t.buildTable(ctx, rows)
+}
+
+func (s *sharedBuild) close() error {
+	if s.right == nil {
+		return nil
+	}
+	err := s.right.Close()
+	s.right = nil
+	return err
+}
+
+func closeShared(list []*sharedBuild) error {
+	var err error
+	for _, s := range list {
+		err = errors.Join(err, s.close())
+	}
+	return err
+}
+
+// buildShared builds the shared tables of a pipeline's joins, inner
+// joins first; over reports whether one went over the budget.
+func buildShared(ctx context.Context, list []*sharedBuild) (over bool, err error) {
+	for i := len(list) - 1; i >= 0; i-- {
+		if err := list[i].build(ctx); err != nil {
+			return false, err
+		}
+		over = over || list[i].over
+	}
+	return over, nil
+}
+
+// adopt makes o probe the table t holds; o's matched build rows are its
+// own (a pipeline's joins keep none).
+func (o *joinOp) adopt(t *joinOp) {
+	o.rows, o.table, o.intHead, o.intNext, o.intNullHead = t.rows, t.table, t.intHead, t.intNext, t.intNullHead
+	o.dense, o.denseMin, o.unique = t.dense, t.denseMin, t.unique
+	o.strHead, o.strKeys, o.strFirst = t.strHead, t.strKeys, t.strFirst
+	o.matchedRight = nil
+	o.built = true
 }

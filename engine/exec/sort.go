@@ -126,12 +126,7 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) 
 			// A Top-N drops at once every row that cannot beat the last
 			// row kept by the previous cut (a tie loses: the sort is
 			// stable and the kept row came first).
-			sel = sel[:0]
-			for i := 0; i < bt.N; i++ {
-				if compareKeyRows(o.keys, kb.Cols, i, cut.Cols, 0) < 0 {
-					sel = append(sel, i)
-				}
-			}
+			sel = beatCut(o.keys, kb.Cols, bt.N, cut.Cols, sel[:0])
 			if len(sel) == 0 {
 				continue
 			}
@@ -167,8 +162,9 @@ func (o *sortOp) order(rows, keys *vector.Batch, keep int64) (*vector.Batch, *ve
 	for i := range idx {
 		idx[i] = i
 	}
+	cmp := rowComparator(o.keys, keys.Cols)
 	sort.SliceStable(idx, func(x, y int) bool {
-		return compareKeys(o.keys, keys.Cols, idx[x], idx[y]) < 0
+		return cmp(idx[x], idx[y]) < 0
 	})
 	if keep > 0 && int64(len(idx)) > keep {
 		idx = idx[:keep]
@@ -325,4 +321,43 @@ func compareKeysAcross(keys []plan.SortKey, a []*vector.Vec, i int, b []*vector.
 		}
 	}
 	return 0
+}
+
+// beatCut appends to sel the rows of the key columns cols (n rows) that
+// order strictly before the single key row cut. Most rows of a Top-N's
+// input lose on the first key alone: when that key is a number column
+// without NULLs and the cut's first key is not NULL, it is compared
+// directly, and only its ties go on to the other keys.
+func beatCut(keys []plan.SortKey, cols []*vector.Vec, n int, cut []*vector.Vec, sel []int) []int {
+	v, c := cols[0], cut[0]
+	if v.HasNulls() || c.IsNull(0) || v.Class != c.Class || (v.Class != vector.Int && v.Class != vector.Float) {
+		for i := range n {
+			if compareKeyRows(keys, cols, i, cut, 0) < 0 {
+				sel = append(sel, i)
+			}
+		}
+		return sel
+	}
+	// tie compares a row whose first key equals the cut's on the rest.
+	tie := func(i int) bool { return compareKeyRows(keys[1:], cols[1:], i, cut[1:], 0) < 0 }
+	sign := 1
+	if keys[0].Desc {
+		sign = -1
+	}
+	if v.Class == vector.Int {
+		y := c.Ints[0]
+		for i, a := range v.Ints[:n] {
+			if r := sign * compareInt(a, y); r < 0 || r == 0 && tie(i) {
+				sel = append(sel, i)
+			}
+		}
+		return sel
+	}
+	y := c.Floats[0]
+	for i, a := range v.Floats[:n] {
+		if r := sign * vector.CompareFloat(a, y); r < 0 || r == 0 && tie(i) {
+			sel = append(sel, i)
+		}
+	}
+	return sel
 }
