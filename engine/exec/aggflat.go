@@ -263,6 +263,9 @@ func (o *aggOp) newFlatGroup(keyVecs []*vector.Vec, row int) int32 {
 		st.flat.keys[k].AppendFrom(keyVecs[k], row)
 		st.bytes += vecBytes(keyVecs[k], row, row+1)
 	}
+	if o.firsts {
+		st.firsts = append(st.firsts, o.ords.Ints[row])
+	}
 	return id
 }
 
@@ -298,6 +301,9 @@ func (o *aggOp) flushFlat() *vector.Batch {
 		default:
 			out.Cols = append(out.Cols, groupResults(st.gaccs[i], t, n))
 		}
+	}
+	if o.firsts {
+		out.Cols = append(out.Cols, firstsVec(st.firsts))
 	}
 	return out
 }
