@@ -253,7 +253,7 @@ func (o *ordinalOp) Close() error { return nil }
 
 // partWindow is how many batches with rows may wait for an owner before
 // it stops running the pipeline and waits for its next batch.
-const partWindow = 32
+const partWindow = 256
 
 // partitionable reports whether n may run as a partitioned aggregation.
 func partitionable(n *plan.Aggregate) bool {
@@ -306,7 +306,7 @@ type partPool struct {
 	floats [][]float64
 }
 
-const partPoolMax = 256
+const partPoolMax = 512
 
 func (p *partPool) getInts(n int) []int64 {
 	p.mu.Lock()
