@@ -233,7 +233,7 @@ func (c *chunkCursor) Next(ctx context.Context, maxRows int) (*catalogs.ColumnCh
 	if !c.started {
 		c.started = true
 		c.step = max(maxRows, 1)
-		for range c.readers() {
+		for range c.workers - 1 {
 			c.wg.Add(1)
 			go c.readAhead()
 		}
@@ -268,23 +268,12 @@ func (c *chunkCursor) Next(ctx context.Context, maxRows int) (*catalogs.ColumnCh
 			}
 			continue
 		}
-		if c.readers() == 0 && c.claimable() {
+		if c.claimable() {
 			c.readUnit(ctx)
 			continue
 		}
 		c.cond.Wait()
 	}
-}
-
-// readers is the number of goroutines that read and decode units ahead
-// of the callers: with workers, as many, and the callers only take the
-// pieces (a caller decoding a unit would hold up the others, which wait
-// for the pieces in order); without, none, and the callers read.
-func (c *chunkCursor) readers() int {
-	if c.workers > 1 {
-		return c.workers
-	}
-	return 0
 }
 
 // pieceRows is the rows of a piece for a call of Next asked for at most
