@@ -26,7 +26,7 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 		switch {
 		case twoPhase(n):
 			return b.parallelAggregate(n, scan)
-		case partitionable(n) && b.opts.Parallelism <= 256:
+		case partitionable(n) && b.opts.Parallelism >= minPartitioned && b.opts.Parallelism <= 256:
 			return b.partitionedAggregate(n, scan)
 		}
 	}

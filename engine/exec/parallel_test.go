@@ -120,7 +120,7 @@ func TestPartitionedKeepsOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer op.Close()
-		if _, ok := op.(*partAggOp); !ok && p > 1 {
+		if _, ok := op.(*partAggOp); !ok && p >= minPartitioned {
 			t.Fatalf("parallelism %d: %T, want a partitioned aggregation", p, op)
 		}
 		ts := n.Schema().Types()
@@ -141,7 +141,7 @@ func TestPartitionedKeepsOrder(t *testing.T) {
 	for _, name := range []string{"partitioned", "partitioned-distinct"} {
 		n := parallelShapes()[name]
 		want := ordered(n, 1)
-		for _, p := range []int{2, 3, 4} {
+		for _, p := range []int{minPartitioned, minPartitioned + 1, 2 * minPartitioned} {
 			sameLines(t, name, ordered(n, p), want)
 		}
 	}
@@ -155,7 +155,7 @@ func TestPartitionedSpillMatchesSerial(t *testing.T) {
 	n := parallelShapes()["partitioned"]
 	f := &failTables{batches: 40, failAt: -1}
 	want, _ := runOpts(t, n, Options{Tables: f, Parallelism: 1})
-	for _, p := range []int{2, 4} {
+	for _, p := range []int{minPartitioned, minPartitioned + 2} {
 		got, _ := runOpts(t, n, Options{Tables: f, Parallelism: p, AggBudget: 5})
 		slices.Sort(got)
 		w := slices.Clone(want)
