@@ -88,11 +88,16 @@ type chunkCursor struct {
 	blobs    *cStmt
 	delta    *cCursor
 	readDone int // units whose reads from the connection are done
+	// bufMu guards spare and scratch, apart from the connection, so that
+	// a decoding goroutine does not wait for another's read.
+	bufMu sync.Mutex
 	// spare holds blob buffers whose decoded values do not point into
 	// them (numbers, booleans, times), for the next chunks' blobs.
 	spare [][]byte
 	// scratch holds the decoding buffers of columns only filtered on.
 	scratch []*catalogs.ColumnValues
+	// filterBufs holds the buffers of the filters, per decoding goroutine.
+	filterBufs []*filterBufs
 
 	mu          sync.Mutex
 	cond        *sync.Cond
@@ -397,8 +402,8 @@ func (c *chunkCursor) load(ctx context.Context, u *scanUnit) (*catalogs.ColumnCh
 
 // getScratch returns buffers to decode a column only filtered on into.
 func (c *chunkCursor) getScratch() *catalogs.ColumnValues {
-	c.connMu.Lock()
-	defer c.connMu.Unlock()
+	c.bufMu.Lock()
+	defer c.bufMu.Unlock()
 	if k := len(c.scratch); k > 0 {
 		cv := c.scratch[k-1]
 		c.scratch = c.scratch[:k-1]
@@ -407,13 +412,43 @@ func (c *chunkCursor) getScratch() *catalogs.ColumnValues {
 	return &catalogs.ColumnValues{}
 }
 
+// filterBufs are the buffers of a chunk's filtering: which rows are kept
+// and their positions.
+type filterBufs struct {
+	keep []uint8
+	idx  []int
+}
+
+// getFilterBufs returns filter buffers for a chunk of rows rows.
+func (c *chunkCursor) getFilterBufs(rows int) *filterBufs {
+	c.bufMu.Lock()
+	var fb *filterBufs
+	if k := len(c.filterBufs); k > 0 {
+		fb = c.filterBufs[k-1]
+		c.filterBufs = c.filterBufs[:k-1]
+	}
+	c.bufMu.Unlock()
+	if fb == nil || cap(fb.keep) < rows {
+		return &filterBufs{keep: make([]uint8, rows), idx: make([]int, rows)}
+	}
+	fb.keep, fb.idx = fb.keep[:rows], fb.idx[:rows]
+	return fb
+}
+
+// putFilterBufs takes back the buffers of getFilterBufs.
+func (c *chunkCursor) putFilterBufs(fb *filterBufs) {
+	c.bufMu.Lock()
+	defer c.bufMu.Unlock()
+	c.filterBufs = append(c.filterBufs, fb)
+}
+
 // putScratch takes back the buffers of getScratch.
 func (c *chunkCursor) putScratch(cvs []*catalogs.ColumnValues) {
 	if len(cvs) == 0 {
 		return
 	}
-	c.connMu.Lock()
-	defer c.connMu.Unlock()
+	c.bufMu.Lock()
+	defer c.bufMu.Unlock()
 	c.scratch = append(c.scratch, cvs...)
 }
 
@@ -421,8 +456,8 @@ func (c *chunkCursor) putScratch(cvs []*catalogs.ColumnValues) {
 // point into for the next chunks (strings and bytes share their blob's
 // memory).
 func (c *chunkCursor) reuse(blobs map[int][]byte) {
-	c.connMu.Lock()
-	defer c.connMu.Unlock()
+	c.bufMu.Lock()
+	defer c.bufMu.Unlock()
 	for p, b := range blobs {
 		switch class, _ := classOf(c.all[p]); class {
 		case classInt, classBool, classFloat, classTime:
@@ -474,9 +509,11 @@ func (c *chunkCursor) fetch(m chunkMeta) (map[int][]byte, error) {
 			break
 		}
 		var buf []byte
+		c.bufMu.Lock()
 		if k := len(c.spare); k > 0 {
 			buf, c.spare = c.spare[k-1], c.spare[:k-1]
 		}
+		c.bufMu.Unlock()
 		out[int(c.blobs.int64(0))] = c.blobs.blobInto(1, buf)
 	}
 	if len(out) != len(c.need) {
@@ -521,14 +558,26 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 	if len(c.filters) == 0 {
 		return out, nil
 	}
-	keep := make([]uint8, m.rows)
+	// The filters' buffers are the scan's, reused chunk after chunk.
+	fb := c.getFilterBufs(m.rows)
+	defer c.putFilterBufs(fb)
+	keep := fb.keep
 	for i := range keep {
 		keep[i] = 1
 	}
 	for _, f := range c.filters {
 		f.apply(cols[f.col], keep)
 	}
-	idx := make([]int, m.rows)
+	if len(out.Cols) == 0 {
+		// No column to gather (COUNT(*)): the rows kept are a count.
+		k := 0
+		for _, b := range keep {
+			k += int(b)
+		}
+		out.N = k
+		return out, nil
+	}
+	idx := fb.idx
 	k := 0
 	for i, b := range keep {
 		idx[k] = i

@@ -486,15 +486,26 @@ func (r *reader) unpack(out []int64, base int64, width int) {
 	if width == 64 {
 		mask = ^uint64(0)
 	}
-	word := func(w int) uint64 { return binary.LittleEndian.Uint64(raw[w*8:]) }
+	ub := uint64(base)
+	// The words are read in turn: acc holds the have bits not yet taken
+	// of the words read (a shift by 64 gives 0).
+	wd := uint(width)
+	var acc uint64
+	var have uint
 	for i := range out {
-		off := i * width
-		w, s := off>>6, uint(off&63)
-		x := word(w) >> s
-		if int(s)+width > 64 {
-			x |= word(w+1) << (64 - s)
+		var x uint64
+		if have >= wd {
+			x = acc & mask
+			acc >>= wd
+			have -= wd
+		} else {
+			next := binary.LittleEndian.Uint64(raw)
+			raw = raw[8:]
+			x = (acc | next<<have) & mask
+			acc = next >> (wd - have)
+			have = 64 - (wd - have)
 		}
-		out[i] = int64(x&mask + uint64(base))
+		out[i] = int64(x + ub)
 	}
 }
 

@@ -665,3 +665,32 @@ func FuzzDecodeColumn(f *testing.F) {
 		}
 	})
 }
+
+// TestUnpackWidths reads back values bit-packed at every width, at
+// counts that end inside a word and on its end.
+func TestUnpackWidths(t *testing.T) {
+	for width := 0; width <= 64; width++ {
+		for _, n := range []int{1, 7, 63, 64, 65, 1000} {
+			want := make([]int64, n)
+			for i := range want {
+				x := uint64(i)*0x9E3779B97F4A7C15 ^ uint64(i)<<7
+				if width < 64 {
+					x &= 1<<uint(width) - 1
+				}
+				want[i] = int64(x) - 12345
+			}
+			b := appendPacked(nil, n, width, func(i int) uint64 { return uint64(want[i] + 12345) })
+			r := &reader{b: b}
+			got := make([]int64, n)
+			r.unpack(got, -12345, width)
+			if r.err != nil {
+				t.Fatalf("width %d, %d values: %v", width, n, r.err)
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("width %d, %d values: value %d = %d, want %d", width, n, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

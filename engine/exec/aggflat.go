@@ -90,7 +90,9 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 		clear(ids)
 	case len(cols) == 1 && keyVecs[cols[0]].Class == vector.Int:
 		kv := keyVecs[cols[0]]
-		o.fitIntKeys(kv, bt.N)
+		if f.dense == nil && f.ints == nil {
+			o.fitIntKeys(kv, 0, bt.N)
+		}
 		nulls := kv.HasNulls()
 		dense, denseMin := f.dense, f.denseMin
 		for row, k := range kv.Ints[:bt.N] {
@@ -99,7 +101,19 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 			case nulls && kv.IsNull(row):
 				id = f.nullID
 			case dense != nil:
-				id = dense[k-denseMin]
+				d := uint64(k - denseMin)
+				if d >= uint64(len(dense)) {
+					// A key past the dense array: fit the table to the
+					// rest of the batch (a larger array, or the hash table).
+					o.fitIntKeys(kv, row, bt.N)
+					dense, denseMin = f.dense, f.denseMin
+					if dense == nil {
+						id = f.ints.get(k)
+						break
+					}
+					d = uint64(k - denseMin)
+				}
+				id = dense[d]
 			default:
 				id = f.ints.get(k)
 			}
@@ -263,6 +277,9 @@ func (o *aggOp) newFlatGroup(keyVecs []*vector.Vec, row int) int32 {
 		st.flat.keys[k].AppendFrom(keyVecs[k], row)
 		st.bytes += vecBytes(keyVecs[k], row, row+1)
 	}
+	if o.firsts {
+		st.firsts = append(st.firsts, o.ords.Ints[row])
+	}
 	return id
 }
 
@@ -298,6 +315,9 @@ func (o *aggOp) flushFlat() *vector.Batch {
 		default:
 			out.Cols = append(out.Cols, groupResults(st.gaccs[i], t, n))
 		}
+	}
+	if o.firsts {
+		out.Cols = append(out.Cols, firstsVec(st.firsts))
 	}
 	return out
 }
@@ -400,18 +420,21 @@ func sameKey(keyVecs []*vector.Vec, row int, groups []*vector.Vec, id int, cols 
 	return true
 }
 
-// fitIntKeys readies the integer group table for the non-NULL keys of a
-// batch: the dense array while all keys seen span at most 2^18 slots or a
-// few slots per group (extended as needed, 4 bytes a slot), else the hash
-// table, which the dense array turns into once keys spread out.
-func (o *aggOp) fitIntKeys(kv *vector.Vec, n int) {
+// fitIntKeys readies the integer group table for the non-NULL keys of
+// rows from to n of a batch: the dense array while all keys seen span at
+// most 2^18 slots or a few slots per group (extended as needed, 4 bytes a
+// slot), else the hash table, which the dense array turns into once keys
+// spread out. It is called for a table's first keys and for a key past
+// the dense array.
+func (o *aggOp) fitIntKeys(kv *vector.Vec, from, n int) {
 	f := o.st.flat
 	if f.ints != nil {
 		return
 	}
 	lo, hi, seen := int64(0), int64(0), false
 	nulls := kv.HasNulls()
-	for row, k := range kv.Ints[:n] {
+	for row := from; row < n; row++ {
+		k := kv.Ints[row]
 		if nulls && kv.IsNull(row) {
 			continue
 		}

@@ -158,6 +158,8 @@ func TestFlatIntegerKeyTables(t *testing.T) {
 			return int32((i % 300) * 1_000_003)
 		},
 		"growing": func(i int) any { return int32(i / 3) },
+		"falling": func(i int) any { return int32(4000 - i/2) },
+		"jumping": func(i int) any { return int32(i%100 + (i/700)*(1<<17)) },
 	}
 	for name, key := range inputs {
 		var rows [][]any

@@ -22,8 +22,13 @@ func (b *Builder) aggregate(n *plan.Aggregate) (Operator, error) {
 			return op, err
 		}
 	}
-	if scan, _, ok := b.parallelPipeline(n.Input); ok && twoPhase(n) {
-		return b.parallelAggregate(n, scan)
+	if scan, _, ok := b.parallelPipeline(n.Input); ok {
+		switch {
+		case twoPhase(n):
+			return b.parallelAggregate(n, scan)
+		case partitionable(n) && b.opts.Parallelism >= minPartitioned && b.opts.Parallelism <= 256:
+			return b.partitionedAggregate(n, scan)
+		}
 	}
 	in, err := b.Build(n.Input)
 	if err != nil {
@@ -148,6 +153,9 @@ type aggState struct {
 	bytes     int64                        // estimated bytes of the groups
 	n         int                          // number of groups
 	flat      *flatState                   // the group table of a flat aggregation (aggflat.go)
+	// firsts is, with aggOp.firsts set, each group's first ordinal (the
+	// input's last column at the row that made the group), by id.
+	firsts []int64
 }
 
 func (o *aggOp) newState() *aggState {
@@ -216,6 +224,13 @@ type aggOp struct {
 	finished bool
 	// mb folds the streaming changelog per bundle; nil without mini-batching.
 	mb *aggBundle
+	// firsts is set when the input's last column is each row's ordinal
+	// (batch mode): the result rows then carry one more column, the
+	// ordinal of each group's first row (a partitioned aggregation,
+	// parallelagg.go, restores first-appearance order with it). ords is
+	// that column of the batch being consumed.
+	firsts bool
+	ords   *vector.Vec
 }
 
 func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
@@ -239,20 +254,29 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 	if changes, err := pullChanges(ctx, o.in, &o.done, o.consume); changes != nil || err != nil {
 		return changes, err
 	}
-	if o.streaming {
-		if o.mb != nil && !o.mb.ended {
-			// The end of the input ends the open bundles.
-			o.mb.ended = true
-			changes := vector.NewBatch(o.outTypes, 0)
-			if err := o.endBundles(ctx, changes); err != nil {
-				return nil, err
-			}
-			if changes.N > 0 {
-				return changes, nil
-			}
+	if !o.streaming {
+		if err := o.readyGroups(); err != nil {
+			return nil, err
 		}
-		return nil, nil
+		return o.Next(ctx)
 	}
+	if o.mb != nil && !o.mb.ended {
+		// The end of the input ends the open bundles.
+		o.mb.ended = true
+		changes := vector.NewBatch(o.outTypes, 0)
+		if err := o.endBundles(ctx, changes); err != nil {
+			return nil, err
+		}
+		if changes.N > 0 {
+			return changes, nil
+		}
+	}
+	return nil, nil
+}
+
+// readyGroups makes the result rows of the groups in memory o.out, once
+// the whole input is consumed (batch mode).
+func (o *aggOp) readyGroups() error {
 	var out *vector.Batch
 	if o.flat {
 		out = o.flushFlat()
@@ -263,7 +287,7 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 			o.newGroup(0, nil, 0)
 		}
 		if err := o.flush(out); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	o.st = nil
@@ -272,7 +296,20 @@ func (o *aggOp) Next(ctx context.Context) (*vector.Batch, error) {
 	// groups are held (a partition over the budget spills again).
 	o.queuePasses()
 	o.out = &sliceOp{b: out}
-	return o.Next(ctx)
+	return nil
+}
+
+// consumeAll aggregates the whole input and readies the result rows of
+// the groups in memory as o.out (batch mode); spilled reports whether
+// groups wait in spill partitions, aggregated as Next reaches them.
+func (o *aggOp) consumeAll(ctx context.Context) (spilled bool, err error) {
+	if _, err := pullChanges(ctx, o.in, &o.done, o.consume); err != nil {
+		return false, err
+	}
+	if err := o.readyGroups(); err != nil {
+		return false, err
+	}
+	return len(o.queue) > 0, nil
 }
 
 // queuePasses queues the partitions the current pass spilled, first, one
@@ -356,7 +393,15 @@ func (o *aggOp) flush(out *vector.Batch) error {
 		}
 		out.AppendRow(types.Insert, o.result(g))
 	}
+	if o.firsts {
+		out.Cols = append(out.Cols, firstsVec(o.st.firsts))
+	}
 	return nil
+}
+
+// firstsVec is the column of the groups' first ordinals.
+func firstsVec(firsts []int64) *vector.Vec {
+	return &vector.Vec{T: types.New(types.BigInt).WithNullable(false), Class: vector.Int, Len: len(firsts), Ints: firsts}
 }
 
 func (o *aggOp) newGroup(set int, keyVecs []*vector.Vec, row int) *group {
@@ -378,6 +423,9 @@ func (o *aggOp) newGroup(set int, keyVecs []*vector.Vec, row int) *group {
 	}
 	o.st.order = append(o.st.order, g)
 	o.st.n = len(o.st.order)
+	if o.firsts {
+		o.st.firsts = append(o.st.firsts, o.ords.Ints[row])
+	}
 	return g
 }
 
@@ -454,6 +502,9 @@ func (o *aggOp) consume(ctx context.Context, bt *vector.Batch) (*vector.Batch, e
 // consumeRows aggregates the rows of bt; in streaming mode it returns the
 // changes they make (none with mini-batching: a bundle's end emits them).
 func (o *aggOp) consumeRows(ctx context.Context, bt *vector.Batch) (*vector.Batch, error) {
+	if o.firsts {
+		o.ords = bt.Cols[len(bt.Cols)-1]
+	}
 	keyVecs, err := evalAll(ctx, o.groupEvs, bt)
 	if err != nil {
 		return nil, err

@@ -122,6 +122,10 @@ type morsels struct {
 	// workers call the reader's Next at once, which lets a store decode
 	// several batches at the same time.
 	free bool
+	// skip, when set (unordered), is told (m.mu held) of each batch a
+	// worker's pipeline made nothing of, for a consumer that accounts
+	// for every batch number (a partitioned aggregation).
+	skip func(seq int64)
 
 	cancel    context.CancelFunc
 	rctx      context.Context // the workers' context
@@ -259,6 +263,8 @@ func (v *morselView) Next(ctx context.Context) (*vector.Batch, error) {
 	m.mu.Lock()
 	if v.pending >= 0 && !m.unordered {
 		m.putLocked(v.pending, nil)
+	} else if v.pending >= 0 && m.skip != nil {
+		m.skip(v.pending)
 	}
 	v.pending = -1
 	for m.err == nil && m.total < 0 && !m.unordered && m.reserved-m.next >= m.window {

@@ -84,6 +84,14 @@ func parallelShapes() map[string]plan.Node {
 				{Name: "MIN", Args: []plan.Expr{sch.Ref(0)}, Alias: "m", T: bigT}}},
 		"serial-aggregate": &plan.Aggregate{Input: filter, Group: []plan.Expr{sch.Ref(1)}, GroupNames: []string{"g"},
 			Aggs: []plan.AggCall{{Name: "SUM", Args: []plan.Expr{&plan.Cast{X: sch.Ref(0), T: dblT}}, Alias: "s", T: dblT}}},
+		// DOUBLE sums of inexact values, whose rounding depends on the
+		// order of each group's rows: a partitioned aggregation.
+		"partitioned": &plan.Aggregate{Input: filter, Group: []plan.Expr{call("%", bigT, sch.Ref(0), lit(int64(97), bigT))}, GroupNames: []string{"m"},
+			Aggs: []plan.AggCall{{Name: "COUNT", Alias: "c", T: bigT},
+				{Name: "SUM", Args: []plan.Expr{call("/", dblT, &plan.Cast{X: sch.Ref(0), T: dblT}, lit(3.0, dblT))}, Alias: "s", T: dblT}}},
+		"partitioned-distinct": &plan.Aggregate{Input: filter, Group: []plan.Expr{sch.Ref(1), call("%", bigT, sch.Ref(0), lit(int64(5), bigT))}, GroupNames: []string{"g", "m"},
+			Aggs: []plan.AggCall{{Name: "COUNT", Distinct: true, Args: []plan.Expr{call("%", bigT, sch.Ref(0), lit(int64(11), bigT))}, Alias: "d", T: bigT},
+				{Name: "SUM", Args: []plan.Expr{call("/", dblT, &plan.Cast{X: sch.Ref(0), T: dblT}, lit(7.0, dblT))}, Alias: "s", T: dblT}}},
 		"join": plan.NewJoin(plan.LeftJoin, filter, scan("u"), call("=", boolT, sch.Ref(0), &plan.ColumnRef{Index: 2, T: bigT})),
 		"sort": &plan.Sort{Input: filter, Keys: []plan.SortKey{{Expr: sch.Ref(1), Desc: true}}},
 	}
@@ -100,6 +108,59 @@ func TestParallelMatchesSerialShapes(t *testing.T) {
 			t.Errorf("%s: no rows", name)
 		}
 		sameLines(t, name, got, want)
+	}
+}
+
+// TestPartitionedKeepsOrder: a partitioned aggregation gives the groups
+// in the serial order (of their first rows), with the same sums.
+func TestPartitionedKeepsOrder(t *testing.T) {
+	ordered := func(n plan.Node, p int) []string {
+		op, err := NewBuilder(Options{Tables: &failTables{batches: 40, failAt: -1}, Parallelism: p}).Build(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer op.Close()
+		if _, ok := op.(*partAggOp); !ok && p >= minPartitioned {
+			t.Fatalf("parallelism %d: %T, want a partitioned aggregation", p, op)
+		}
+		ts := n.Schema().Types()
+		got, err := Drain(context.Background(), op, ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		for i := range got.N {
+			var cells []string
+			for c, v := range got.Cols {
+				cells = append(cells, types.ValueString(v.Get(i), ts[c]))
+			}
+			lines = append(lines, strings.Join(cells, "|"))
+		}
+		return lines
+	}
+	for _, name := range []string{"partitioned", "partitioned-distinct"} {
+		n := parallelShapes()[name]
+		want := ordered(n, 1)
+		for _, p := range []int{minPartitioned, minPartitioned + 1, 2 * minPartitioned} {
+			sameLines(t, name, ordered(n, p), want)
+		}
+	}
+}
+
+// TestPartitionedSpillMatchesSerial: owners of a partitioned
+// aggregation that spill past their budget give the serial groups and
+// sums (the order of spilled groups is not the serial one: compared
+// sorted).
+func TestPartitionedSpillMatchesSerial(t *testing.T) {
+	n := parallelShapes()["partitioned"]
+	f := &failTables{batches: 40, failAt: -1}
+	want, _ := runOpts(t, n, Options{Tables: f, Parallelism: 1})
+	for _, p := range []int{minPartitioned, minPartitioned + 2} {
+		got, _ := runOpts(t, n, Options{Tables: f, Parallelism: p, AggBudget: 5})
+		slices.Sort(got)
+		w := slices.Clone(want)
+		slices.Sort(w)
+		sameLines(t, "spilled", got, w)
 	}
 }
 
