@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -119,6 +120,10 @@ func measure(group string, cs caseDef, runs int) result {
 			if f == nil || st.err[e] != "" {
 				continue
 			}
+			// What the engine before wrote is written out first: a
+			// run must not wait for another engine's dirty pages
+			// when it syncs its own files.
+			syscall.Sync()
 			s, err := f(i)
 			if err != nil {
 				st.err[e] = oneLine(err.Error())
