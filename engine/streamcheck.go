@@ -186,14 +186,18 @@ func updatingProducer(n plan.Node) (desc string, deletes bool) {
 }
 
 // appendOnly refuses, in streaming mode, an updating query written into
-// a filesystem table whose format takes inserts only, as Flink does
-// (other sinks that take inserts only receive the query's final rows). It reads the plan before
+// a sink that takes inserts only and refuses updates (a filesystem table
+// whose format takes inserts only), as Flink does; other sinks that take
+// inserts only receive the query's final rows. It reads the plan before
 // the optimizer merges the query's projections into the sink's.
 func (s *Session) appendOnly(ctx context.Context, sk *plan.Sink) error {
-	if !s.streaming() || sk.Options["connector"] != "filesystem" || !opt.Updates(sk.Input, planSources{ctx: ctx, s: s}) {
+	if !s.streaming() {
 		return nil
 	}
-	if s.connectors().Abilities(sink.Table(sk)).Accepts != connectors.InsertOnly {
+	if a := s.connectors().Abilities(sink.Table(sk)); !a.RefusesUpdates || a.Accepts != connectors.InsertOnly {
+		return nil
+	}
+	if !opt.Updates(sk.Input, planSources{ctx: ctx, s: s}) {
 		return nil
 	}
 	return appendOnlySink(sk.Table.Catalog+"."+sk.Table.Database+"."+sk.Table.Object, sk)

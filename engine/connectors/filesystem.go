@@ -73,7 +73,7 @@ func filesystemFactory(reg *Registry) *Factory {
 		Abilities: func(t *Table) Abilities {
 			mode := reg.formatChangelog(t.Options)
 			a := Abilities{Bounded: t.Options["source.monitor-interval"] == "", Projection: true,
-				ReadableMetadata: fileMetadata(), Produces: mode, Accepts: mode}
+				ReadableMetadata: fileMetadata(), Produces: mode, Accepts: mode, RefusesUpdates: true}
 			// Filters on partition keys choose the files read; a format
 			// with statistics skips parts of files by the others.
 			if len(t.PartitionKeys) > 0 {

@@ -139,6 +139,10 @@ type Abilities struct {
 	// sink takes as it is (a sink accepting InsertOnly stores rows: an
 	// updating query is materialized to its final rows first).
 	Produces, Accepts ChangelogMode
+	// RefusesUpdates: in streaming mode the sink refuses an updating
+	// query it cannot take as it is (Accepts), where other sinks receive
+	// the query's final rows (Flink's filesystem sink).
+	RefusesUpdates bool
 	// Lookup: the source answers point lookups by key (lookup joins).
 	Lookup bool
 }
