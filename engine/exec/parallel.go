@@ -539,14 +539,20 @@ func (m *morsels) send(ch chan *vector.Batch, b *vector.Batch) error {
 	}
 }
 
+// serial returns a builder of operators that run on one goroutine within
+// budget bytes (at least 1): a worker's, or a step after the workers.
+func (b *Builder) serial(budget int64) *Builder {
+	opts := b.opts
+	opts.Parallelism = 1
+	opts.MemoryBudget = max(budget, 1)
+	return &Builder{opts: opts, env: b.env, corr: b.corr}
+}
+
 // byOrdinal returns the rows of in (whose last column is each row's
 // ordinal) ordered by it, without it, through a sort that spills past
 // its budget.
 func (b *Builder) byOrdinal(in Operator, cols plan.Schema, budget int64) (Operator, error) {
-	opts := b.opts
-	opts.Parallelism = 1
-	opts.MemoryBudget = max(budget, 1)
-	sb := &Builder{opts: opts, env: b.env, corr: b.corr}
+	sb := b.serial(budget)
 	last := len(cols) - 1
 	n := &plan.Sort{Input: &plan.Values{Cols: cols}, Keys: []plan.SortKey{{Expr: &plan.ColumnRef{Index: last, T: cols[last].Type}}}}
 	s, err := sb.newSortOp(n, in, -1)

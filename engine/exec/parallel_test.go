@@ -62,17 +62,20 @@ func (f *failTables) OpenSink(context.Context, *plan.Sink) (connectors.Writer, e
 	return nil, errors.New("no sinks")
 }
 
+// failScan is a scan of the failTables table name: rows (k, g) of BIGINT.
+func failScan(name string) *plan.Scan {
+	bigT := types.New(types.BigInt)
+	return &plan.Scan{Table: plan.TableID{Catalog: "c", Database: "d", Object: name},
+		Physical: plan.Schema{{Name: "k", Type: bigT}, {Name: "g", Type: bigT}}, Bounded: true, Rowtime: -1}
+}
+
 // parallelShapes are a plan of each parallel operator over a scan of
 // failTables.
 func parallelShapes() map[string]plan.Node {
 	bigT := types.New(types.BigInt)
 	boolT := types.New(types.Boolean)
 	dblT := types.New(types.Double)
-	scan := func(name string) *plan.Scan {
-		return &plan.Scan{Table: plan.TableID{Catalog: "c", Database: "d", Object: name},
-			Physical: plan.Schema{{Name: "k", Type: bigT}, {Name: "g", Type: bigT}}, Bounded: true, Rowtime: -1}
-	}
-	s := scan("t")
+	s := failScan("t")
 	sch := s.Schema()
 	filter := &plan.Filter{Input: s, Cond: call(">", boolT, sch.Ref(1), lit(int64(2), bigT))}
 	return map[string]plan.Node{
@@ -92,7 +95,7 @@ func parallelShapes() map[string]plan.Node {
 		"partitioned-distinct": &plan.Aggregate{Input: filter, Group: []plan.Expr{sch.Ref(1), call("%", bigT, sch.Ref(0), lit(int64(5), bigT))}, GroupNames: []string{"g", "m"},
 			Aggs: []plan.AggCall{{Name: "COUNT", Distinct: true, Args: []plan.Expr{call("%", bigT, sch.Ref(0), lit(int64(11), bigT))}, Alias: "d", T: bigT},
 				{Name: "SUM", Args: []plan.Expr{call("/", dblT, &plan.Cast{X: sch.Ref(0), T: dblT}, lit(7.0, dblT))}, Alias: "s", T: dblT}}},
-		"join": plan.NewJoin(plan.LeftJoin, filter, scan("u"), call("=", boolT, sch.Ref(0), &plan.ColumnRef{Index: 2, T: bigT})),
+		"join": plan.NewJoin(plan.LeftJoin, filter, failScan("u"), call("=", boolT, sch.Ref(0), &plan.ColumnRef{Index: 2, T: bigT})),
 		"sort": &plan.Sort{Input: filter, Keys: []plan.SortKey{{Expr: sch.Ref(1), Desc: true}}},
 	}
 }
@@ -123,20 +126,7 @@ func TestPartitionedKeepsOrder(t *testing.T) {
 		if _, ok := op.(*partAggOp); !ok && p >= minPartitioned {
 			t.Fatalf("parallelism %d: %T, want a partitioned aggregation", p, op)
 		}
-		ts := n.Schema().Types()
-		got, err := Drain(context.Background(), op, ts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var lines []string
-		for i := range got.N {
-			var cells []string
-			for c, v := range got.Cols {
-				cells = append(cells, types.ValueString(v.Get(i), ts[c]))
-			}
-			lines = append(lines, strings.Join(cells, "|"))
-		}
-		return lines
+		return drainLines(t, op, n.Schema().Types())
 	}
 	for _, name := range []string{"partitioned", "partitioned-distinct"} {
 		n := parallelShapes()[name]

@@ -148,10 +148,7 @@ func (o *parallelAggOp) run(ctx context.Context) error {
 		close(o.rows)
 	}()
 	budget := o.b.memoryBudget()
-	opts := o.b.opts
-	opts.Parallelism = 1
-	opts.MemoryBudget = max(budget/4, 1)
-	fb := &Builder{opts: opts, env: o.b.env, corr: o.b.corr}
+	fb := o.b.serial(budget / 4)
 	fin, err := fb.newAggOp(o.final, &chanOp{ch: o.rows, m: m}, false)
 	if err != nil {
 		return err
@@ -170,17 +167,21 @@ func (o *parallelAggOp) run(ctx context.Context) error {
 	return nil
 }
 
+// aggShare returns the builder of one of n workers' aggregations: serial,
+// within budget bytes and an nth of the group cap.
+func (b *Builder) aggShare(budget int64, n int) *Builder {
+	sb := b.serial(budget)
+	if sb.opts.AggBudget > 0 {
+		sb.opts.AggBudget = max(sb.opts.AggBudget/n, 1)
+	}
+	return sb
+}
+
 // work is worker w: a partial aggregation of the batches it pulls, with
 // a share of the memory budget.
 func (o *parallelAggOp) work(ctx context.Context, w int) error {
 	m := o.m
-	opts := o.b.opts
-	opts.Parallelism = 1
-	opts.MemoryBudget = max(o.b.memoryBudget()/int64(2*m.n), 1)
-	if opts.AggBudget > 0 {
-		opts.AggBudget = max(opts.AggBudget/m.n, 1)
-	}
-	pb := &Builder{opts: opts, env: o.b.env, corr: o.b.corr}
+	pb := o.b.aggShare(o.b.memoryBudget()/int64(2*m.n), m.n)
 	var in Operator = &ordinalOp{pipe: m.pipes[w], v: m.views[w]}
 	if m.free {
 		in = m.pipes[w]
@@ -464,14 +465,8 @@ func (o *partAggOp) run(ctx context.Context) error {
 	m := o.m
 	// The owners are built first: a failure leaves no goroutine behind.
 	budget := o.b.memoryBudget()
-	opts := o.b.opts
-	opts.Parallelism = 1
-	opts.MemoryBudget = max(budget*3/int64(4*m.n), 1)
-	if opts.AggBudget > 0 {
-		opts.AggBudget = max(opts.AggBudget/m.n, 1)
-	}
 	for w := range m.n {
-		pb := &Builder{opts: opts, env: o.b.env, corr: o.b.corr}
+		pb := o.b.aggShare(budget*3/int64(4*m.n), m.n)
 		keys, err := pb.compileAll(o.n.Group)
 		if err != nil {
 			return err

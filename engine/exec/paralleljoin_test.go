@@ -12,16 +12,12 @@ import (
 func pipelineJoinShapes() map[string]plan.Node {
 	bigT := types.New(types.BigInt)
 	boolT := types.New(types.Boolean)
-	scan := func(name string) *plan.Scan {
-		return &plan.Scan{Table: plan.TableID{Catalog: "c", Database: "d", Object: name},
-			Physical: plan.Schema{{Name: "k", Type: bigT}, {Name: "g", Type: bigT}}, Bounded: true, Rowtime: -1}
-	}
-	s := scan("t")
+	s := failScan("t")
 	sch := s.Schema()
 	filter := &plan.Filter{Input: s, Cond: call(">", boolT, sch.Ref(1), lit(int64(2), bigT))}
 	// The build side: the rows whose k is a multiple of 3, keyed by k/3,
 	// so that probe keys meet zero, one or several build rows.
-	us := scan("u")
+	us := failScan("u")
 	usch := us.Schema()
 	build := &plan.Filter{Input: us, Cond: call("=", boolT, call("%", bigT, usch.Ref(0), lit(int64(3), bigT)), lit(int64(0), bigT))}
 	keyed := &plan.Project{Input: build, Exprs: []plan.Expr{call("/", bigT, usch.Ref(0), lit(int64(5), bigT)), usch.Ref(1)}, Names: []string{"bk", "bg"}}

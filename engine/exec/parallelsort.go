@@ -108,13 +108,10 @@ func (o *parallelSortOp) Next(ctx context.Context) (*vector.Batch, error) {
 // sort of its own, whose first sorted batch it takes.
 func (o *parallelSortOp) work(ctx context.Context, w int) error {
 	m := o.m
-	opts := o.b.opts
-	opts.Parallelism = 1
-	opts.MemoryBudget = max(o.b.memoryBudget()/int64(m.n), 1)
-	if opts.SortBudget > 0 {
-		opts.SortBudget = max(opts.SortBudget/m.n, 1)
+	wb := o.b.serial(o.b.memoryBudget() / int64(m.n))
+	if wb.opts.SortBudget > 0 {
+		wb.opts.SortBudget = max(wb.opts.SortBudget/m.n, 1)
 	}
-	wb := &Builder{opts: opts, env: o.b.env, corr: o.b.corr}
 	keyEvs := make([]evaluator, len(o.n.Keys))
 	for i, k := range o.n.Keys {
 		ev, err := wb.compile(k.Expr)
