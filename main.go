@@ -33,12 +33,18 @@ import (
 	"eddy/engine/connectors/jdbc"
 	"eddy/engine/connectors/kafka"
 	"eddy/engine/gateway"
+	"eddy/engine/gcpace"
 	"eddy/repl"
 	"eddy/repl/render"
 )
 
 // version is the release shown by --version and the banner.
 const version = "0.1.0"
+
+// heapFloor is the heap below which the collector waits (engine/gcpace):
+// a query that decodes a file or a table into short-lived batches is
+// collected every 32 MB of allocation instead of every 4 MB.
+const heapFloor = 32 << 20
 
 // Exit statuses: 1 for a failed statement, 2 for a usage error.
 const (
@@ -158,6 +164,12 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) (code int, sig
 	o, code, done := parseFlags(args, stderr)
 	if done {
 		return code, nil
+	}
+	// The collector's pace: a heap floor unless GOGC says otherwise.
+	if os.Getenv("GOGC") == "" {
+		pacer := gcpace.New(heapFloor)
+		pacer.Start()
+		defer pacer.Stop()
 	}
 	// EDDY_CPUPROFILE=FILE writes a CPU profile of the whole run, for the
 	// performance suite and anyone chasing a slow statement.
