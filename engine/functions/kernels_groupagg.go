@@ -76,6 +76,12 @@ func growTo[T any](s []T, n int) []T {
 
 func (a *groupCount) Update(groups []int32, args []*vector.Vec) {
 	if len(args) == 0 || !anyNulls(args) {
+		if len(a.n) == 1 {
+			// One group (a global aggregate): every row is in it or
+			// skipped, and the count is kept in a register.
+			a.n[0] += countKept(groups)
+			return
+		}
 		for _, g := range groups {
 			if g >= 0 {
 				a.n[g]++
@@ -95,6 +101,17 @@ rows:
 		}
 		a.n[g]++
 	}
+}
+
+// countKept returns the number of rows with a group (not skipped).
+func countKept(groups []int32) int64 {
+	var n int64
+	for _, g := range groups {
+		if g >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func anyNulls(args []*vector.Vec) bool {
@@ -132,6 +149,10 @@ func (a *groupSum) Grow(n int) {
 func (a *groupSum) Update(groups []int32, args []*vector.Vec) {
 	v := args[0]
 	nulls := v.HasNulls()
+	if len(a.n) == 1 {
+		a.updateOne(groups, v, nulls)
+		return
+	}
 	if a.float {
 		x := v.Floats
 		for i, g := range groups {
@@ -149,6 +170,33 @@ func (a *groupSum) Update(groups []int32, args []*vector.Vec) {
 			a.n[g]++
 		}
 	}
+}
+
+// updateOne is Update when there is one group (a global aggregate): every
+// row is in group 0 or skipped. The sum and count are kept in registers,
+// not stored to the group's slot each row; the values are added in row
+// order as Update adds them, so a floating-point sum is the same.
+func (a *groupSum) updateOne(groups []int32, v *vector.Vec, nulls bool) {
+	n := a.n[0]
+	if a.float {
+		s, x := a.f[0], v.Floats
+		for i, g := range groups {
+			if g >= 0 && (!nulls || !v.IsNull(i)) {
+				s += x[i]
+				n++
+			}
+		}
+		a.f[0], a.n[0] = s, n
+		return
+	}
+	s, x := a.i[0], v.Ints
+	for i, g := range groups {
+		if g >= 0 && (!nulls || !v.IsNull(i)) {
+			s += x[i]
+			n++
+		}
+	}
+	a.i[0], a.n[0] = s, n
 }
 
 func (a *groupSum) Result(g int) any {
