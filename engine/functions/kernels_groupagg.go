@@ -177,26 +177,23 @@ func (a *groupSum) Update(groups []int32, args []*vector.Vec) {
 // not stored to the group's slot each row; the values are added in row
 // order as Update adds them, so a floating-point sum is the same.
 func (a *groupSum) updateOne(groups []int32, v *vector.Vec, nulls bool) {
-	n := a.n[0]
 	if a.float {
-		s, x := a.f[0], v.Floats
-		for i, g := range groups {
-			if g >= 0 && (!nulls || !v.IsNull(i)) {
-				s += x[i]
-				n++
-			}
-		}
-		a.f[0], a.n[0] = s, n
+		a.f[0], a.n[0] = sumOne(a.f[0], a.n[0], v.Floats, groups, v, nulls)
 		return
 	}
-	s, x := a.i[0], v.Ints
+	a.i[0], a.n[0] = sumOne(a.i[0], a.n[0], v.Ints, groups, v, nulls)
+}
+
+// sumOne adds to s and n the values x[i] of the rows with a group that v
+// has not NULL.
+func sumOne[T int64 | float64](s T, n int64, x []T, groups []int32, v *vector.Vec, nulls bool) (T, int64) {
 	for i, g := range groups {
 		if g >= 0 && (!nulls || !v.IsNull(i)) {
 			s += x[i]
 			n++
 		}
 	}
-	a.i[0], a.n[0] = s, n
+	return s, n
 }
 
 func (a *groupSum) Result(g int) any {
