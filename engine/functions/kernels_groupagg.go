@@ -148,52 +148,37 @@ func (a *groupSum) Grow(n int) {
 
 func (a *groupSum) Update(groups []int32, args []*vector.Vec) {
 	v := args[0]
-	nulls := v.HasNulls()
-	if len(a.n) == 1 {
-		a.updateOne(groups, v, nulls)
+	if a.float {
+		sumInto(a.f, a.n, v.Floats, groups, v)
 		return
 	}
-	if a.float {
-		x := v.Floats
+	sumInto(a.i, a.n, v.Ints, groups, v)
+}
+
+// sumInto adds each row's value x[i] to sums[groups[i]] and counts it in
+// n, for the rows with a group whose value v does not hold NULL. With one
+// group (a global aggregate) the sum and count are kept in registers, not
+// stored to the group's slot each row; the values add in row order either
+// way, so a floating-point sum is the same.
+func sumInto[T int64 | float64](sums []T, n []int64, x []T, groups []int32, v *vector.Vec) {
+	nulls := v.HasNulls()
+	if len(n) == 1 {
+		s, c := sums[0], n[0]
 		for i, g := range groups {
 			if g >= 0 && (!nulls || !v.IsNull(i)) {
-				a.f[g] += x[i]
-				a.n[g]++
+				s += x[i]
+				c++
 			}
 		}
+		sums[0], n[0] = s, c
 		return
 	}
-	x := v.Ints
 	for i, g := range groups {
 		if g >= 0 && (!nulls || !v.IsNull(i)) {
-			a.i[g] += x[i]
-			a.n[g]++
+			sums[g] += x[i]
+			n[g]++
 		}
 	}
-}
-
-// updateOne is Update when there is one group (a global aggregate): every
-// row is in group 0 or skipped. The sum and count are kept in registers,
-// not stored to the group's slot each row; the values are added in row
-// order as Update adds them, so a floating-point sum is the same.
-func (a *groupSum) updateOne(groups []int32, v *vector.Vec, nulls bool) {
-	if a.float {
-		a.f[0], a.n[0] = sumOne(a.f[0], a.n[0], v.Floats, groups, v, nulls)
-		return
-	}
-	a.i[0], a.n[0] = sumOne(a.i[0], a.n[0], v.Ints, groups, v, nulls)
-}
-
-// sumOne adds to s and n the values x[i] of the rows with a group that v
-// has not NULL.
-func sumOne[T int64 | float64](s T, n int64, x []T, groups []int32, v *vector.Vec, nulls bool) (T, int64) {
-	for i, g := range groups {
-		if g >= 0 && (!nulls || !v.IsNull(i)) {
-			s += x[i]
-			n++
-		}
-	}
-	return s, n
 }
 
 func (a *groupSum) Result(g int) any {

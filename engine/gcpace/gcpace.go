@@ -43,8 +43,8 @@ func New(floor uint64) *Pacer {
 func (p *Pacer) Start() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.prior = debug.SetGCPercent(p.percentFor(0))
 	p.percent = p.percentFor(0)
+	p.prior = debug.SetGCPercent(p.percent)
 	p.arm()
 }
 
