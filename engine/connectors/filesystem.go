@@ -344,7 +344,7 @@ func (r *fileReader) Next(ctx context.Context) (*vector.Batch, error) {
 	for i, c := range r.cols {
 		out.Cols[i] = b.Cols[c]
 	}
-	return out, nil
+	return out.Inherit(b), nil
 }
 
 // next fills a batch from the files: the format appends to the data
@@ -400,6 +400,7 @@ func (r *fileReader) next(ctx context.Context) (*vector.Batch, error) {
 					for j, ci := range lay.data {
 						out.Cols[ci] = vecs[j]
 					}
+					out.Recycle = func() { br.Recycle(vecs) }
 				}
 				alloc()
 				n, eof, handed = k, end, true

@@ -615,9 +615,10 @@ func (f *flatCursor) appendPresent(vec *vector.Vec, lo, hi int) {
 			out[j] = int64(x)
 		}
 	case f.kind == parquet.Int64:
-		if f.alias && len(vec.Ints) == 0 {
-			// The page's values become the vector's (capacity cut, so
-			// an append copies them first).
+		if f.alias && len(vec.Ints) == 0 && cap(vec.Ints) < hi-lo {
+			// A vector without room of its own (a recycled one has it)
+			// takes the page's values as they are (capacity cut, so an
+			// append copies them first).
 			vec.Ints, f.aliased = f.ints[lo:hi:hi], true
 			return
 		}
@@ -630,7 +631,7 @@ func (f *flatCursor) appendPresent(vec *vector.Vec, lo, hi int) {
 			vec.Floats = append(vec.Floats, float64(x))
 		}
 	case f.kind == parquet.Double:
-		if f.alias && len(vec.Floats) == 0 {
+		if f.alias && len(vec.Floats) == 0 && cap(vec.Floats) < hi-lo {
 			vec.Floats, f.aliased = f.flts[lo:hi:hi], true
 			return
 		}

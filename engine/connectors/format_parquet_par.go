@@ -41,6 +41,9 @@ type pqParallel struct {
 	// into buffers its cursors keep).
 	mu   sync.Mutex
 	idle []pqCursors
+	// free are batches handed out whose consumer released them
+	// (Recycle): the next batches are decoded into their vectors.
+	free [][]*vector.Vec
 }
 
 // pqCursors are a row group reader's cursors and filter vectors.
@@ -64,6 +67,43 @@ func (p *pqParallel) put(c pqCursors) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.idle = append(p.idle, c)
+}
+
+// Recycle implements batchReader: the vectors of a batch ReadBatch handed
+// out are filled again by a later batch.
+func (r *parquetReader) Recycle(vecs []*vector.Vec) {
+	p := r.par
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.free = append(p.free, vecs)
+}
+
+// reuse returns a released batch's vectors, emptied, when there is one
+// with a vector for exactly the columns want marks.
+func (p *pqParallel) reuse(want []bool) []*vector.Vec {
+	p.mu.Lock()
+	if len(p.free) == 0 {
+		p.mu.Unlock()
+		return nil
+	}
+	vecs := p.free[len(p.free)-1]
+	p.free = p.free[:len(p.free)-1]
+	p.mu.Unlock()
+	if len(vecs) != len(want) {
+		return nil
+	}
+	for i, v := range vecs {
+		if (v != nil) != want[i] {
+			return nil
+		}
+		if v != nil {
+			resetVec(v)
+		}
+	}
+	return vecs
 }
 
 // started reports whether row groups were started already.
@@ -179,6 +219,9 @@ func (r *parquetReader) ReadBatch(want []bool) (vecs []*vector.Vec, n int, end, 
 // when it has none to hand over now (Read gives the rows).
 type batchReader interface {
 	ReadBatch(want []bool) (vecs []*vector.Vec, n int, end, ok bool, err error)
+	// Recycle takes back the vectors of a batch it handed out, once the
+	// batch's consumer released it (vector.Batch.Release).
+	Recycle(vecs []*vector.Vec)
 }
 
 // startGroup starts decoding row group g into batches with a vector for
@@ -201,10 +244,13 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 		for end := false; !end; {
 			// A batch is filled up to its size, whatever the filters
 			// leave out.
-			vecs := make([]*vector.Vec, len(want))
-			for i, w := range want {
-				if w {
-					vecs[i] = vector.New(r.cols[i].Type, g.batchCap(i))
+			vecs := p.reuse(want)
+			if vecs == nil {
+				vecs = make([]*vector.Vec, len(want))
+				for i, w := range want {
+					if w {
+						vecs[i] = vector.New(r.cols[i].Type, g.batchCap(i))
+					}
 				}
 			}
 			n := 0

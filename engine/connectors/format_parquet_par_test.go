@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -255,5 +256,78 @@ func TestParquetWorkerCap(t *testing.T) {
 				t.Fatalf("parallelism %d: row %d is %s, want %s", n, i, g, want)
 			}
 		}
+	}
+}
+
+// TestParquetBatchesRecycled: batches released by their consumers are
+// filled again by later ones (the same vectors come back), and every row
+// read, by several goroutines that render a batch and release it, is the
+// file's: NULLs and values of a recycled vector are the new batch's.
+func TestParquetBatchesRecycled(t *testing.T) {
+	file, cols, want := parRows(t, 30000)
+	tbl := parquetTable(t, file, cols)
+	ft, err := newFileTable(New().Registry, tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := openFileReader(ft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.(Pushdown).PushColumns([]int{2, 0, 1})
+	var mu sync.Mutex
+	var got []string
+	seen := map[*vector.Vec]int{}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				b, err := r.Next(context.Background())
+				if err != nil {
+					errs <- err
+					return
+				}
+				if b == nil {
+					return
+				}
+				var rows []string
+				for i := range b.N {
+					rows = append(rows, batchRow(b, i, []*types.Type{cols[2].Type, cols[0].Type, cols[1].Type}, []int{1, 2, 0}))
+				}
+				mu.Lock()
+				got = append(got, rows...)
+				for _, v := range b.Cols {
+					seen[v]++
+				}
+				mu.Unlock()
+				b.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	want = slices.Clone(want)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%d rows, want %d; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+	again := 0
+	for _, n := range seen {
+		if n > 1 {
+			again++
+		}
+	}
+	if runtime.GOMAXPROCS(0) > 1 && again == 0 {
+		t.Fatalf("%d vectors, none filled again after its batch was released", len(seen))
 	}
 }

@@ -111,7 +111,7 @@ func (p *prefetchReader) run(ctx context.Context) {
 			for i, c := range p.cols {
 				out.Cols[i] = b.Cols[c]
 			}
-			b = out
+			b = out.Inherit(b)
 		}
 		select {
 		case p.ch <- prefetched{b: b, err: err}:

@@ -522,7 +522,14 @@ func (o *aggOp) consumeRows(ctx context.Context, bt *vector.Batch) (*vector.Batc
 		}
 	}
 	if o.flat {
-		return nil, o.consumeFlat(bt, keyVecs, args, filters)
+		err := o.consumeFlat(bt, keyVecs, args, filters)
+		if err == nil {
+			// The flat state keeps copies of the keys and the folded
+			// values only (spilled rows are written out).
+			o.ords = nil
+			bt.Release()
+		}
+		return nil, err
 	}
 	var changes *vector.Batch
 	if o.streaming {

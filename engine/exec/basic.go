@@ -179,7 +179,10 @@ func filterBatch(ctx context.Context, cond evaluator, bt *vector.Batch) (*vector
 	if len(sel) == bt.N {
 		return bt, nil
 	}
-	return bt.Gather(sel), nil
+	// The rows kept are copied: the input is done with.
+	out := bt.Gather(sel)
+	bt.Release()
+	return out, nil
 }
 
 func (b *Builder) project(n *plan.Project) (Operator, error) {
@@ -248,7 +251,7 @@ func (o *projectOp) Next(ctx context.Context) (*vector.Batch, error) {
 		}
 		out.Cols[i] = v
 	}
-	return out, nil
+	return out.Inherit(bt), nil
 }
 
 func (o *projectOp) Close() error { return o.in.Close() }

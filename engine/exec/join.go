@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"sync"
 
 	"eddy/engine/plan"
 	"eddy/engine/types"
@@ -118,6 +119,9 @@ type joinOp struct {
 	// vector per column that grows as needed and is never written.
 	read  []bool
 	zeros []*vector.Vec
+	// spares are output vectors the join gathered whose batch its
+	// consumer released (vector.Batch.Release), to gather into again.
+	spares *vecSpares
 	// shared, in a worker of a parallel pipeline, is the table built once
 	// for every worker (paralleljoin.go).
 	shared *sharedBuild
@@ -171,7 +175,9 @@ func (o *joinOp) readBuild(ctx context.Context) (rows, pending *vector.Batch, er
 		if canSpill && (o.budget > 0 && rows.N+bt.N > o.budget || held > o.memBudget) {
 			return rows, bt, nil
 		}
+		rows.Reserve(bt.N)
 		rows.AppendBatch(bt)
+		bt.Release()
 	}
 	return rows, nil, nil
 }
@@ -338,7 +344,16 @@ func (o *joinOp) pass(ctx context.Context) (*vector.Batch, error) {
 	return o.tail.Next(ctx)
 }
 
+// probe joins a left batch with the build rows. The output inherits the
+// batch's Recycle when it holds the batch's vectors; otherwise the batch
+// is released, the output holding copies of what it needs.
 func (o *joinOp) probe(ctx context.Context, bt *vector.Batch) (*vector.Batch, error) {
+	out, err := o.probeRows(ctx, bt)
+	bt.Release()
+	return out, err
+}
+
+func (o *joinOp) probeRows(ctx context.Context, bt *vector.Batch) (*vector.Batch, error) {
 	var li, ri []int
 	if len(o.lkeys) == 0 {
 		for l := range bt.N {
@@ -489,6 +504,8 @@ func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 	// Pairs that take every left row once, in order, take the left
 	// columns as they are.
 	whole := bt != nil && len(li) == bt.N && identity(li)
+	passed := false
+	var made []spareVec
 	for i := range o.leftTypes {
 		var src *vector.Vec
 		if bt != nil {
@@ -499,6 +516,7 @@ func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 			out.Cols = append(out.Cols, o.unread(c, len(li)))
 		case whole && src.Len == bt.N && src.T.Equal(o.outTypes[c]):
 			out.Cols = append(out.Cols, src)
+			passed = true
 		default:
 			out.Cols = append(out.Cols, gatherOrNull(src, o.outTypes[c], li))
 		}
@@ -513,13 +531,74 @@ func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 			src.T.Equal(o.outTypes[c]):
 			// An inner join pairs every row: no position is -1, and a
 			// column without NULLs gathers with no check at all.
-			out.Cols = append(out.Cols, src.Gather(ri))
+			if o.spares == nil {
+				o.spares = &vecSpares{}
+			}
+			v := src.GatherInto(o.spares.take(c), ri)
+			out.Cols = append(out.Cols, v)
+			made = append(made, spareVec{c, v})
 		default:
 			out.Cols = append(out.Cols, gatherOrNull(src, o.outTypes[c], ri))
 		}
 		c++
 	}
+	var inherited func()
+	if passed {
+		inherited, bt.Recycle = bt.Recycle, nil
+	}
+	out.Recycle = inherited
+	if len(made) > 0 {
+		sp := o.spares
+		out.Recycle = func() {
+			sp.put(made)
+			if inherited != nil {
+				inherited()
+			}
+		}
+	}
 	return out
+}
+
+// vecSpares holds, per output column, vectors to be filled again. A
+// batch may be released on another goroutine than the join's.
+type vecSpares struct {
+	mu   sync.Mutex
+	cols [][]*vector.Vec
+}
+
+// spareVec is a vector made for output column col.
+type spareVec struct {
+	col int
+	v   *vector.Vec
+}
+
+// maxSpares bounds the vectors kept per column.
+const maxSpares = 64
+
+// take returns a spare vector of column col, or nil.
+func (s *vecSpares) take(col int) *vector.Vec {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if col >= len(s.cols) || len(s.cols[col]) == 0 {
+		return nil
+	}
+	vs := s.cols[col]
+	v := vs[len(vs)-1]
+	s.cols[col] = vs[:len(vs)-1]
+	return v
+}
+
+func (s *vecSpares) put(vs []spareVec) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range vs {
+		for len(s.cols) <= x.col {
+			s.cols = append(s.cols, nil)
+		}
+		if len(s.cols[x.col]) < maxSpares {
+			s.cols[x.col] = append(s.cols[x.col], x.v)
+		}
+	}
 }
 
 func (o *joinOp) Close() error {

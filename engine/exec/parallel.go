@@ -570,7 +570,7 @@ func (o *dropLastOp) Next(ctx context.Context) (*vector.Batch, error) {
 	if err != nil || b == nil {
 		return nil, err
 	}
-	return &vector.Batch{Cols: b.Cols[:len(b.Cols)-1], Kinds: b.Kinds, N: b.N}, nil
+	return (&vector.Batch{Cols: b.Cols[:len(b.Cols)-1], Kinds: b.Kinds, N: b.N}).Inherit(b), nil
 }
 
 func (o *dropLastOp) Close() error { return o.in.Close() }

@@ -234,7 +234,7 @@ func (o *ordinalOp) Next(ctx context.Context) (*vector.Batch, error) {
 	}
 	col := &vector.Vec{T: types.New(types.BigInt).WithNullable(false), Class: vector.Int, Len: bt.N, Ints: ords}
 	cols := append(append(make([]*vector.Vec, 0, len(bt.Cols)+1), bt.Cols...), col)
-	return &vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}, nil
+	return (&vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}).Inherit(bt), nil
 }
 
 func (o *ordinalOp) Close() error { return nil }

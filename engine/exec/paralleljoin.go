@@ -63,7 +63,7 @@ func (p *parallelProbe) enable(o *joinOp) error {
 	for range n {
 		w := *o
 		w.left, w.right, w.par, w.grace = nil, nil, nil, nil
-		w.liBuf, w.riBuf, w.zeros = nil, nil, nil
+		w.liBuf, w.riBuf, w.zeros, w.spares = nil, nil, nil, nil
 		w.lkeys, w.residual = nil, nil
 		w.matchedRight = nil
 		if o.n.Kind == plan.RightJoin || o.n.Kind == plan.FullJoin {

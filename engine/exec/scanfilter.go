@@ -237,7 +237,7 @@ func (o *scanOp) nextRows(ctx context.Context, proj []int) (*vector.Batch, error
 		for i, p := range proj {
 			cols[i] = bt.Cols[p]
 		}
-		return &vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}, nil
+		return (&vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}).Inherit(bt), nil
 	}
 }
 

@@ -135,7 +135,7 @@ func retype(bt *vector.Batch, ts []*types.Type) (*vector.Batch, error) {
 		}
 		out.Cols[i] = c
 	}
-	return out, nil
+	return out.Inherit(bt), nil
 }
 
 func (o *setOpOp) Close() error {

@@ -13,6 +13,33 @@ type Batch struct {
 	Cols  []*Vec
 	Kinds []types.RowKind
 	N     int
+	// Recycle, when set, gives the batch's vectors back to the producer
+	// that filled them, to be filled again (see Release). An operator
+	// whose output batch holds its input's vectors, or is made from them
+	// with nothing kept, passes its input's Recycle on.
+	Recycle func()
+}
+
+// Inherit moves src's Recycle to b, for an operator whose output b holds
+// src's vectors (or things made from them): b's consumer releases both.
+// It returns b.
+func (b *Batch) Inherit(src *Batch) *Batch {
+	b.Recycle, src.Recycle = src.Recycle, nil
+	return b
+}
+
+// Release tells the batch's producer that the caller is done with it: it
+// keeps no reference to the batch's vectors or to their storage, so the
+// producer may fill them again. Values copied out stay valid: a producer
+// refills a vector's arrays, never the bytes a string or byte string
+// value points to, nor a decimal. A consumer
+// that keeps a vector, or a slice of one, must not call it; a batch with
+// no producer to give back to ignores it. Only the first call counts.
+func (b *Batch) Release() {
+	if f := b.Recycle; f != nil {
+		b.Recycle = nil
+		f()
+	}
 }
 
 // NewBatch returns an empty batch with one vector per type.
@@ -82,6 +109,13 @@ func (b *Batch) Gather(sel []int) *Batch {
 		}
 	}
 	return out
+}
+
+// Reserve makes room for n more rows in every column (Vec.Reserve).
+func (b *Batch) Reserve(n int) {
+	for _, v := range b.Cols {
+		v.Reserve(n)
+	}
 }
 
 // AppendBatch adds every row of src (same column types).

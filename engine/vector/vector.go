@@ -87,6 +87,40 @@ func New(t *types.Type, capacity int) *Vec {
 	return v
 }
 
+// Reserve makes room for n more values without a reallocation, growing
+// the storage to at least twice its capacity when it must grow (append
+// grows a large slice by a quarter, so a vector appended to batch after
+// batch would be copied many more times).
+func (v *Vec) Reserve(n int) {
+	switch v.Class {
+	case Bool:
+		v.Bools = reserve(v.Bools, n)
+	case Int:
+		v.Ints = reserve(v.Ints, n)
+	case Float:
+		v.Floats = reserve(v.Floats, n)
+	case Decimal:
+		v.Decs = reserve(v.Decs, n)
+	case String:
+		v.Strs = reserve(v.Strs, n)
+	case Bytes:
+		v.Bytes = reserve(v.Bytes, n)
+	case Time:
+		v.Times = reserve(v.Times, n)
+	default:
+		v.Anys = reserve(v.Anys, n)
+	}
+}
+
+func reserve[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	out := make([]T, len(s), max(len(s)+n, 2*cap(s)))
+	copy(out, s)
+	return out
+}
+
 // Make returns a vector of type t holding n zero (non-null) values, for
 // kernels that write by index.
 func Make(t *types.Type, n int) *Vec {
@@ -309,6 +343,31 @@ func (v *Vec) Gather(sel []int) *Vec {
 		out.AppendFrom(v, i)
 	}
 	return out
+}
+
+// GatherInto is Gather filling dst, a vector of v's type whose values are
+// no longer needed, when it is an integer or floating-point vector
+// without NULLs (nil or another: a new vector).
+func (v *Vec) GatherInto(dst *Vec, sel []int) *Vec {
+	if dst == nil || dst.Class != v.Class || v.nulls != nil || (v.Class != Int && v.Class != Float) {
+		return v.Gather(sel)
+	}
+	dst.T, dst.Len, dst.nulls = v.T, len(sel), nil
+	switch v.Class {
+	case Int:
+		out := reserve(dst.Ints[:0], len(sel))[:len(sel)]
+		for j, i := range sel {
+			out[j] = v.Ints[i]
+		}
+		dst.Ints = out
+	case Float:
+		out := reserve(dst.Floats[:0], len(sel))[:len(sel)]
+		for j, i := range sel {
+			out[j] = v.Floats[i]
+		}
+		dst.Floats = out
+	}
+	return dst
 }
 
 // Const returns a vector of n copies of an engine value.
