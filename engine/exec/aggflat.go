@@ -95,7 +95,17 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 		}
 		nulls := kv.HasNulls()
 		dense, denseMin := f.dense, f.denseMin
-		for row, k := range kv.Ints[:bt.N] {
+		keys := kv.Ints[:bt.N]
+		for row := 0; row < len(keys); row++ {
+			if dense != nil && !nulls {
+				// The run of rows whose groups the dense array has, in a
+				// loop of its own; the row it stops at is taken below.
+				row += denseIDs(keys[row:], dense, denseMin, ids[row:])
+				if row == len(keys) {
+					break
+				}
+			}
+			k := keys[row]
 			var id int32
 			switch {
 			case nulls && kv.IsNull(row):
@@ -265,6 +275,25 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 		return o.spill(bt, spillRows, spillPart)
 	}
 	return nil
+}
+
+// denseIDs sets ids[row] to the group of keys[row] from the dense array
+// (dense[key-min]) up to the first key without one there, and returns the
+// number of rows it set. The keys hold no NULL.
+func denseIDs(keys []int64, dense []int32, min int64, ids []int32) int {
+	ids = ids[:len(keys)]
+	for row, k := range keys {
+		d := uint64(k - min)
+		if d >= uint64(len(dense)) {
+			return row
+		}
+		id := dense[d]
+		if id < 0 {
+			return row
+		}
+		ids[row] = id
+	}
+	return len(keys)
 }
 
 // newFlatGroup adds the group of row's key and returns its id.
