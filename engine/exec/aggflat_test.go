@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,5 +193,37 @@ func TestFlatOneGroupingSet(t *testing.T) {
 	sameLines(t, "one grouping set", got, want)
 	if len(got) != 151 || !strings.HasSuffix(got[0], "|1|0") || strings.Split(got[0], "|")[1] != "NULL" {
 		t.Fatalf("%d rows, first %s", len(got), got[0])
+	}
+}
+
+// TestFlatAggregateDenseRuns: integer keys without NULLs take the dense
+// array's loop; new keys in the middle of a batch, a key past the array
+// (which refits it) and a far key (which moves to the hash table) give
+// the per-group path's groups.
+func TestFlatAggregateDenseRuns(t *testing.T) {
+	var rows [][]any
+	for i := range 5000 {
+		k := int32(i % 37)
+		switch {
+		case i == 1500:
+			k = 900
+		case i == 3000:
+			k = 2_000_000_000
+		case i > 2000 && i%11 == 0:
+			k = int32(40 + i%13)
+		}
+		rows = append(rows, []any{k, "x"})
+	}
+	v := values(rows...)
+	s := v.Schema()
+	agg := &plan.Aggregate{Input: v, Group: []plan.Expr{col(s, 0)}, GroupNames: []string{"k"},
+		Aggs: []plan.AggCall{aggCall("COUNT", bigT, false), aggCall("SUM", intT, false, col(s, 0))}}
+	flat, _ := runAgg(t, agg, Options{}, true)
+	groups, _ := runAgg(t, agg, Options{}, false)
+	if len(flat) != 37+13+2 {
+		t.Fatalf("%d groups, want %d", len(flat), 37+13+2)
+	}
+	if !slices.Equal(flat, groups) {
+		t.Fatalf("flat aggregation\n%v\nper-group path\n%v", flat, groups)
 	}
 }
