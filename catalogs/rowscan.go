@@ -81,6 +81,14 @@ type ConcurrentCursor interface {
 	Concurrent() bool
 }
 
+// ChunkRecycler is the ability of a RowCursor to fill the slices of a
+// chunk it returned again: Recycle tells it the caller keeps no slice of
+// ch (values copied out stay valid: a string's bytes are never
+// overwritten). A chunk not recycled is left to the garbage collector.
+type ChunkRecycler interface {
+	Recycle(ch *ColumnChunk)
+}
+
 // ColumnChunk is a set of rows stored as columns, in the order of
 // ScanSpec.Columns.
 type ColumnChunk struct {

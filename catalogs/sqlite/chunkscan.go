@@ -45,6 +45,25 @@ type scanUnit struct {
 	ch     *catalogs.ColumnChunk
 	pieces []*catalogs.ColumnChunk
 	off    int
+	// bufs are the number arrays ch's pieces share, nil when none may
+	// be recycled.
+	bufs *chunkBufs
+}
+
+// chunkBufs are the arrays of a decoded chunk's integer and DOUBLE
+// columns, which its pieces share: once every piece was handed out and
+// recycled (catalogs.ChunkRecycler), later chunks decode into them.
+type chunkBufs struct {
+	arrays []numArray
+	refs   int  // pieces handed out and not recycled
+	done   bool // every piece handed out
+}
+
+// numArray is the values array of physical column p.
+type numArray struct {
+	p      int
+	ints   []int64
+	floats []float64
 }
 
 type unitState uint8
@@ -98,13 +117,18 @@ type chunkCursor struct {
 	scratch []*catalogs.ColumnValues
 	// filterBufs holds the buffers of the filters, per decoding goroutine.
 	filterBufs []*filterBufs
+	// free holds number arrays of recycled chunks, by physical column.
+	free map[int][]numArray
 
-	mu          sync.Mutex
-	cond        *sync.Cond
-	started     bool
-	step        int // rows a piece, fixed by the first Next
-	units       []*scanUnit
-	total       int // len(units), kept after Close drops them
+	mu      sync.Mutex
+	cond    *sync.Cond
+	started bool
+	step    int // rows a piece, fixed by the first Next
+	units   []*scanUnit
+	total   int // len(units), kept after Close drops them
+	// pieceOf is the arrays each piece handed out and not recycled
+	// shares.
+	pieceOf     map[*catalogs.ColumnChunk]*chunkBufs
 	cur         int // the unit being handed out
 	claimed     int // units taken for reading, in order
 	deltaDone   bool
@@ -306,6 +330,13 @@ func (c *chunkCursor) piece(u *scanUnit, step int) *catalogs.ColumnChunk {
 		hi := min(u.off+step, u.ch.N)
 		out = slicePiece(u.ch, u.off, hi)
 		u.off = hi
+		if u.bufs != nil {
+			if c.pieceOf == nil {
+				c.pieceOf = map[*catalogs.ColumnChunk]*chunkBufs{}
+			}
+			c.pieceOf[out] = u.bufs
+			u.bufs.refs++
+		}
 	}
 	if u.ch == nil || u.off >= u.ch.N {
 		c.advance(u)
@@ -315,7 +346,13 @@ func (c *chunkCursor) piece(u *scanUnit, step int) *catalogs.ColumnChunk {
 
 // advance moves on from the unit u, whose rows are all out (c.mu held).
 func (c *chunkCursor) advance(u *scanUnit) {
-	u.ch, u.pieces = nil, nil
+	if b := u.bufs; b != nil {
+		b.done = true
+		if b.refs == 0 {
+			c.putFree(b.arrays)
+		}
+	}
+	u.ch, u.pieces, u.bufs = nil, nil, nil
 	c.units[c.cur] = nil
 	c.cur++
 	c.cond.Broadcast()
@@ -340,14 +377,14 @@ func (c *chunkCursor) readUnit(ctx context.Context) {
 	c.claimed++
 	u.state = unitReading
 	c.mu.Unlock()
-	ch, pieces, err := c.load(ctx, u)
+	ch, pieces, bufs, err := c.load(ctx, u)
 	c.mu.Lock()
 	if err != nil {
 		c.failLocked(ctx, err)
 		c.cond.Broadcast()
 		return
 	}
-	u.ch, u.pieces, u.state = ch, pieces, unitReady
+	u.ch, u.pieces, u.bufs, u.state = ch, pieces, bufs, unitReady
 	c.cond.Broadcast()
 }
 
@@ -369,7 +406,7 @@ func (c *chunkCursor) readAhead() {
 }
 
 // load reads unit u: a chunk's blobs, decoded, or the delta's rows.
-func (c *chunkCursor) load(ctx context.Context, u *scanUnit) (*catalogs.ColumnChunk, []*catalogs.ColumnChunk, error) {
+func (c *chunkCursor) load(ctx context.Context, u *scanUnit) (*catalogs.ColumnChunk, []*catalogs.ColumnChunk, *chunkBufs, error) {
 	c.connMu.Lock()
 	if u.delta {
 		defer c.connMu.Unlock()
@@ -377,7 +414,7 @@ func (c *chunkCursor) load(ctx context.Context, u *scanUnit) (*catalogs.ColumnCh
 		for {
 			ch, err := c.deltaNext(ctx, c.step)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			if ch == nil {
 				break
@@ -385,7 +422,7 @@ func (c *chunkCursor) load(ctx context.Context, u *scanUnit) (*catalogs.ColumnCh
 			pieces = append(pieces, ch)
 		}
 		c.doneReading()
-		return nil, pieces, nil
+		return nil, pieces, nil, nil
 	}
 	blobs, err := c.fetch(u.meta)
 	if err == nil {
@@ -393,11 +430,61 @@ func (c *chunkCursor) load(ctx context.Context, u *scanUnit) (*catalogs.ColumnCh
 	}
 	c.connMu.Unlock()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	ch, err := c.decode(u.meta, blobs)
+	ch, bufs, err := c.decode(u.meta, blobs)
 	c.reuse(blobs)
-	return ch, nil, err
+	return ch, nil, bufs, err
+}
+
+// Recycle implements catalogs.ChunkRecycler: once the last piece of a
+// chunk that was handed out comes back, the chunk's number arrays decode
+// the next chunks.
+func (c *chunkCursor) Recycle(ch *catalogs.ColumnChunk) {
+	c.mu.Lock()
+	b := c.pieceOf[ch]
+	if b == nil {
+		c.mu.Unlock()
+		return
+	}
+	delete(c.pieceOf, ch)
+	b.refs--
+	free := b.done && b.refs == 0
+	c.mu.Unlock()
+	if free {
+		c.putFree(b.arrays)
+	}
+}
+
+// maxFree bounds the arrays kept per column: the chunks in flight.
+const maxFree = 8
+
+// putFree keeps number arrays for the next chunks' decoding.
+func (c *chunkCursor) putFree(arrays []numArray) {
+	c.bufMu.Lock()
+	defer c.bufMu.Unlock()
+	if c.free == nil {
+		c.free = map[int][]numArray{}
+	}
+	for _, a := range arrays {
+		if len(c.free[a.p]) < maxFree {
+			c.free[a.p] = append(c.free[a.p], a)
+		}
+	}
+}
+
+// takeFree returns buffers holding a recycled array of column p to
+// decode into, or nil.
+func (c *chunkCursor) takeFree(p int) *catalogs.ColumnValues {
+	c.bufMu.Lock()
+	defer c.bufMu.Unlock()
+	fs := c.free[p]
+	if len(fs) == 0 {
+		return nil
+	}
+	a := fs[len(fs)-1]
+	c.free[p] = fs[:len(fs)-1]
+	return &catalogs.ColumnValues{Ints: a.ints, Floats: a.floats}
 }
 
 // getScratch returns buffers to decode a column only filtered on into.
@@ -524,21 +611,28 @@ func (c *chunkCursor) fetch(m chunkMeta) (map[int][]byte, error) {
 
 // decode decodes a chunk's blobs, applies the filters and keeps the
 // columns the scan returns.
-func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.ColumnChunk, error) {
+func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.ColumnChunk, *chunkBufs, error) {
 	cols := make(map[int]*catalogs.ColumnValues, len(c.need))
 	// The columns only filtered on are decoded into buffers of the scan's,
-	// taken back once the filters ran.
+	// taken back once the filters ran; the integer and DOUBLE columns
+	// read into the arrays of chunks recycled, when there are some.
 	var scratch []*catalogs.ColumnValues
 	defer func() { c.putScratch(scratch) }()
+	bufs := &chunkBufs{}
 	for _, p := range c.need {
 		var into *catalogs.ColumnValues
-		if !slices.Contains(c.read, p) {
+		class, _ := classOf(c.all[p])
+		number := class == classInt || class == classFloat
+		switch {
+		case !slices.Contains(c.read, p):
 			into = c.getScratch()
 			scratch = append(scratch, into)
+		case number:
+			into = c.takeFree(p)
 		}
 		cv, n, err := decodeColumnInto(blobs[p], c.all[p], false, into)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if into != nil && cv.Ints != nil {
 			into.Ints = cv.Ints
@@ -547,16 +641,22 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 			into.Floats = cv.Floats
 		}
 		if n != m.rows {
-			return nil, errCorrupt
+			return nil, nil, errCorrupt
 		}
 		cols[p] = &cv
+		if number && slices.Contains(c.read, p) {
+			bufs.arrays = append(bufs.arrays, numArray{p: p, ints: cv.Ints, floats: cv.Floats})
+		}
 	}
 	out := &catalogs.ColumnChunk{N: m.rows, Cols: make([]catalogs.ColumnValues, len(c.read))}
 	for i, p := range c.read {
 		out.Cols[i] = *cols[p]
 	}
+	if len(bufs.arrays) == 0 {
+		bufs = nil
+	}
 	if len(c.filters) == 0 {
-		return out, nil
+		return out, bufs, nil
 	}
 	// The filters' buffers are the scan's, reused chunk after chunk.
 	fb := c.getFilterBufs(m.rows)
@@ -575,7 +675,7 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 			k += int(b)
 		}
 		out.N = k
-		return out, nil
+		return out, bufs, nil
 	}
 	idx := fb.idx
 	k := 0
@@ -585,13 +685,17 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 	}
 	idx = idx[:k]
 	if len(idx) == m.rows {
-		return out, nil
+		return out, bufs, nil
 	}
 	for i := range out.Cols {
 		out.Cols[i] = gather(&out.Cols[i], idx)
 	}
 	out.N = len(idx)
-	return out, nil
+	// The rows kept are copies: the arrays decoded are free again.
+	if bufs != nil {
+		c.putFree(bufs.arrays)
+	}
+	return out, nil, nil
 }
 
 // deltaNext returns the next rows of the delta, at most a piece, or nil

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"eddy/catalogs"
 	"eddy/engine/types"
@@ -690,6 +691,68 @@ func TestUnpackWidths(t *testing.T) {
 				if got[i] != want[i] {
 					t.Fatalf("width %d, %d values: value %d = %d, want %d", width, n, i, got[i], want[i])
 				}
+			}
+		}
+	}
+}
+
+// TestChunksRecycled: a scan whose pieces are recycled as they are read
+// decodes later chunks into the arrays of the earlier ones (two pieces'
+// values share memory) and reads the same rows as one whose pieces are
+// kept, with and without filters, on one goroutine and on several.
+func TestChunksRecycled(t *testing.T) {
+	c := chunkedStore(t, 500)
+	p := catalogs.NewObjectPath("default", "t")
+	cols := createScanTable(t, c, p)
+	must(t, writeSequence(c, p, cols, 0, 7_777))
+	for _, spec := range []catalogs.ScanSpec{{Columns: []int{0, 1, 2}}, {Columns: []int{2, 0, 1}, Filters: []catalogs.RowFilter{
+		{Column: 0, Op: catalogs.FilterLt, Value: int64(6000)}, {Column: 2, Op: catalogs.FilterNe, Value: "name 3"}}}} {
+		want := scanRows(t, c, p, cols, spec)
+		var ts []*types.Type
+		for _, i := range spec.Columns {
+			ts = append(ts, cols[i])
+		}
+		k := slices.Index(spec.Columns, 0) // the BIGINT column
+		for _, workers := range []int{1, 2} {
+			spec.Workers = workers
+			cur, err := c.ScanRows(ctx, p, cols, spec)
+			must(t, err)
+			rc, ok := cur.(catalogs.ChunkRecycler)
+			if !ok {
+				t.Fatalf("the chunk scan (%T) recycles no chunk", cur)
+			}
+			var got []string
+			var spans [][2]uintptr
+			for {
+				ch, err := cur.Next(ctx, 100)
+				must(t, err)
+				if ch == nil {
+					break
+				}
+				for r := range ch.N {
+					row := make([]any, len(ts))
+					for i, ty := range ts {
+						row[i] = chunkValue(&ch.Cols[i], r, ty)
+					}
+					got = append(got, fmt.Sprint(row))
+				}
+				if ints := ch.Cols[k].Ints; len(ints) > 0 {
+					lo := uintptr(unsafe.Pointer(unsafe.SliceData(ints)))
+					spans = append(spans, [2]uintptr{lo, lo + uintptr(len(ints))*8})
+				}
+				rc.Recycle(ch)
+			}
+			must(t, cur.Close())
+			what := fmt.Sprintf("%d filters, %d workers", len(spec.Filters), workers)
+			sameRows(t, what, got, want)
+			shared := false
+			for i, a := range spans {
+				for _, b := range spans[:i] {
+					shared = shared || a[0] < b[1] && b[0] < a[1]
+				}
+			}
+			if len(spec.Filters) == 0 && !shared {
+				t.Fatalf("%s: %d pieces, none decoded into a recycled chunk's array", what, len(spans))
 			}
 		}
 	}

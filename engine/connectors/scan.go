@@ -147,6 +147,9 @@ func (r *scanReader) nextShared(ctx context.Context) (*vector.Batch, error) {
 // batch wraps a chunk of the cursor as a batch of the read columns.
 func (r *scanReader) batch(ch *catalogs.ColumnChunk) (*vector.Batch, error) {
 	b := &vector.Batch{Cols: make([]*vector.Vec, len(r.cols)), N: ch.N}
+	if rc, ok := r.cur.(catalogs.ChunkRecycler); ok {
+		b.Recycle = func() { rc.Recycle(ch) }
+	}
 	for i, p := range r.cols {
 		v, err := chunkVec(r.types[p], &ch.Cols[i], ch.N)
 		if err != nil {

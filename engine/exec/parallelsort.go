@@ -224,7 +224,7 @@ func (o *keyedOp) Next(ctx context.Context) (*vector.Batch, error) {
 		cols = append(cols, v)
 	}
 	cols = append(cols, bt.Cols[o.width])
-	return &vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}, nil
+	return (&vector.Batch{Cols: cols, Kinds: bt.Kinds, N: bt.N}).Inherit(bt), nil
 }
 
 func (o *keyedOp) Close() error { return o.in.Close() }

@@ -139,3 +139,56 @@ func TestFlatAggregateReleases(t *testing.T) {
 		}
 	}
 }
+
+// TestSortReleases: a sort and a Top-N release each input batch once they
+// copied its rows (a Top-N also the batches whose rows cannot beat its
+// cut), and order the rows they copied.
+func TestSortReleases(t *testing.T) {
+	in := &plan.Values{Cols: plan.Schema{{Name: "k", Type: intT}}}
+	s := in.Schema()
+	for _, fetch := range []int64{-1, 5} {
+		var n plan.Node = &plan.Sort{Input: in, Keys: []plan.SortKey{{Expr: col(s, 0), Desc: true}}}
+		if fetch > 0 {
+			n = &plan.Limit{Input: n, Fetch: fetch}
+		}
+		op, err := NewBuilder(Options{}).Build(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := &recycledSrc{released: make([]int, 8)}
+		for b := range 8 {
+			var ks []int64
+			for i := range 700 {
+				k := int64((b*700 + i) * 7919 % 5003)
+				ks = append(ks, k)
+			}
+			src.keys = append(src.keys, ks)
+		}
+		var so *sortOp
+		switch o := op.(type) {
+		case *sortOp:
+			so = o
+		case *limitOp:
+			so, _ = o.in.(*sortOp)
+		}
+		if so == nil {
+			t.Fatalf("fetch %d: %T is not a sort", fetch, op)
+		}
+		so.in = src
+		got := drainLines(t, op, n.Schema().Types())
+		var ints []int
+		for _, g := range got {
+			var k int
+			fmt.Sscan(g, &k)
+			ints = append(ints, k)
+		}
+		if !slices.IsSortedFunc(ints, func(a, b int) int { return b - a }) || fetch > 0 && len(ints) != int(fetch) || fetch < 0 && len(ints) != 5600 {
+			t.Fatalf("fetch %d: %d rows, not in descending order: %v", fetch, len(ints), ints[:min(10, len(ints))])
+		}
+		for i, r := range src.released {
+			if r != 1 {
+				t.Fatalf("fetch %d: input batch %d released %d times, want once", fetch, i, r)
+			}
+		}
+	}
+}

@@ -114,6 +114,9 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) 
 		if bt == nil {
 			break
 		}
+		// The buffers below take copies of the rows: the input batch is
+		// released once they have them.
+		in := bt
 		kb := &vector.Batch{Cols: make([]*vector.Vec, len(o.evs)), N: bt.N}
 		for i, ev := range o.evs {
 			v, err := ev(ctx, bt)
@@ -128,6 +131,7 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) 
 			// stable and the kept row came first).
 			sel = beatCut(o.keys, kb.Cols, bt.N, cut.Cols, sel[:0])
 			if len(sel) == 0 {
+				in.Release()
 				continue
 			}
 			if len(sel) < bt.N {
@@ -137,6 +141,7 @@ func (o *sortOp) run(ctx context.Context) (*vector.Batch, *vector.Batch, error) 
 		rows.AppendBatch(bt)
 		keys.AppendBatch(kb)
 		held += batchBytes(bt) + batchBytes(kb) + 8*int64(bt.N)
+		in.Release()
 		switch {
 		case o.keep > 0 && int64(rows.N) > 2*o.keep+vector.BatchSize:
 			rows, keys = o.order(rows, keys, o.keep)
