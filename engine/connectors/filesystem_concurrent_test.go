@@ -13,6 +13,7 @@ import (
 	"eddy/catalogs"
 	"eddy/catalogs/memory"
 	"eddy/engine/types"
+	"eddy/engine/vector"
 )
 
 // TestCSVScanConcurrent: a bounded CSV scan is parsed on one goroutine
@@ -43,41 +44,12 @@ func TestCSVScanConcurrent(t *testing.T) {
 	if !IsConcurrent(r) {
 		t.Fatal("the CSV scan is not concurrent")
 	}
-	var mu sync.Mutex
 	var got []string
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				b, err := r.Next(context.Background())
-				if err != nil {
-					errs <- err
-					return
-				}
-				if b == nil {
-					return
-				}
-				var rows []string
-				for i := range b.N {
-					rows = append(rows, batchRow(b, i, []*types.Type{cols[0].Type, cols[1].Type}, []int{0, 1}))
-				}
-				mu.Lock()
-				got = append(got, rows...)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	if err := r.Close(); err != nil {
-		t.Fatal(err)
-	}
+	readConcurrently(t, r, func(b *vector.Batch) {
+		for i := range b.N {
+			got = append(got, batchRow(b, i, []*types.Type{cols[0].Type, cols[1].Type}, []int{0, 1}))
+		}
+	})
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
@@ -96,5 +68,41 @@ func TestCSVScanConcurrent(t *testing.T) {
 	defer r.Close()
 	if IsConcurrent(r) {
 		t.Error("a changelog format's scan is concurrent: its rows' order carries their meaning")
+	}
+}
+
+// readConcurrently calls r's Next from four goroutines until its end,
+// gives each batch to take (one call at a time) and closes r.
+func readConcurrently(t *testing.T, r Reader, take func(*vector.Batch)) {
+	t.Helper()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				b, err := r.Next(context.Background())
+				if err != nil {
+					errs <- err
+					return
+				}
+				if b == nil {
+					return
+				}
+				mu.Lock()
+				take(b)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

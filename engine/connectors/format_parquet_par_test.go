@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"sync"
 	"testing"
 
 	"eddy/engine/types"
@@ -145,37 +144,8 @@ func TestParquetScanConcurrent(t *testing.T) {
 		t.Fatal("the Parquet scan is not concurrent")
 	}
 	r.(Pushdown).PushColumns([]int{2, 0, 1})
-	var mu sync.Mutex
 	var batches []*vector.Batch
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				b, err := r.Next(context.Background())
-				if err != nil {
-					errs <- err
-					return
-				}
-				if b == nil {
-					return
-				}
-				mu.Lock()
-				batches = append(batches, b)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	if err := r.Close(); err != nil {
-		t.Fatal(err)
-	}
+	readConcurrently(t, r, func(b *vector.Batch) { batches = append(batches, b) })
 	// Rendered at the end: a batch keeps its values while the scan reads
 	// on.
 	var got []string
@@ -275,46 +245,17 @@ func TestParquetBatchesRecycled(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.(Pushdown).PushColumns([]int{2, 0, 1})
-	var mu sync.Mutex
 	var got []string
 	seen := map[*vector.Vec]int{}
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				b, err := r.Next(context.Background())
-				if err != nil {
-					errs <- err
-					return
-				}
-				if b == nil {
-					return
-				}
-				var rows []string
-				for i := range b.N {
-					rows = append(rows, batchRow(b, i, []*types.Type{cols[2].Type, cols[0].Type, cols[1].Type}, []int{1, 2, 0}))
-				}
-				mu.Lock()
-				got = append(got, rows...)
-				for _, v := range b.Cols {
-					seen[v]++
-				}
-				mu.Unlock()
-				b.Release()
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	if err := r.Close(); err != nil {
-		t.Fatal(err)
-	}
+	readConcurrently(t, r, func(b *vector.Batch) {
+		for i := range b.N {
+			got = append(got, batchRow(b, i, []*types.Type{cols[2].Type, cols[0].Type, cols[1].Type}, []int{1, 2, 0}))
+		}
+		for _, v := range b.Cols {
+			seen[v]++
+		}
+		b.Release()
+	})
 	slices.Sort(got)
 	want = slices.Clone(want)
 	slices.Sort(want)
