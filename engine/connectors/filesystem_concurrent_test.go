@@ -33,14 +33,7 @@ func TestCSVScanConcurrent(t *testing.T) {
 	cols := []Column{{Name: "id", Type: types.New(types.BigInt)}, {Name: "s", Type: types.NewString()}}
 	tbl := &Table{Catalog: memory.New("c", "default"), Name: catalogs.NewIdentifier("c", "default", "t"),
 		Options: map[string]string{"connector": "filesystem", "path": dir, "format": "csv"}, Columns: cols}
-	ft, err := newFileTable(New().Registry, tbl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := openFileReader(ft)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openTestReader(t, tbl)
 	if !IsConcurrent(r) {
 		t.Fatal("the CSV scan is not concurrent")
 	}
@@ -57,14 +50,7 @@ func TestCSVScanConcurrent(t *testing.T) {
 	}
 
 	tbl.Options["format"] = "debezium-json"
-	ft, err = newFileTable(New().Registry, tbl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err = openFileReader(ft)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r = openTestReader(t, tbl)
 	defer r.Close()
 	if IsConcurrent(r) {
 		t.Error("a changelog format's scan is concurrent: its rows' order carries their meaning")
@@ -105,4 +91,18 @@ func readConcurrently(t *testing.T, r Reader, take func(*vector.Batch)) {
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// openTestReader opens the filesystem reader of tbl.
+func openTestReader(t *testing.T, tbl *Table) Reader {
+	t.Helper()
+	ft, err := newFileTable(New().Registry, tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := openFileReader(ft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

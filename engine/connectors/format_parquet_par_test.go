@@ -132,14 +132,7 @@ func firstDiff(a, b []string) int {
 func TestParquetScanConcurrent(t *testing.T) {
 	file, cols, want := parRows(t, 30000)
 	tbl := parquetTable(t, file, cols)
-	ft, err := newFileTable(New().Registry, tbl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := openFileReader(ft)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openTestReader(t, tbl)
 	if !IsConcurrent(r) {
 		t.Fatal("the Parquet scan is not concurrent")
 	}
@@ -236,14 +229,7 @@ func TestParquetWorkerCap(t *testing.T) {
 func TestParquetBatchesRecycled(t *testing.T) {
 	file, cols, want := parRows(t, 30000)
 	tbl := parquetTable(t, file, cols)
-	ft, err := newFileTable(New().Registry, tbl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := openFileReader(ft)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openTestReader(t, tbl)
 	r.(Pushdown).PushColumns([]int{2, 0, 1})
 	var got []string
 	seen := map[*vector.Vec]int{}
