@@ -27,12 +27,14 @@ const pqTaskBatches = 128
 
 // pqParallel is the state of a reader decoding row groups ahead.
 type pqParallel struct {
-	ahead     int       // row groups in flight, the one being read included
-	batches   int       // batches a row group's goroutine keeps ahead (pqTaskBatches)
-	next      int       // the next row group to start
-	tasks     []*pqTask // started, in row group order
-	cur       pqChunk   // the batch of tasks[0] being handed out
-	off       int       // rows of cur already handed out
+	ahead     int           // row groups being decoded at once
+	running   int           // row groups whose goroutine has not ended
+	ended     chan struct{} // a row group's goroutine ended (capacity 2×ahead)
+	batches   int           // batches a row group's goroutine keeps ahead (pqTaskBatches)
+	next      int           // the next row group to start
+	tasks     []*pqTask     // started, in row group order
+	cur       pqChunk       // the batch of tasks[0] being handed out
+	off       int           // rows of cur already handed out
 	stop      chan struct{}
 	closeOnce sync.Once
 	wg        sync.WaitGroup
@@ -130,16 +132,39 @@ type pqChunk struct {
 // window moves; ok is false at the end of the file.
 func (r *parquetReader) nextChunk(want []bool) (c pqChunk, ok bool, err error) {
 	p := r.par
+	if p.ended == nil {
+		p.ended = make(chan struct{}, 2*p.ahead)
+	}
 	for {
-		for len(p.tasks) < p.ahead && p.next < r.stop {
+		// A row group starts as soon as a goroutine is free, while at
+		// most twice as many as decode at once are not handed out yet:
+		// the cores do not wait for Read to take a decoded group's
+		// batches, and the memory held stays bounded.
+		for p.running < p.ahead && len(p.tasks) < 2*p.ahead && p.next < r.stop {
 			p.tasks = append(p.tasks, r.startGroup(p.next, want))
 			p.next++
+			p.running++
 		}
 		if len(p.tasks) == 0 {
-			return pqChunk{}, false, nil
+			if p.next >= r.stop {
+				return pqChunk{}, false, nil
+			}
+			// Every group started was handed out while goroutines
+			// that decoded them are still ending.
+			<-p.ended
+			p.running--
+			continue
 		}
 		t := p.tasks[0]
-		if c, ok := <-t.ch; ok {
+		var c pqChunk
+		var ok bool
+		select {
+		case c, ok = <-t.ch:
+		case <-p.ended:
+			p.running--
+			continue
+		}
+		if ok {
 			return c, true, nil
 		}
 		p.tasks = p.tasks[1:]
@@ -232,6 +257,7 @@ func (r *parquetReader) startGroup(g int, want []bool) *pqTask {
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
+		defer func() { p.ended <- struct{}{} }()
 		defer close(t.ch)
 		g := &parquetReader{c: r.c, name: r.name, cols: r.cols, needed: r.needed, filters: r.filters,
 			exact: r.exact, file: r.file, ra: r.ra, group: g, stop: g + 1}
