@@ -542,13 +542,11 @@ func (o *joinOp) assemble(bt *vector.Batch, li, ri []int) *vector.Batch {
 		}
 		c++
 	}
-	var inherited func()
 	if passed {
-		inherited, bt.Recycle = bt.Recycle, nil
+		out.Inherit(bt)
 	}
-	out.Recycle = inherited
 	if len(made) > 0 {
-		sp := o.spares
+		sp, inherited := o.spares, out.Recycle
 		out.Recycle = func() {
 			sp.put(made)
 			if inherited != nil {

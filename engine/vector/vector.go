@@ -321,23 +321,8 @@ func (v *Vec) AppendFrom(src *Vec, i int) {
 // Gather returns a new vector of the values at the given positions.
 func (v *Vec) Gather(sel []int) *Vec {
 	out := New(v.T, len(sel))
-	if v.nulls == nil {
-		switch v.Class {
-		case Int:
-			out.Ints = out.Ints[:len(sel)]
-			for j, i := range sel {
-				out.Ints[j] = v.Ints[i]
-			}
-			out.Len = len(sel)
-			return out
-		case Float:
-			out.Floats = out.Floats[:len(sel)]
-			for j, i := range sel {
-				out.Floats[j] = v.Floats[i]
-			}
-			out.Len = len(sel)
-			return out
-		}
+	if v.nulls == nil && (v.Class == Int || v.Class == Float) {
+		return v.GatherInto(out, sel)
 	}
 	for _, i := range sel {
 		out.AppendFrom(v, i)
