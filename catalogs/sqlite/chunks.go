@@ -24,7 +24,11 @@ import (
 //
 // Writes go to the delta, as before; when it holds chunkRows rows, the
 // write that made it so folds its oldest rows into a new chunk in the
-// same transaction (fold). A write that is not an append to the end
+// same transaction (fold). A write of at least a quarter of chunkRows
+// rows (a bulk INSERT) also folds the rows it leaves in the delta, when
+// they are that many, into a smaller chunk: a table loaded in bulk is
+// columnar to its last row, while single statements still gather into
+// whole chunks. A write that is not an append to the end
 // (an upsert by primary key; an ALTER TABLE rebuilding the data table)
 // first moves the chunks back into the delta, ahead of its rows
 // (unfold): a table with a primary key is never folded, and the rebuilt
@@ -64,14 +68,17 @@ func (s *Store) chunkSize() int {
 }
 
 // fold moves the oldest rows of the delta tbl into chunks, one chunk of
-// chunkSize rows at a time, while the delta holds that many. The delta
+// chunkSize rows at a time, while the delta holds that many; then, when
+// the write wrote added rows, at least a quarter of chunkSize, and the
+// delta still holds that many, the rest into one chunk. The delta
 // of a table without a primary key only grows at its end and loses its
 // oldest rows, so its rowids are consecutive and their span counts its
 // rows, which two index lookups give (one subquery each: SQLite looks
 // up a lone min or max at the end of the index, but scans the whole table
 // for a query that asks for both).
-func (s *Store) fold(ctx context.Context, tx *sql.Tx, tbl string, cols []*types.Type) error {
+func (s *Store) fold(ctx context.Context, tx *sql.Tx, tbl string, cols []*types.Type, added int64) error {
 	size := int64(s.chunkSize())
+	tail := max(size/4, 1)
 	id := tableID(tbl)
 	for {
 		var lo, hi sql.NullInt64
@@ -79,10 +86,14 @@ func (s *Store) fold(ctx context.Context, tx *sql.Tx, tbl string, cols []*types.
 		if err := tx.QueryRowContext(ctx, q).Scan(&lo, &hi); err != nil {
 			return err
 		}
-		if !lo.Valid || hi.Int64-lo.Int64+1 < size {
+		if !lo.Valid {
 			return nil
 		}
-		end := lo.Int64 + size
+		span := hi.Int64 - lo.Int64 + 1
+		if span < size && (added < tail || span < tail) {
+			return nil
+		}
+		end := lo.Int64 + min(span, size)
 		names := make([]string, len(cols))
 		for i := range cols {
 			names[i] = "c" + strconv.Itoa(i)

@@ -82,7 +82,9 @@ type chunkCursor struct {
 	read    []int         // the physical columns returned, in order
 	types   []*types.Type // their types
 	filters []boundFilter
-	need    []int // the columns whose blobs are read: read and the filtered ones
+	// filtersOn are the filters of each filtered column.
+	filtersOn map[int][]*boundFilter
+	need      []int // the columns whose blobs are read: read and the filtered ones
 	// delta is the statement over the delta (generated text) and its
 	// parameters and column kinds.
 	deltaQuery string
@@ -104,7 +106,8 @@ type chunkCursor struct {
 	connMu   sync.Mutex
 	conn     readConn
 	inTx     bool
-	blobs    *cStmt
+	blobs    *cStmt     // the rowids of a chunk's blobs
+	blob     *chunkBlob // reads them
 	delta    *cCursor
 	readDone int // units whose reads from the connection are done
 	// bufMu guards spare and scratch, apart from the connection, so that
@@ -153,8 +156,11 @@ func (s *Store) openChunkCursor(ctx context.Context, cur *chunkCursor, filters [
 		cur.filters = append(cur.filters, bindFilter(f, cur.all))
 	}
 	need := slices.Clone(cur.read)
-	for _, f := range cur.filters {
+	cur.filtersOn = map[int][]*boundFilter{}
+	for i := range cur.filters {
+		f := &cur.filters[i]
 		need = append(need, f.col)
+		cur.filtersOn[f.col] = append(cur.filtersOn[f.col], f)
 	}
 	slices.Sort(need)
 	cur.need = slices.Compact(need)
@@ -226,7 +232,8 @@ func (s *Store) openChunkCursor(ctx context.Context, cur *chunkCursor, filters [
 			list[i] = strconv.Itoa(p)
 		}
 		// Generated text: column positions only.
-		if cur.blobs, err = conn.prepare(`SELECT col, data FROM eddy_chunks WHERE tbl = ?1 AND chunk = ?2 AND col IN (` +
+		cur.blob = &chunkBlob{db: conn.db}
+		if cur.blobs, err = conn.prepare(`SELECT col, rowid FROM eddy_chunks WHERE tbl = ?1 AND chunk = ?2 AND col IN (` +
 			strings.Join(list, ", ") + `)`); err != nil {
 			return err
 		}
@@ -504,6 +511,9 @@ func (c *chunkCursor) getScratch() *catalogs.ColumnValues {
 type filterBufs struct {
 	keep []uint8
 	idx  []int
+	// ints and floats hold a block of a column filtered as it decodes.
+	ints   [filterBlock]int64
+	floats [filterBlock]float64
 }
 
 // getFilterBufs returns filter buffers for a chunk of rows rows.
@@ -601,7 +611,10 @@ func (c *chunkCursor) fetch(m chunkMeta) (map[int][]byte, error) {
 			buf, c.spare = c.spare[k-1], c.spare[:k-1]
 		}
 		c.bufMu.Unlock()
-		out[int(c.blobs.int64(0))] = c.blobs.blobInto(1, buf)
+		if buf, err = c.blob.readInto(c.blobs.int64(1), buf); err != nil {
+			return nil, err
+		}
+		out[int(c.blobs.int64(0))] = buf
 	}
 	if len(out) != len(c.need) {
 		return nil, errCorrupt
@@ -613,9 +626,20 @@ func (c *chunkCursor) fetch(m chunkMeta) (map[int][]byte, error) {
 // columns the scan returns.
 func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.ColumnChunk, *chunkBufs, error) {
 	cols := make(map[int]*catalogs.ColumnValues, len(c.need))
-	// The columns only filtered on are decoded into buffers of the scan's,
-	// taken back once the filters ran; the integer and DOUBLE columns
-	// read into the arrays of chunks recycled, when there are some.
+	// The filters' buffers are the scan's, reused chunk after chunk.
+	var fb *filterBufs
+	if len(c.filters) > 0 {
+		fb = c.getFilterBufs(m.rows)
+		defer c.putFilterBufs(fb)
+		for i := range fb.keep {
+			fb.keep[i] = 1
+		}
+	}
+	// The columns only filtered on are filtered block by block as they
+	// decode, when their encoding allows (filterEncoded); else they are
+	// decoded into buffers of the scan's, taken back once the filters
+	// ran. The integer and DOUBLE columns returned read into the arrays
+	// of chunks recycled, when there are some.
 	var scratch []*catalogs.ColumnValues
 	defer func() { c.putScratch(scratch) }()
 	bufs := &chunkBufs{}
@@ -625,6 +649,13 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 		number := class == classInt || class == classFloat
 		switch {
 		case !slices.Contains(c.read, p):
+			done, err := filterEncoded(blobs[p], c.all[p], c.filtersOn[p], fb)
+			if err != nil {
+				return nil, nil, err
+			}
+			if done {
+				continue
+			}
 			into = c.getScratch()
 			scratch = append(scratch, into)
 		case number:
@@ -658,15 +689,11 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 	if len(c.filters) == 0 {
 		return out, bufs, nil
 	}
-	// The filters' buffers are the scan's, reused chunk after chunk.
-	fb := c.getFilterBufs(m.rows)
-	defer c.putFilterBufs(fb)
 	keep := fb.keep
-	for i := range keep {
-		keep[i] = 1
-	}
 	for _, f := range c.filters {
-		f.apply(cols[f.col], keep)
+		if cv := cols[f.col]; cv != nil {
+			f.apply(cv, keep)
+		}
 	}
 	if len(out.Cols) == 0 {
 		// No column to gather (COUNT(*)): the rows kept are a count.
@@ -736,6 +763,7 @@ func (c *chunkCursor) endTx() {
 		c.delta.Close()
 		c.delta = nil
 	}
+	c.blob.close()
 	c.blobs.finalize()
 	if c.inTx {
 		_ = c.conn.exec(`COMMIT`)
@@ -768,6 +796,7 @@ func (c *chunkCursor) Close() error {
 		c.delta.Close()
 		c.delta = nil
 	}
+	c.blob.close()
 	c.blobs.finalize()
 	c.mu.Lock()
 	broken := c.interrupted

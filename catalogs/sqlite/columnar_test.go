@@ -163,8 +163,10 @@ func TestChunksRoundTripEveryType(t *testing.T) {
 		writeRows(t, c, p, tbl, rows[:500]...)
 		writeRows(t, c, p, tbl, rows[500:]...)
 	}
-	if n := chunkCount(t, folded); n != 12 {
-		t.Fatalf("%d chunks, want 12", n)
+	// 500 rows: five chunks; 734: seven and the 34 rows left, which a
+	// write of a quarter chunk's rows or more folds too.
+	if n := chunkCount(t, folded); n != 13 {
+		t.Fatalf("%d chunks, want 13", n)
 	}
 	if n := chunkCount(t, plain); n != 0 {
 		t.Fatalf("the store that never folds has %d chunks", n)
@@ -203,8 +205,13 @@ func TestChunkFiltersAndStatistics(t *testing.T) {
 	p := catalogs.NewObjectPath("default", "t")
 	cols := createScanTable(t, folded, p)
 	createScanTable(t, plain, p)
+	// Ten chunks, and 500 rows in the delta: written 100 at a time, less
+	// than a quarter chunk a write, they stay there.
 	for _, c := range []*Catalog{folded, plain} {
-		must(t, writeSequence(c, p, cols, 0, 10_500))
+		must(t, writeSequence(c, p, cols, 0, 10_000))
+		for k := range 5 {
+			must(t, writeSequence(c, p, cols, 10_000+100*int64(k), 100))
+		}
 	}
 	if n := chunkCount(t, folded); n != 10 {
 		t.Fatalf("%d chunks, want 10", n)
@@ -452,8 +459,9 @@ func TestChunksUnderRewrites(t *testing.T) {
 	}
 	writeRows(t, c, p, tbl, rows...)
 	before := readRows(t, c, p, tbl)
-	if chunkCount(t, c) != 4 {
-		t.Fatal("no chunks to rebuild")
+	// Four chunks, and one of the 50 rows the bulk write left.
+	if n := chunkCount(t, c); n != 5 {
+		t.Fatalf("%d chunks to rebuild, want 5", n)
 	}
 	next := managedTable(col("k", types.New(types.BigInt)), col("s", types.NewString()), col("extra", types.New(types.Int)))
 	must(t, c.AlterTable(ctx, p, next, false))
@@ -461,6 +469,8 @@ func TestChunksUnderRewrites(t *testing.T) {
 	if want := strings.ReplaceAll(before, "];", " <nil>];"); after != want {
 		t.Fatalf("after ALTER TABLE:\n%.300s\nwant\n%.300s", after, want)
 	}
+	// A single row folds the four whole chunks and leaves 51 rows in the
+	// delta.
 	writeRows(t, c, p, next, []any{int64(450), "v450", int32(1)})
 	if n := chunkCount(t, c); n != 4 {
 		t.Fatalf("%d chunks after the rebuilt table's next write, want 4", n)
@@ -495,8 +505,8 @@ func TestChunksUnderRewrites(t *testing.T) {
 	target2, err := c.BindRows(ctx, up, []string{"a", "w"}, physTypes(kt2))
 	must(t, err)
 	must(t, c.ApplyTarget(ctx, target2, false, changesOf(put(int32(10), "x10"), del(int32(20), nil), put(int32(300), "x300"))))
-	if n := chunkCount(t, c); n != chunks-2 {
-		t.Fatalf("%d chunks, want %d: the keyed table kept its chunks", n, chunks-2)
+	if n := chunkCount(t, c); n != chunks-3 {
+		t.Fatalf("%d chunks, want %d: the keyed table kept its chunks", n, chunks-3)
 	}
 	got = readRows(t, c, up, kt2)
 	if !strings.HasPrefix(got, "[0 u0];[1 u1];") || !strings.Contains(got, "[10 x10];") || strings.Contains(got, "[20 u20]") ||
@@ -618,9 +628,11 @@ func TestMigrationOfAReleaseStore(t *testing.T) {
 			row[i] = chunkValue(&ch.Cols[i], 0, ty)
 		}
 		must(t, first.Close())
+		// Two chunks of four rows, and the three left, which a write of
+		// a quarter chunk's rows (one) folds too.
 		writeRows(t, c, p, tbl, row)
-		if n := chunkCount(t, c); n != 2 {
-			t.Fatalf("%d chunks after an append, want 2", n)
+		if n := chunkCount(t, c); n != 3 {
+			t.Fatalf("%d chunks after an append, want 3", n)
 		}
 		got := scanRows(t, c, p, ts, catalogs.ScanSpec{})
 		sameRows(t, name+" folded", got, append(want, want[0]))
@@ -756,4 +768,50 @@ func TestChunksRecycled(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBulkWritesFoldTheirTail: a write of at least a quarter chunk's rows,
+// staged or not, leaves no rows in the delta once they are a quarter
+// chunk; smaller writes gather there into whole chunks.
+func TestBulkWritesFoldTheirTail(t *testing.T) {
+	c := chunkedStore(t, 100)
+	pt, pp, target := keyedTable(t, c, "plain", false)
+	var want strings.Builder
+	rows := func(from, n int) []change {
+		var cs []change
+		for k := from; k < from+n; k++ {
+			cs = append(cs, put(int32(k), fmt.Sprint("r", k)))
+			fmt.Fprintf(&want, "[%d r%d];", k, k)
+		}
+		return cs
+	}
+	deltaRows := func() int {
+		tbl, err := c.rowTable(ctx, c.store.db, pp)
+		must(t, err)
+		var n int
+		must(t, c.store.db.QueryRow(`SELECT count(*) FROM `+tbl).Scan(&n))
+		return n
+	}
+	check := func(what string, chunks, delta int) {
+		t.Helper()
+		if n, d := chunkCount(t, c), deltaRows(); n != chunks || d != delta {
+			t.Fatalf("%s: %d chunks and %d rows in the delta, want %d and %d", what, n, d, chunks, delta)
+		}
+		equal(t, readRows(t, c, pp, pt), want.String())
+	}
+	// Staged: 260 rows in two appends and 5 at the commit: two chunks and
+	// one of the 65 left.
+	st, err := c.StageRows(ctx, target)
+	must(t, err)
+	must(t, st.Append(ctx, changesOf(rows(0, 130)...)))
+	must(t, st.Append(ctx, changesOf(rows(130, 130)...)))
+	must(t, st.Commit(ctx, false, changesOf(rows(260, 5)...)))
+	check("staged bulk write", 3, 0)
+	// Ten rows, then twenty: below a quarter chunk a write, they stay.
+	must(t, c.ApplyTarget(ctx, target, false, changesOf(rows(265, 10)...)))
+	must(t, c.ApplyTarget(ctx, target, false, changesOf(rows(275, 20)...)))
+	check("small writes", 3, 30)
+	// Thirty: the 60 rows of the delta become a chunk.
+	must(t, c.ApplyTarget(ctx, target, false, changesOf(rows(295, 30)...)))
+	check("a quarter chunk's write", 4, 0)
 }

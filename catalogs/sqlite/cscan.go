@@ -35,6 +35,23 @@ int sqlite3_bind_text(sqlite3_stmt *stmt, int i, const char *v, int n, void (*de
 const char *sqlite3_errmsg(sqlite3 *db);
 void sqlite3_interrupt(sqlite3 *db);
 int sqlite3_exec(sqlite3 *db, const char *sql, int (*callback)(void *, int, char **, char **), void *arg, char **errmsg);
+typedef struct sqlite3_blob sqlite3_blob;
+int sqlite3_blob_open(sqlite3 *db, const char *zDb, const char *zTable, const char *zColumn, long long iRow, int flags, sqlite3_blob **ppBlob);
+int sqlite3_blob_reopen(sqlite3_blob *b, long long iRow);
+int sqlite3_blob_bytes(sqlite3_blob *b);
+int sqlite3_blob_read(sqlite3_blob *b, void *z, int n, int iOffset);
+int sqlite3_blob_close(sqlite3_blob *b);
+
+// eddy_blob_seek points *b at the data blob of eddy_chunks row rowid,
+// opening the handle on first use, and stores the blob's size in *size.
+static int eddy_blob_seek(sqlite3 *db, sqlite3_blob **b, long long rowid, int *size) {
+	int rc = *b == NULL ? sqlite3_blob_open(db, "main", "eddy_chunks", "data", rowid, 0, b)
+	                    : sqlite3_blob_reopen(*b, rowid);
+	if (rc == 0) {
+		*size = sqlite3_blob_bytes(*b);
+	}
+	return rc;
+}
 
 // eddy_reader_setup tunes a fresh scan connection: a page cache of 8 MB
 // instead of 2 MB. The file is not memory-mapped: mapped pages would count
@@ -629,19 +646,41 @@ func (s *cStmt) blob(col int) []byte {
 	return C.GoBytes(p, n)
 }
 
-// blobInto returns blob column col copied into buf, which it grows when
-// too small (a fresh slice when buf is nil).
-func (s *cStmt) blobInto(col int, buf []byte) []byte {
-	p := C.sqlite3_column_blob(s.stmt, C.int(col))
-	n := int(C.sqlite3_column_bytes(s.stmt, C.int(col)))
+// chunkBlob reads column chunks' data blobs by rowid through one
+// incremental-blob handle: SQLite reads a blob's overflow pages straight
+// into the caller's buffer, with no copy of its own in between.
+type chunkBlob struct {
+	db *C.sqlite3
+	b  *C.sqlite3_blob
+}
+
+// readInto returns the data blob of eddy_chunks row rowid, read into buf,
+// which it grows when too small.
+func (cb *chunkBlob) readInto(rowid int64, buf []byte) ([]byte, error) {
+	var size C.int
+	if rc := C.eddy_blob_seek(cb.db, &cb.b, C.longlong(rowid), &size); rc != sqliteOK {
+		return nil, errors.New(errText(cb.db))
+	}
+	n := int(size)
 	if cap(buf) < n {
 		buf = make([]byte, n)
 	}
 	buf = buf[:n]
-	if n > 0 {
-		copy(buf, unsafe.Slice((*byte)(p), n))
+	if n == 0 {
+		return buf, nil
 	}
-	return buf
+	if rc := C.sqlite3_blob_read(cb.b, unsafe.Pointer(&buf[0]), size, 0); rc != sqliteOK {
+		return nil, errors.New(errText(cb.db))
+	}
+	return buf, nil
+}
+
+// close closes the handle; it may be called more than once.
+func (cb *chunkBlob) close() {
+	if cb != nil && cb.b != nil {
+		C.sqlite3_blob_close(cb.b)
+		cb.b = nil
+	}
 }
 
 // finalize ends the statement; it may be called more than once.

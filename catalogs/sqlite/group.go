@@ -274,7 +274,8 @@ func (g *RowGroup) Commit(ctx context.Context) error {
 		if _, ok := g.keyed[tbl]; ok {
 			continue
 		}
-		if err := g.store.fold(context.WithoutCancel(ctx), g.tx, tbl, cols); err != nil {
+		// Single statements: the delta gathers them into whole chunks.
+		if err := g.store.fold(context.WithoutCancel(ctx), g.tx, tbl, cols, 0); err != nil {
 			_ = g.tx.Rollback()
 			return storeErr(err, "cannot write to store %s", g.store.path)
 		}

@@ -328,6 +328,8 @@ type rowWrite struct {
 	before int64
 	// indexed is set once the key's index of the data table exists.
 	indexed bool
+	// puts counts the rows insert wrote.
+	puts int64
 }
 
 func newRowWrite(c *Catalog, t catalogs.RowTarget, bound, overwrite bool, changes catalogs.Changes) (*rowWrite, error) {
@@ -416,7 +418,7 @@ func (w *rowWrite) finish(ctx context.Context, tx *sql.Tx, tbl string) error {
 	if len(w.keys) > 0 {
 		return nil
 	}
-	return storeErr(w.c.store.fold(ctx, tx, tbl, w.cols), "cannot write the rows of %s", w.path.FullName())
+	return storeErr(w.c.store.fold(ctx, tx, tbl, w.cols, w.puts), "cannot write the rows of %s", w.path.FullName())
 }
 
 // unfold moves the chunks of the table, if any, back into its delta.
@@ -547,6 +549,7 @@ func (w *rowWrite) insert(ctx context.Context, tx execer, tbl string, del func(r
 			args = append(args, toSQL(v, cols[i]))
 		}
 		pending++
+		w.puts++
 		if pending == perInsert {
 			return flush()
 		}

@@ -30,7 +30,8 @@ type rowStage struct {
 	conn   *sql.Conn
 	name   string // the TEMP table (a generated name, see execText)
 	w      *rowWrite
-	dels   bool // a deletion is staged
+	dels   bool  // a deletion is staged
+	puts   int64 // rows staged
 }
 
 // StageRows opens a stage of rows for the table t is bound to.
@@ -63,6 +64,7 @@ func (st *rowStage) Append(ctx context.Context, changes catalogs.Changes) error 
 	w.changes = changes
 	stage := `temp.` + st.name
 	del := `INSERT INTO ` + stage + ` (` + strings.Join(w.names, ", ") + `, d) VALUES (` + strings.Join(w.marks, ", ") + `, 1)`
+	defer func() { st.puts += w.puts - st.w.puts }()
 	return w.insert(ctx, st.conn, stage, func(row []any) error {
 		if len(row) != len(w.cols) {
 			return fmt.Errorf("a row of %d values for %d columns", len(row), len(w.cols))
@@ -103,7 +105,7 @@ func (st *rowStage) Commit(ctx context.Context, overwrite bool, changes catalogs
 		if len(head.keys) > 0 {
 			return head.replaceKeys(ctx, tx, tbl)
 		}
-		return storeErr(st.c.store.fold(ctx, tx, tbl, head.cols), "cannot write the rows of %s", path.FullName())
+		return storeErr(st.c.store.fold(ctx, tx, tbl, head.cols, st.puts+tail.puts), "cannot write the rows of %s", path.FullName())
 	})
 }
 
