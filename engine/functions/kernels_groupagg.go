@@ -173,8 +173,18 @@ func sumInto[T int64 | float64](sums []T, n []int64, x []T, groups []int32, v *v
 		sums[0], n[0] = s, c
 		return
 	}
+	if !nulls {
+		x = x[:len(groups)]
+		for i, g := range groups {
+			if g >= 0 {
+				sums[g] += x[i]
+				n[g]++
+			}
+		}
+		return
+	}
 	for i, g := range groups {
-		if g >= 0 && (!nulls || !v.IsNull(i)) {
+		if g >= 0 && !v.IsNull(i) {
 			sums[g] += x[i]
 			n[g]++
 		}
