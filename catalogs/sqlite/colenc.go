@@ -541,6 +541,39 @@ func (r *reader) strings() []string {
 	return out
 }
 
+// header reads a column blob's header: its encoding's tag, its number of
+// rows and its NULL words (nil when it has no NULLs).
+func (r *reader) header() (tag byte, n int, nulls []uint64, err error) {
+	tag = r.byte1()
+	n = int(r.uvarint())
+	if r.err != nil || n > 1<<24 {
+		return 0, 0, nil, errCorrupt
+	}
+	if r.byte1() == 1 {
+		nulls = r.words((n + 63) >> 6)
+	}
+	return tag, n, nulls, r.err
+}
+
+// readFloats fills dst with the len(dst) stored little-endian doubles of
+// data, rounded to float32 when asFloat32 (as the row-wise scan reads a
+// FLOAT).
+func readFloats(dst []float64, data []byte, asFloat32 bool) {
+	if len(dst) > 0 && binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
+		// The stored little-endian doubles are the machine's.
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), len(dst)*8), data)
+	} else {
+		for i := range dst {
+			dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[i*8:]))
+		}
+	}
+	if asFloat32 {
+		for i, v := range dst {
+			dst[i] = float64(float32(v))
+		}
+	}
+}
+
 // decodeColumn decodes a column blob of type t. raw keeps DECIMAL and
 // nested values as their stored text (in Strs) rather than parsing them
 // into engine values (in Anys).
@@ -561,17 +594,11 @@ func decodeColumnInto(blob []byte, t *types.Type, raw bool, scratch *catalogs.Co
 		return cv, 0, err
 	}
 	r := &reader{b: blob}
-	tag := r.byte1()
-	n := int(r.uvarint())
-	if r.err != nil || n > 1<<24 {
-		return cv, 0, errCorrupt
+	tag, n, nulls, err := r.header()
+	if err != nil {
+		return cv, 0, err
 	}
-	if r.byte1() == 1 {
-		cv.Nulls = r.words((n + 63) >> 6)
-	}
-	if r.err != nil {
-		return cv, 0, r.err
-	}
+	cv.Nulls = nulls
 	switch {
 	case tag == encInts && class == classInt:
 		cv.Ints = r.intsInto(scratch.Ints)
@@ -596,19 +623,7 @@ func decodeColumnInto(blob []byte, t *types.Type, raw bool, scratch *catalogs.Co
 			} else {
 				cv.Floats = make([]float64, n)
 			}
-			if n > 0 && binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
-				// The stored little-endian doubles are the machine's.
-				copy(unsafe.Slice((*byte)(unsafe.Pointer(&cv.Floats[0])), n*8), data)
-			} else {
-				for i := range cv.Floats {
-					cv.Floats[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[i*8:]))
-				}
-			}
-			if t.Kind == types.Float && !raw {
-				for i, v := range cv.Floats {
-					cv.Floats[i] = float64(float32(v)) // as the row-wise scan reads a FLOAT
-				}
-			}
+			readFloats(cv.Floats, data, t.Kind == types.Float && !raw)
 		}
 	case (tag == encStrings || tag == encStringDict) && (class == classString || class == classText):
 		if tag == encStrings {

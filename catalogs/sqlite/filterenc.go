@@ -1,10 +1,6 @@
 package sqlite
 
 import (
-	"encoding/binary"
-	"math"
-	"unsafe"
-
 	"eddy/catalogs"
 	"eddy/engine/types"
 )
@@ -27,20 +23,12 @@ func filterEncoded(blob []byte, t *types.Type, fs []*boundFilter, fb *filterBufs
 		return false, nil
 	}
 	r := &reader{b: blob}
-	tag := r.byte1()
-	n := int(r.uvarint())
-	if r.err != nil || n > 1<<24 {
-		return false, errCorrupt
+	tag, n, nulls, err := r.header()
+	if err != nil {
+		return false, err
 	}
 	if n != len(fb.keep) {
 		return false, errCorrupt
-	}
-	var nulls []uint64
-	if r.byte1() == 1 {
-		nulls = r.words((n + 63) >> 6)
-	}
-	if r.err != nil {
-		return false, r.err
 	}
 	switch {
 	case tag == encInts && class == classInt:
@@ -50,25 +38,11 @@ func filterEncoded(blob []byte, t *types.Type, fs []*boundFilter, fb *filterBufs
 		if r.err != nil {
 			return false, r.err
 		}
-		little := binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 		float32s := t.Kind == types.Float
 		for lo := 0; lo < n; lo += filterBlock {
 			k := min(filterBlock, n-lo)
 			block := fb.floats[:k]
-			src := data[lo*8 : (lo+k)*8]
-			if little {
-				// The stored little-endian doubles are the machine's.
-				copy(unsafe.Slice((*byte)(unsafe.Pointer(&block[0])), k*8), src)
-			} else {
-				for i := range block {
-					block[i] = math.Float64frombits(binary.LittleEndian.Uint64(src[i*8:]))
-				}
-			}
-			if float32s {
-				for i, v := range block {
-					block[i] = float64(float32(v)) // as the row-wise scan reads a FLOAT
-				}
-			}
+			readFloats(block, data[lo*8:(lo+k)*8], float32s)
 			applyBlock(&catalogs.ColumnValues{Floats: block, Nulls: blockNulls(nulls, lo, k)}, fs, fb.keep[lo:lo+k])
 		}
 		return true, nil

@@ -64,7 +64,7 @@ func (st *rowStage) Append(ctx context.Context, changes catalogs.Changes) error 
 	w.changes = changes
 	stage := `temp.` + st.name
 	del := `INSERT INTO ` + stage + ` (` + strings.Join(w.names, ", ") + `, d) VALUES (` + strings.Join(w.marks, ", ") + `, 1)`
-	defer func() { st.puts += w.puts - st.w.puts }()
+	defer func() { st.puts += w.puts }()
 	return w.insert(ctx, st.conn, stage, func(row []any) error {
 		if len(row) != len(w.cols) {
 			return fmt.Errorf("a row of %d values for %d columns", len(row), len(w.cols))
