@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -631,9 +632,7 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 	if len(c.filters) > 0 {
 		fb = c.getFilterBufs(m.rows)
 		defer c.putFilterBufs(fb)
-		for i := range fb.keep {
-			fb.keep[i] = 1
-		}
+		keepAll(fb.keep)
 	}
 	// The columns only filtered on are filtered block by block as they
 	// decode, when their encoding allows (filterEncoded); else they are
@@ -697,11 +696,7 @@ func (c *chunkCursor) decode(m chunkMeta, blobs map[int][]byte) (*catalogs.Colum
 	}
 	if len(out.Cols) == 0 {
 		// No column to gather (COUNT(*)): the rows kept are a count.
-		k := 0
-		for _, b := range keep {
-			k += int(b)
-		}
-		out.N = k
+		out.N = countKept(keep)
 		return out, bufs, nil
 	}
 	idx := fb.idx
@@ -1106,6 +1101,31 @@ func applyCmp[T int64 | float64 | string](vals []T, op catalogs.FilterOp, c T, k
 			keep[i] &= b2u(v >= c)
 		}
 	}
+}
+
+// keepAll sets every byte of keep to 1, by doubling copies.
+func keepAll(keep []uint8) {
+	if len(keep) == 0 {
+		return
+	}
+	keep[0] = 1
+	for j := 1; j < len(keep); j *= 2 {
+		copy(keep[j:], keep[:j])
+	}
+}
+
+// countKept counts the rows keep keeps: its bytes are 0 or 1, so a word's
+// set bits are its rows kept.
+func countKept(keep []uint8) int {
+	k := 0
+	for len(keep) >= 8 {
+		k += bits.OnesCount64(binary.LittleEndian.Uint64(keep))
+		keep = keep[8:]
+	}
+	for _, b := range keep {
+		k += int(b)
+	}
+	return k
 }
 
 func b2u(b bool) uint8 {

@@ -120,3 +120,31 @@ func TestFilterEncodedMatchesDecode(t *testing.T) {
 }
 
 func always(bool) bool { return true }
+
+// TestKeepAllAndCount: keepAll sets every byte of keep, however long, and
+// countKept counts the bytes set, at every length around a word's.
+func TestKeepAllAndCount(t *testing.T) {
+	for n := range 70 {
+		keep := make([]uint8, n)
+		keepAll(keep)
+		for i, b := range keep {
+			if b != 1 {
+				t.Fatalf("length %d: byte %d = %d after keepAll", n, i, b)
+			}
+		}
+		if got := countKept(keep); got != n {
+			t.Fatalf("length %d, all kept: count %d", n, got)
+		}
+		want := 0
+		for i := range keep {
+			if i%3 == 0 || i%7 == 5 {
+				keep[i] = 0
+			} else {
+				want++
+			}
+		}
+		if got := countKept(keep); got != want {
+			t.Fatalf("length %d: count %d, want %d", n, got, want)
+		}
+	}
+}
