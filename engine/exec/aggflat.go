@@ -73,6 +73,9 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 		}
 	}
 	retract := func(row int) bool { return retracts && !bt.Kind(row).IsAccumulate() }
+	// whole: every row is in group 0 (a global aggregation of rows that
+	// all accumulate).
+	whole := false
 	st := o.st
 	f := st.flat
 	if cap(f.ids) < bt.N {
@@ -88,6 +91,7 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 			o.newFlatGroup(keyVecs, 0)
 		}
 		clear(ids)
+		whole = !retracts
 	case len(cols) == 1 && keyVecs[cols[0]].Class == vector.Int:
 		kv := keyVecs[cols[0]]
 		if f.dense == nil && f.ints == nil {
@@ -256,6 +260,10 @@ func (o *aggOp) consumeFlat(bt *vector.Batch, keyVecs []*vector.Vec, args [][]*v
 			continue
 		}
 		gacc.Grow(st.n)
+		if one, ok := gacc.(functions.OneGroupAccumulator); ok && whole && filters[i] == nil {
+			one.UpdateOne(bt.N, args[i])
+			continue
+		}
 		setIDs := ids
 		if fv := filters[i]; fv != nil {
 			if cap(f.masked) < bt.N {

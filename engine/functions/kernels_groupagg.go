@@ -16,6 +16,13 @@ type GroupAccumulator interface {
 	Result(g int) any
 }
 
+// OneGroupAccumulator is a GroupAccumulator that also folds a batch of n
+// rows all in group 0 (a global aggregation that skips none of them)
+// without a group array.
+type OneGroupAccumulator interface {
+	UpdateOne(n int, args []*vector.Vec)
+}
+
 // GroupAggregateKernel returns a constructor of group accumulators for the
 // aggregates that have one (COUNT, SUM, AVG, MIN, MAX over integers and
 // floating point, MIN and MAX over strings); ok is false for the others,
@@ -103,6 +110,22 @@ rows:
 	}
 }
 
+func (a *groupCount) UpdateOne(n int, args []*vector.Vec) {
+	if len(args) == 0 || !anyNulls(args) {
+		a.n[0] += int64(n)
+		return
+	}
+rows:
+	for i := range n {
+		for _, v := range args {
+			if v.IsNull(i) {
+				continue rows
+			}
+		}
+		a.n[0]++
+	}
+}
+
 // countKept returns the number of rows with a group (not skipped).
 func countKept(groups []int32) int64 {
 	var n int64
@@ -153,6 +176,42 @@ func (a *groupSum) Update(groups []int32, args []*vector.Vec) {
 		return
 	}
 	sumInto(a.i, a.n, v.Ints, groups, v)
+}
+
+func (a *groupSum) UpdateOne(n int, args []*vector.Vec) {
+	v := args[0]
+	if v.HasNulls() {
+		a.Update(make([]int32, n), args)
+		return
+	}
+	a.n[0] += int64(n)
+	if a.float {
+		// In row order: a floating-point sum depends on it.
+		s := a.f[0]
+		for _, x := range v.Floats[:n] {
+			s += x
+		}
+		a.f[0] = s
+		return
+	}
+	a.i[0] += sumInts(v.Ints[:n])
+}
+
+// sumInts is the wrapping sum of x, four lanes at a time: integer
+// addition wraps the same in any order.
+func sumInts(x []int64) int64 {
+	var s0, s1, s2, s3 int64
+	for len(x) >= 4 {
+		s0 += x[0]
+		s1 += x[1]
+		s2 += x[2]
+		s3 += x[3]
+		x = x[4:]
+	}
+	for _, v := range x {
+		s0 += v
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // sumInto adds each row's value x[i] to sums[groups[i]] and counts it in
