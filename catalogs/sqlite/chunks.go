@@ -36,7 +36,7 @@ import (
 // dropping a table remove its chunks with its delta.
 
 // defaultChunkRows is the number of rows of a column chunk.
-const defaultChunkRows = 65536
+const defaultChunkRows = 32768
 
 // sqlChunks makes the table of column chunks (migration 1).
 const sqlChunks = `

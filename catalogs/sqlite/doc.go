@@ -18,7 +18,7 @@
 // contents, as Flink keeps the tables of a dropped Hive or JDBC catalog.
 //
 // The rows of a managed table without a primary key are kept as column
-// chunks (chunks.go, colenc.go): up to 65,536 rows a chunk, one blob per
+// chunks (chunks.go, colenc.go): up to 32,768 rows a chunk, one blob per
 // column (integers, dates, times and timestamps frame-of-reference or
 // delta bit-packed, strings dictionary-encoded or lengths and bytes,
 // doubles plain, booleans bit-packed, a NULL bitmap) with the column's
