@@ -185,7 +185,10 @@ func (emptyOp) Next(context.Context) (*vector.Batch, error) { return nil, nil }
 func (emptyOp) Close() error                                { return nil }
 
 // Drain runs an operator to its end and returns all its rows in one batch
-// of the given column types.
+// of the given column types. The batch's columns double as they grow (an
+// append's own growth, a quarter at a time past a few hundred values,
+// allocates five times the final size on the way), and each input batch
+// goes back to its producer once copied.
 func Drain(ctx context.Context, op Operator, ts []*types.Type) (*vector.Batch, error) {
 	out := vector.NewBatch(ts, vector.BatchSize)
 	for {
@@ -199,7 +202,9 @@ func Drain(ctx context.Context, op Operator, ts []*types.Type) (*vector.Batch, e
 		if b == nil {
 			return out, nil
 		}
+		out.Reserve(b.N)
 		out.AppendBatch(b)
+		b.Release()
 	}
 }
 

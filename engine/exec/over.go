@@ -123,6 +123,9 @@ func (o *overOp) Next(ctx context.Context) (*vector.Batch, error) {
 func (o *overOp) compute(ctx context.Context, rows *vector.Batch) (*vector.Batch, error) {
 	results := make([][]any, len(o.specs))
 	var outOrder []int
+	if len(o.specs) > 0 {
+		outOrder = make([]int, 0, rows.N)
+	}
 	ints := make([][]int64, len(o.specs))
 	for si, s := range o.specs {
 		// ROW_NUMBER, RANK and DENSE_RANK write integers, not values.
@@ -154,7 +157,7 @@ func (o *overOp) compute(ctx context.Context, rows *vector.Batch) (*vector.Batch
 		}
 		groups := partitionRows(parts, rows.N)
 		if len(s.call.Order) > 0 {
-			if err := sortGroups(ctx, groups, cmpStable, o.workers); err != nil {
+			if err := sortGroups(ctx, groups, cmpStable, leadKeyOf(s.call.Order, keys), o.workers); err != nil {
 				return nil, err
 			}
 		}

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -230,7 +231,7 @@ func TestSortGroupsMatchesSerial(t *testing.T) {
 			par = append(par, g)
 			lo += n
 		}
-		if err := sortGroups(context.Background(), serial, cmp, 1); err != nil {
+		if err := sortGroups(context.Background(), serial, cmp, nil, 1); err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range []int{2, 3, 4} {
@@ -238,12 +239,95 @@ func TestSortGroupsMatchesSerial(t *testing.T) {
 			for i := range par {
 				got[i] = slices.Clone(par[i])
 			}
-			if err := sortGroups(context.Background(), got, cmp, w); err != nil {
+			if err := sortGroups(context.Background(), got, cmp, nil, w); err != nil {
 				t.Fatal(err)
 			}
 			for i := range got {
 				if !slices.Equal(got[i], serial[i]) {
 					t.Fatalf("groups %v, %d workers: group %d differs from the serial sort", sizes, w, i)
+				}
+			}
+		}
+	}
+}
+
+// TestLeadKeySortsAsComparator: groups sorted with their lead key beside
+// each row come out as sorted by the window's comparator alone, for
+// integer and double keys, ascending and descending, with ties (the next
+// key and the position decide), negative values, both zeros, infinities
+// and NaNs; each row's key orders as vector.CompareFloat or the integers.
+func TestLeadKeySortsAsComparator(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	const n = 5000
+	specials := []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), -1.5, 1.5, math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64}
+	floats, ints, second := make([]float64, n), make([]int64, n), make([]int64, n)
+	for i := range n {
+		if i%7 == 0 {
+			floats[i] = specials[r.IntN(len(specials))]
+		} else {
+			floats[i] = float64(r.IntN(200)-100) / 4
+		}
+		ints[i] = int64(r.IntN(300) - 150)
+		if i%11 == 0 {
+			ints[i] = []int64{math.MinInt64, math.MaxInt64, 0, -1}[r.IntN(4)]
+		}
+		second[i] = int64(r.IntN(3))
+	}
+	for _, lead := range []*vector.Vec{
+		{T: types.New(types.Double), Class: vector.Float, Len: n, Floats: floats},
+		{T: types.New(types.BigInt), Class: vector.Int, Len: n, Ints: ints},
+	} {
+		for _, desc := range []bool{false, true} {
+			keys := []plan.SortKey{{Desc: desc}, {}}
+			cols := []*vector.Vec{lead, {T: types.New(types.BigInt), Class: vector.Int, Len: n, Ints: second}}
+			rows := rowComparator(keys, cols)
+			cmp := func(x, y int) int {
+				if c := rows(x, y); c != 0 {
+					return c
+				}
+				return x - y
+			}
+			lk := leadKeyOf(keys, cols)
+			if lk == nil {
+				t.Fatalf("%v key: no lead key", lead.Class)
+			}
+			for range 20_000 {
+				x, y := r.IntN(n), r.IntN(n)
+				want := rowComparator(keys[:1], cols[:1])(x, y)
+				kx, ky := lk.key(x), lk.key(y)
+				got := 0
+				if kx < ky {
+					got = -1
+				} else if kx > ky {
+					got = 1
+				}
+				if got != want {
+					t.Fatalf("%v key, desc %v: rows %d and %d (%v, %v) order %d by key, %d by comparator", lead.Class, desc, x, y, floats[x], floats[y], got, want)
+				}
+			}
+			var plain, led [][]int
+			for lo := 0; lo < n; lo += 1000 {
+				g := r.Perm(1000)
+				for i := range g {
+					g[i] += lo
+				}
+				plain, led = append(plain, slices.Clone(g)), append(led, g)
+			}
+			if err := sortGroups(context.Background(), plain, cmp, nil, 1); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []int{1, 2} {
+				got := make([][]int, len(led))
+				for i := range led {
+					got[i] = slices.Clone(led[i])
+				}
+				if err := sortGroups(context.Background(), got, cmp, lk, w); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if !slices.Equal(got[i], plain[i]) {
+						t.Fatalf("%v key, desc %v, %d workers: group %d differs from the comparator's sort", lead.Class, desc, w, i)
+					}
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -233,18 +234,21 @@ func (o *keyedOp) Close() error { return o.in.Close() }
 // window's keys with the position last), on up to workers goroutines: the
 // groups are taken one at a time, and a group holding most of the rows is
 // cut into one run per worker, sorted on each and merged. A total order
-// has one sorted result, so the rows are the serial sort's.
-func sortGroups(ctx context.Context, groups [][]int, cmp func(x, y int) int, workers int) error {
+// has one sorted result, so the rows are the serial sort's. lead, when
+// not nil, is cmp's first key (leadKeyOf): a group is sorted with it
+// beside each position, and cmp decides only its ties.
+func sortGroups(ctx context.Context, groups [][]int, cmp func(x, y int) int, lead *leadKey, workers int) error {
 	total := 0
 	for _, g := range groups {
 		total += len(g)
 	}
 	if workers <= 1 || total < parallelSortMin {
+		var scratch []keyedRow
 		for _, g := range groups {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			slices.SortFunc(g, cmp)
+			scratch = sortGroup(g, cmp, lead, scratch)
 		}
 		return nil
 	}
@@ -254,6 +258,7 @@ func sortGroups(ctx context.Context, groups [][]int, cmp func(x, y int) int, wor
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var scratch []keyedRow
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= len(groups) {
@@ -263,13 +268,100 @@ func sortGroups(ctx context.Context, groups [][]int, cmp func(x, y int) int, wor
 				if len(g) > total/2 {
 					sortRuns(g, cmp, workers)
 				} else {
-					slices.SortFunc(g, cmp)
+					scratch = sortGroup(g, cmp, lead, scratch)
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	return ctx.Err()
+}
+
+// leadKey is the first key of a sort when it is a column of integers or
+// doubles without NULLs: each row's value maps to an unsigned integer
+// whose order is the key's (descending included), so that a sort
+// compares most pairs of rows without reading the column.
+type leadKey struct {
+	ints   []int64
+	floats []float64
+	desc   bool
+}
+
+// leadKeyOf returns the first of the sort keys (evaluated as cols) when
+// it can lead a sort, else nil.
+func leadKeyOf(keys []plan.SortKey, cols []*vector.Vec) *leadKey {
+	if len(keys) == 0 || len(cols) == 0 || cols[0].HasNulls() {
+		return nil
+	}
+	switch v := cols[0]; v.Class {
+	case vector.Int:
+		return &leadKey{ints: v.Ints, desc: keys[0].Desc}
+	case vector.Float:
+		return &leadKey{floats: v.Floats, desc: keys[0].Desc}
+	}
+	return nil
+}
+
+// key returns row i's value as an unsigned integer in the key's order:
+// integers with the sign bit flipped; doubles by their bits, negative
+// ones inverted, with -0 as 0 and every NaN above every number, as
+// vector.CompareFloat orders them; all inverted for a descending key.
+func (l *leadKey) key(i int) uint64 {
+	var k uint64
+	if l.ints != nil {
+		k = uint64(l.ints[i]) ^ 1<<63
+	} else {
+		f := l.floats[i]
+		switch {
+		case f != f:
+			k = math.MaxUint64
+		case f == 0:
+			k = 1 << 63
+		default:
+			b := math.Float64bits(f)
+			if b>>63 == 1 {
+				k = ^b
+			} else {
+				k = b | 1<<63
+			}
+		}
+	}
+	if l.desc {
+		k = ^k
+	}
+	return k
+}
+
+// keyedRow is a row position beside its lead key.
+type keyedRow struct {
+	k uint64
+	i int
+}
+
+// sortGroup sorts the row positions g by cmp, with the lead key beside
+// each when there is one, in scratch (returned for the next group).
+func sortGroup(g []int, cmp func(x, y int) int, lead *leadKey, scratch []keyedRow) []keyedRow {
+	if lead == nil || len(g) < 2 {
+		slices.SortFunc(g, cmp)
+		return scratch
+	}
+	rows := scratch[:0]
+	for _, i := range g {
+		rows = append(rows, keyedRow{k: lead.key(i), i: i})
+	}
+	slices.SortFunc(rows, func(a, b keyedRow) int {
+		switch {
+		case a.k < b.k:
+			return -1
+		case a.k > b.k:
+			return 1
+		}
+		return cmp(a.i, b.i)
+	})
+	for j, r := range rows {
+		g[j] = r.i
+	}
+	return rows
 }
 
 // parallelSortMin is the rows below which sortGroups sorts on the
