@@ -311,6 +311,8 @@ func (o *aggOp) newFlatGroup(keyVecs []*vector.Vec, row int) int32 {
 	st.n++
 	st.bytes += o.groupBytes
 	for _, k := range o.sets[0] {
+		// Doubling, as the accumulators' arrays grow.
+		st.flat.keys[k].Reserve(1)
 		st.flat.keys[k].AppendFrom(keyVecs[k], row)
 		st.bytes += vecBytes(keyVecs[k], row, row+1)
 	}
@@ -487,8 +489,19 @@ func (o *aggOp) fitIntKeys(kv *vector.Vec, from, n int) {
 	if f.dense != nil {
 		lo, hi = min(lo, f.denseMin), max(hi, f.denseMin+int64(len(f.dense))-1)
 	}
+	limit := uint64(max(1<<18, 4*(o.st.n+n)))
+	if f.dense != nil {
+		// A key past the array: leave room for the keys that follow
+		// beyond the new ones, half the array's length on each side
+		// (within the limit), so that keys spreading a batch at a time
+		// do not copy the array each time.
+		pad := int64(len(f.dense) / 2)
+		if plo, phi := lo-pad, hi+pad; plo < lo && phi > hi && phi-plo >= 0 && uint64(phi-plo) < limit {
+			lo, hi = plo, phi
+		}
+	}
 	span := uint64(hi - lo)
-	if hi-lo >= 0 && span < uint64(max(1<<18, 4*(o.st.n+n))) {
+	if hi-lo >= 0 && span < limit {
 		if f.dense != nil && lo == f.denseMin && int(span) < len(f.dense) {
 			return
 		}
