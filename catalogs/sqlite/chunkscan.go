@@ -1059,8 +1059,13 @@ func (f *boundFilter) apply(cv *catalogs.ColumnValues, keep []uint8) {
 	default:
 		applyCmp(cv.Floats[:len(keep)], f.op, f.f, keep)
 	}
-	// A comparison with NULL is never TRUE.
-	for w, bits := range cv.Nulls {
+	clearNulls(cv.Nulls, keep)
+}
+
+// clearNulls clears keep[i] for every NULL row: a comparison with NULL is
+// never TRUE.
+func clearNulls(nulls []uint64, keep []uint8) {
+	for w, bits := range nulls {
 		for bits != 0 {
 			i := w<<6 + tz(bits)
 			if i < len(keep) {

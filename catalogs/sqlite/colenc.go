@@ -26,7 +26,12 @@ import (
 // Integer streams (ints, below) are frame-of-reference bit-packed, either
 // the values themselves or their differences (whichever packs narrower:
 // ids and times that grow by small steps pack to a few bits). Doubles are
-// plain, booleans bit-packed, strings dictionary-encoded when a chunk has
+// plain, or, when every one of a chunk's is a decimal of at most 18
+// places (prices, measurements: x = n / 10^e exactly as a double, as
+// parsing "769.37" gives it), encDecFloats: the power e as one byte, then
+// the integers n as an int stream (NULL rows hold the first value's),
+// which decode back to the same doubles bit for bit. Booleans are
+// bit-packed, strings dictionary-encoded when a chunk has
 // few distinct values and otherwise lengths and bytes, timestamps two
 // integer streams (seconds and nanoseconds since the epoch, UTC).
 // DECIMAL and the nested types keep the text the row-wise data tables
@@ -42,7 +47,20 @@ const (
 	encStringDict byte = 5
 	encBytes      byte = 6
 	encTimes      byte = 7
+	encDecFloats  byte = 8
 )
+
+// maxScale is the largest power of ten encDecFloats scales doubles by, and
+// maxScaledWidth the widest its integers may pack to (wider, the plain
+// doubles take little more room and decode faster).
+const (
+	maxScale       = 18
+	maxScaledWidth = 40
+)
+
+// pow10 holds the powers of ten up to maxScale, each exact in a double.
+var pow10 = [maxScale + 1]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
 
 // Int stream forms.
 const (
@@ -175,6 +193,14 @@ func encodeColumn(cv *catalogs.ColumnValues, n int, t *types.Type) ([]byte, chun
 		if !first {
 			st.min, st.max = lo, hi
 		}
+		if t.Kind == types.Double {
+			if e, ints, ok := decimalScale(cv.Floats[:n], cv.Nulls, st.nulls); ok {
+				b = b[:len(b)-8*n]
+				b[0] = encDecFloats
+				b = append(b, byte(e))
+				b = appendInts(b, ints)
+			}
+		}
 	case classString, classText:
 		strs := cv.Strs[:n]
 		if class == classString {
@@ -228,6 +254,57 @@ func encodeColumn(cv *catalogs.ColumnValues, n int, t *types.Type) ([]byte, chun
 		b = appendInts(b, nanos)
 	}
 	return b, st, nil
+}
+
+// decimalScale finds the least power of ten e (up to maxScale) such that
+// every non-NULL value of vals is float64(n) / 10^e for an integer n of
+// at most 53 bits, and returns e and the integers (NULL slots hold the
+// first value's); ok is false when there is none, when the integers
+// would pack wider than maxScaledWidth, or for a NaN, an infinity or -0
+// (which no such quotient gives). Decoding divides the same way, so
+// every value comes back bit for bit.
+func decimalScale(vals []float64, nulls []uint64, nullCount int) (e int, ints []int64, ok bool) {
+	if nullCount == len(vals) {
+		return 0, nil, false
+	}
+	ints = make([]int64, len(vals))
+	for e = 0; e <= maxScale; e++ {
+		p := pow10[e]
+		ok = true
+		for i, v := range vals {
+			if isNull(nulls, i) {
+				continue
+			}
+			m := math.Round(v * p)
+			if !(math.Abs(m) <= 1<<53) || m/p != v || v == 0 && math.Signbit(v) {
+				ok = false
+				break
+			}
+			ints[i] = int64(m)
+		}
+		if ok {
+			break
+		}
+	}
+	if !ok {
+		return 0, nil, false
+	}
+	ints = fillNulls(ints, nulls, nullCount)
+	lo, hi := minMax(ints)
+	if bits.Len64(uint64(hi)-uint64(lo)) > maxScaledWidth {
+		return 0, nil, false
+	}
+	return e, ints, true
+}
+
+// scaledFloats sets dst[i] to float64(ints[i]) / 10^e (dst and ints may
+// be the same memory).
+func scaledFloats(dst []float64, ints []int64, e int) {
+	p := pow10[e]
+	ints = ints[:len(dst)]
+	for i, n := range ints {
+		dst[i] = float64(n) / p
+	}
 }
 
 // fillNulls returns vals with every NULL slot holding a non-NULL value
@@ -624,6 +701,34 @@ func decodeColumnInto(blob []byte, t *types.Type, raw bool, scratch *catalogs.Co
 				cv.Floats = make([]float64, n)
 			}
 			readFloats(cv.Floats, data, t.Kind == types.Float && !raw)
+		}
+	case tag == encDecFloats && class == classFloat:
+		e := int(r.byte1())
+		if r.err != nil || e > maxScale {
+			return cv, 0, errCorrupt
+		}
+		if cap(scratch.Floats) >= n {
+			cv.Floats = scratch.Floats[:n]
+		} else {
+			cv.Floats = make([]float64, n)
+		}
+		// The integers unpack into the doubles' own memory and turn into
+		// doubles in place.
+		var ints []int64
+		if n > 0 {
+			ints = unsafe.Slice((*int64)(unsafe.Pointer(&cv.Floats[0])), n)
+		}
+		if got := r.intsInto(ints); r.err == nil && len(got) != n {
+			r.err = errCorrupt
+		}
+		if r.err == nil {
+			scaledFloats(cv.Floats, ints, e)
+			zeroNulls(cv.Nulls, n, func(i int) { cv.Floats[i] = 0 })
+			if t.Kind == types.Float && !raw {
+				for i, v := range cv.Floats {
+					cv.Floats[i] = float64(float32(v))
+				}
+			}
 		}
 	case (tag == encStrings || tag == encStringDict) && (class == classString || class == classText):
 		if tag == encStrings {

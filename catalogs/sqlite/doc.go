@@ -21,7 +21,8 @@
 // chunks (chunks.go, colenc.go): up to 32,768 rows a chunk, one blob per
 // column (integers, dates, times and timestamps frame-of-reference or
 // delta bit-packed, strings dictionary-encoded or lengths and bytes,
-// doubles plain, booleans bit-packed, a NULL bitmap) with the column's
+// doubles plain or, when a chunk's are all decimals, as a power of ten
+// and bit-packed integers, booleans bit-packed, a NULL bitmap) with the column's
 // row and NULL counts and smallest and largest value; newer rows wait in
 // a row-wise delta (the table's data table) that the write reaching a
 // chunk's size folds into a chunk in its own transaction. Upserts by

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -11,7 +12,8 @@ import (
 
 // TestFilterEncodedMatchesDecode: filtering a column block by block as it
 // decodes keeps the rows that decoding it whole and filtering keeps, for
-// integers in frame-of-reference form and doubles (FLOAT too), with and
+// integers in frame-of-reference form, doubles (plain, and decimals stored
+// as scaled integers; FLOAT too), with and
 // without NULLs, over several blocks and a partial one; integers stored as
 // deltas are left to the whole decode.
 func TestFilterEncodedMatchesDecode(t *testing.T) {
@@ -39,6 +41,8 @@ func TestFilterEncodedMatchesDecode(t *testing.T) {
 			[]any{int64(1500)}},
 		{"DOUBLE", types.New(types.Double), func(cv *catalogs.ColumnValues, i int) { cv.Floats[i] = rng.Float64() * 1000 }, always,
 			[]any{500.0, int64(100), 0.0}},
+		{"decimal DOUBLE", types.New(types.Double), func(cv *catalogs.ColumnValues, i int) { cv.Floats[i] = float64(rng.IntN(100_000)-20_000) / 100 }, always,
+			[]any{500.0, 250.25, int64(100), -1.5, 0.0, 123.455, -200.0, 1e300, math.NaN(), math.Inf(-1)}},
 		{"FLOAT", types.New(types.Float), func(cv *catalogs.ColumnValues, i int) { cv.Floats[i] = float64(float32(rng.Float64())) + 0.1 }, always,
 			[]any{float64(float32(0.6)), 0.6}},
 	}
@@ -61,6 +65,9 @@ func TestFilterEncodedMatchesDecode(t *testing.T) {
 			}
 			blob, _, err := encodeColumn(&cv, n, tc.t)
 			must(t, err)
+			if decimal := tc.name == "decimal DOUBLE"; decimal != (blob[0] == encDecFloats) {
+				t.Fatalf("%s: stored with tag %d", tc.name, blob[0])
+			}
 			var filterSets [][]catalogs.RowFilter
 			for _, c := range tc.consts {
 				for _, op := range ops {
@@ -145,6 +152,44 @@ func TestKeepAllAndCount(t *testing.T) {
 		}
 		if got := countKept(keep); got != want {
 			t.Fatalf("length %d: count %d, want %d", n, got, want)
+		}
+	}
+}
+
+// TestScaledBounds: for constants on and between decimals, negative and
+// positive, at several powers of ten, lo is the least integer n whose
+// double n / 10^e is at least the constant and hi the greatest whose
+// double is at most it, as a walk over the integers around it finds;
+// NaN and constants past the integers' range have none.
+func TestScaledBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	for range 3000 {
+		e := rng.IntN(maxScale + 1)
+		p := pow10[e]
+		var c float64
+		switch rng.IntN(3) {
+		case 0: // a decimal of e places
+			c = float64(rng.Int64N(1_000_000)-500_000) / p
+		case 1: // between them
+			c = (float64(rng.Int64N(1_000_000)-500_000) + rng.Float64()) / p
+		default: // anything of the scale's range
+			c = (rng.Float64() - 0.5) * math.Pow(2, float64(rng.IntN(50))) / p
+		}
+		lo, hi, ok := scaledBounds(c, e)
+		if !ok {
+			t.Fatalf("10^%d, %v: no bounds", e, c)
+		}
+		q := func(n int64) float64 { return float64(n) / p }
+		if !(q(lo) >= c && q(lo-1) < c && q(hi) <= c && q(hi+1) > c) {
+			t.Fatalf("10^%d, %v: lo %d (%v, before %v), hi %d (%v, after %v)", e, c, lo, q(lo), q(lo-1), hi, q(hi), q(hi+1))
+		}
+		if (lo <= hi) != (q(lo) == c) {
+			t.Fatalf("10^%d, %v: lo %d, hi %d, yet %v", e, c, lo, hi, q(lo))
+		}
+	}
+	for _, c := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e17} {
+		if _, _, ok := scaledBounds(c, 2); ok {
+			t.Errorf("%v: bounds given", c)
 		}
 	}
 }

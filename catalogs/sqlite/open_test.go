@@ -109,7 +109,7 @@ func TestDamagedStores(t *testing.T) {
 		{"padded version", []string{strings.Replace(setVersion, "?1", "' 1'", 1)}, ErrDamaged},
 		{"fraction version", []string{strings.Replace(setVersion, "?1", "'1.5'", 1)}, ErrDamaged},
 		{"overflowing version", []string{strings.Replace(setVersion, "?1", "'99999999999999999999999'", 1)}, ErrDamaged},
-		{"newer version", []string{strings.Replace(setVersion, "?1", "'4'", 1)}, ErrNewerSchema},
+		{"newer version", []string{strings.Replace(setVersion, "?1", "'"+strconv.Itoa(SchemaVersion+1)+"'", 1)}, ErrNewerSchema},
 		{"no version row", []string{`DELETE FROM eddy_meta WHERE key = 'schema_version'`}, ErrDamaged},
 		{"other meta table", []string{`DROP TABLE eddy_meta`, `CREATE TABLE eddy_meta (k TEXT)`}, ErrDamaged},
 		{"null version", []string{`DROP TABLE eddy_meta`, `CREATE TABLE eddy_meta (key TEXT, value TEXT)`,
@@ -148,7 +148,7 @@ func FuzzSchemaVersion(f *testing.F) {
 		must(t, err)
 		must(t, db.Close())
 		err = checkDamaged(t, path)
-		if (err == nil) != (version == "1" || version == "2" || version == strconv.Itoa(SchemaVersion)) {
+		if (err == nil) != (version == "1" || version == "2" || version == "3" || version == strconv.Itoa(SchemaVersion)) {
 			t.Fatalf("version %q: err = %v", version, err)
 		}
 	})

@@ -25,7 +25,7 @@ import (
 
 // SchemaVersion is the store layout this build writes. Each entry of
 // migrations moves a store from version i to i+1.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // busyTimeout is how long SQLite itself waits for a lock; retries on top of
 // it bound the total wait to about busyTimeout * maxAttempts.
@@ -38,7 +38,9 @@ const (
 // catalog's tables, 1 the table of column chunks of managed tables
 // (chunks.go; the row-wise data tables of a store of version 1 stay as
 // they are, as the delta of their tables), 2 the table of models
-// (models.go).
+// (models.go), 3 nothing: from version 4 a chunk of doubles may be
+// stored as scaled integers (encDecFloats, colenc.go), which an eddy of
+// version 3 could not read, so it refuses the store instead.
 var migrations = []string{
 	0: `
 CREATE TABLE eddy_meta (
@@ -83,6 +85,7 @@ CREATE TABLE functions (
 `,
 	1: sqlChunks,
 	2: sqlModels,
+	3: `SELECT 1`,
 }
 
 // Store is an open store file.
