@@ -158,28 +158,51 @@ func (o *joinOp) readBuild(ctx context.Context) (rows, pending *vector.Batch, er
 	// Only an equi-join of inputs with a run encoding can partition; the
 	// others build in memory whatever their size.
 	canSpill := !o.streaming && len(o.rkeys) > 0 && spillable(o.rightTypes) && spillable(o.leftTypes)
-	rows = vector.NewBatch(o.rightTypes, vector.BatchSize)
+	// The batches are kept as they come and copied once into columns of
+	// their total length: growing the columns batch by batch would copy
+	// them again at each doubling and leave the old arrays behind.
 	var held int64
+	var batches []*vector.Batch
+	n := 0
 	for {
 		if err := ctx.Err(); err != nil {
+			releaseAll(batches)
 			return nil, nil, err
 		}
 		bt, err := o.right.Next(ctx)
 		if err != nil {
+			releaseAll(batches)
 			return nil, nil, err
 		}
 		if bt == nil {
 			break
 		}
 		held += batchBytes(bt) + hashEntry*int64(bt.N)
-		if canSpill && (o.budget > 0 && rows.N+bt.N > o.budget || held > o.memBudget) {
-			return rows, bt, nil
+		if canSpill && (o.budget > 0 && n+bt.N > o.budget || held > o.memBudget) {
+			return concatBatches(o.rightTypes, batches, n), bt, nil
 		}
-		rows.Reserve(bt.N)
+		batches = append(batches, bt)
+		n += bt.N
+	}
+	return concatBatches(o.rightTypes, batches, n), nil, nil
+}
+
+// concatBatches copies batches, n rows in all, into one batch of columns
+// of types ts, allocated once, and gives each batch back to its producer.
+func concatBatches(ts []*types.Type, batches []*vector.Batch, n int) *vector.Batch {
+	rows := vector.NewBatch(ts, max(n, vector.BatchSize))
+	for _, bt := range batches {
 		rows.AppendBatch(bt)
 		bt.Release()
 	}
-	return rows, nil, nil
+	return rows
+}
+
+// releaseAll gives batches back to their producers.
+func releaseAll(batches []*vector.Batch) {
+	for _, bt := range batches {
+		bt.Release()
+	}
 }
 
 // buildTable makes the hash table of the build rows in memory.
