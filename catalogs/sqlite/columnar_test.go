@@ -909,3 +909,85 @@ func TestDecimalDoubles(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrationOfAVersion3Store: testdata/store-v3.db was written by the
+// release before doubles stored as scaled integers (schema version 3: a
+// table m (n BIGINT, price DOUBLE, x DOUBLE) of 17,000 rows in one chunk,
+// n = i, price the decimal i*37 mod 1000 . i*11 mod 100 as CSV text,
+// x = sqrt(i)/7). Opened by this build it becomes version 4 and reads
+// as written; 17,000 more rows fold into a chunk whose prices are scaled
+// integers and whose x values stay plain; the table reads whole and
+// filtered across both chunks as the rows were written.
+func TestMigrationOfAVersion3Store(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "store-v3.db"))
+	must(t, err)
+	path := filepath.Join(t.TempDir(), "eddy.db")
+	must(t, os.WriteFile(path, src, 0o600))
+	db, err := sql.Open("sqlite3", path)
+	must(t, err)
+	var version string
+	must(t, db.QueryRow(`SELECT value FROM eddy_meta WHERE key = 'schema_version'`).Scan(&version))
+	equal(t, version, "3")
+	must(t, db.Close())
+
+	row := func(i int) []any {
+		price, err := strconv.ParseFloat(fmt.Sprintf("%d.%02d", i*37%1000, i*11%100), 64)
+		must(t, err)
+		return []any{int64(i), price, math.Sqrt(float64(i)) / 7}
+	}
+	want := func(lo, hi int) []string {
+		var out []string
+		for i := lo; i < hi; i++ {
+			out = append(out, fmt.Sprint(row(i)))
+		}
+		return out
+	}
+	s, err := OpenStore(path)
+	must(t, err)
+	defer s.Close()
+	must(t, s.db.QueryRow(`SELECT value FROM eddy_meta WHERE key = 'schema_version'`).Scan(&version))
+	equal(t, version, fmt.Sprint(SchemaVersion))
+	cat, err := s.Create("default_catalog", nil)
+	must(t, err)
+	c := cat.(*Catalog)
+	p := catalogs.NewObjectPath("default_database", "m")
+	bt, err := c.GetTable(ctx, p)
+	must(t, err)
+	tbl := bt.(*catalogs.CatalogTable)
+	ts := physTypes(tbl)
+	sameRows(t, "migrated", scanRows(t, c, p, ts, catalogs.ScanSpec{}), want(0, 17_000))
+
+	var more [][]any
+	for i := 17_000; i < 34_000; i++ {
+		more = append(more, row(i))
+	}
+	writeRows(t, c, p, tbl, more...)
+	tags := map[string]bool{}
+	rows, err := s.db.Query(`SELECT chunk, col, unicode(data) FROM eddy_chunks ORDER BY chunk, col`)
+	must(t, err)
+	for rows.Next() {
+		var chunk, col int
+		var tag byte
+		must(t, rows.Scan(&chunk, &col, &tag))
+		tags[fmt.Sprintf("%d/%d:%d", chunk, col, tag)] = true
+	}
+	must(t, rows.Err())
+	for _, tag := range []string{
+		fmt.Sprintf("0/1:%d", encFloats), fmt.Sprintf("0/2:%d", encFloats), // as version 3 wrote them
+		fmt.Sprintf("1/1:%d", encDecFloats), fmt.Sprintf("1/2:%d", encFloats), // prices scaled, x plain
+	} {
+		if !tags[tag] {
+			t.Fatalf("no chunk/column:tag %s among %v", tag, tags)
+		}
+	}
+	sameRows(t, "appended", scanRows(t, c, p, ts, catalogs.ScanSpec{}), want(0, 34_000))
+	var filtered []string
+	for i := range 34_000 {
+		if r := row(i); r[1].(float64) > 500.5 {
+			filtered = append(filtered, fmt.Sprint(r[:1]))
+		}
+	}
+	got := scanRows(t, c, p, ts, catalogs.ScanSpec{Columns: []int{0},
+		Filters: []catalogs.RowFilter{{Column: 1, Op: catalogs.FilterGt, Value: 500.5}}})
+	sameRows(t, "filtered on price", got, filtered)
+}
