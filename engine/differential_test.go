@@ -202,11 +202,13 @@ func TestDifferentialAgainstSQLite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("differential test skipped in -short mode")
 	}
-	// The store's managed tables at the session's parallelism, and
-	// temporary tables, whose reader parallel workers share, at 4.
+	// The store's managed tables and temporary tables (whose readers the
+	// parallel workers share) at parallelism 1 and at 4, more workers than
+	// cores: each run must give SQLite's answers, so the two give the same.
 	for _, c := range []struct {
 		name, create, parallelism string
-	}{{"managed", "CREATE TABLE ", ""}, {"temporary-parallel-4", "CREATE TEMPORARY TABLE ", "4"}} {
+	}{{"managed-parallel-1", "CREATE TABLE ", "1"}, {"managed-parallel-4", "CREATE TABLE ", "4"},
+		{"temporary-parallel-1", "CREATE TEMPORARY TABLE ", "1"}, {"temporary-parallel-4", "CREATE TEMPORARY TABLE ", "4"}} {
 		t.Run(c.name, func(t *testing.T) { differential(t, c.create, c.parallelism) })
 	}
 }
