@@ -575,20 +575,8 @@ func TestMigrationFromVersion1(t *testing.T) {
 // tables held it, and appends fold its rows into chunks without changing
 // them.
 func TestMigrationOfAReleaseStore(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("testdata", "store-v1.db"))
-	must(t, err)
-	path := filepath.Join(t.TempDir(), "eddy.db")
-	must(t, os.WriteFile(path, src, 0o600))
-
-	// The reference: the data tables as version 1 reads them.
-	db, err := sql.Open("sqlite3", path)
-	must(t, err)
+	path := fixtureCopy(t, "store-v1.db", "1")
 	var version string
-	must(t, db.QueryRow(`SELECT value FROM eddy_meta WHERE key = 'schema_version'`).Scan(&version))
-	if version != "1" {
-		t.Fatalf("the fixture has schema version %s", version)
-	}
-	must(t, db.Close())
 
 	s, err := OpenStore(path)
 	must(t, err)
@@ -919,16 +907,8 @@ func TestDecimalDoubles(t *testing.T) {
 // integers and whose x values stay plain; the table reads whole and
 // filtered across both chunks as the rows were written.
 func TestMigrationOfAVersion3Store(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("testdata", "store-v3.db"))
-	must(t, err)
-	path := filepath.Join(t.TempDir(), "eddy.db")
-	must(t, os.WriteFile(path, src, 0o600))
-	db, err := sql.Open("sqlite3", path)
-	must(t, err)
+	path := fixtureCopy(t, "store-v3.db", "3")
 	var version string
-	must(t, db.QueryRow(`SELECT value FROM eddy_meta WHERE key = 'schema_version'`).Scan(&version))
-	equal(t, version, "3")
-	must(t, db.Close())
 
 	row := func(i int) []any {
 		price, err := strconv.ParseFloat(fmt.Sprintf("%d.%02d", i*37%1000, i*11%100), 64)
@@ -990,4 +970,24 @@ func TestMigrationOfAVersion3Store(t *testing.T) {
 	got := scanRows(t, c, p, ts, catalogs.ScanSpec{Columns: []int{0},
 		Filters: []catalogs.RowFilter{{Column: 1, Op: catalogs.FilterGt, Value: 500.5}}})
 	sameRows(t, "filtered on price", got, filtered)
+}
+
+// fixtureCopy copies the store testdata/name into a directory of the
+// test's, checks that it is of schema version want before anything opens
+// it, and returns the copy's path.
+func fixtureCopy(t *testing.T, name, want string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name))
+	must(t, err)
+	path := filepath.Join(t.TempDir(), "eddy.db")
+	must(t, os.WriteFile(path, src, 0o600))
+	db, err := sql.Open("sqlite3", path)
+	must(t, err)
+	defer db.Close()
+	var version string
+	must(t, db.QueryRow(`SELECT value FROM eddy_meta WHERE key = 'schema_version'`).Scan(&version))
+	if version != want {
+		t.Fatalf("%s has schema version %s, want %s", name, version, want)
+	}
+	return path
 }
