@@ -58,25 +58,9 @@ const (
 	maxScaledWidth = 40
 )
 
-// pow10 holds the powers of ten up to maxScale, each exact in a double,
-// and inv10 their reciprocals rounded to the nearest double.
-var (
-	pow10 = [maxScale + 1]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
-		1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
-	inv10 = [maxScale + 1]float64{1, 1 / 1e1, 1 / 1e2, 1 / 1e3, 1 / 1e4, 1 / 1e5, 1 / 1e6, 1 / 1e7, 1 / 1e8, 1 / 1e9,
-		1 / 1e10, 1 / 1e11, 1 / 1e12, 1 / 1e13, 1 / 1e14, 1 / 1e15, 1 / 1e16, 1 / 1e17, 1 / 1e18}
-)
-
-// scaledValue is n / 10^e computed without a division: the product by
-// the reciprocal, corrected by its remainder (two fused multiply-adds).
-// It is the correctly rounded quotient for every integer tried, but the
-// encoder does not rely on that: a chunk is stored scaled only when this
-// gives back each of its values, as the quotient does.
-func scaledValue(n int64, e int) float64 {
-	x, p, inv := float64(n), pow10[e], inv10[e]
-	q := x * inv
-	return math.FMA(math.FMA(-q, p, x), inv, q)
-}
+// pow10 holds the powers of ten up to maxScale, each exact in a double.
+var pow10 = [maxScale + 1]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
 
 // Int stream forms.
 const (
@@ -277,9 +261,8 @@ func encodeColumn(cv *catalogs.ColumnValues, n int, t *types.Type) ([]byte, chun
 // at most 53 bits, and returns e and the integers (NULL slots hold the
 // first value's); ok is false when there is none, when the integers
 // would pack wider than maxScaledWidth, or for a NaN, an infinity or -0
-// (which no such quotient gives). Each value must also come back from
-// scaledValue, which decoding uses, so every value comes back bit for
-// bit.
+// (which no such quotient gives). Decoding divides the same way, so
+// every value comes back bit for bit.
 func decimalScale(vals []float64, nulls []uint64, nullCount int) (e int, ints []int64, ok bool) {
 	if nullCount == len(vals) {
 		return 0, nil, false
@@ -293,7 +276,7 @@ func decimalScale(vals []float64, nulls []uint64, nullCount int) (e int, ints []
 				continue
 			}
 			m := math.Round(v * p)
-			if !(math.Abs(m) <= 1<<53) || m/p != v || scaledValue(int64(m), e) != v || v == 0 && math.Signbit(v) {
+			if !(math.Abs(m) <= 1<<53) || m/p != v || v == 0 && math.Signbit(v) {
 				ok = false
 				break
 			}
@@ -314,15 +297,13 @@ func decimalScale(vals []float64, nulls []uint64, nullCount int) (e int, ints []
 	return e, ints, true
 }
 
-// scaledFloats sets dst[i] to scaledValue(ints[i], e) (dst and ints may
+// scaledFloats sets dst[i] to float64(ints[i]) / 10^e (dst and ints may
 // be the same memory).
 func scaledFloats(dst []float64, ints []int64, e int) {
-	p, inv := pow10[e], inv10[e]
+	p := pow10[e]
 	ints = ints[:len(dst)]
 	for i, n := range ints {
-		x := float64(n)
-		q := x * inv
-		dst[i] = math.FMA(math.FMA(-q, p, x), inv, q)
+		dst[i] = float64(n) / p
 	}
 }
 

@@ -193,22 +193,3 @@ func TestScaledBounds(t *testing.T) {
 		}
 	}
 }
-
-// TestScaledValueIsTheQuotient: scaledValue, which decodes scaled doubles
-// without dividing, gives the correctly rounded quotient n / 10^e for
-// integers across the 53-bit range at every power of ten (the encoder
-// checks each value anyway; this is why it never has to fall back).
-func TestScaledValueIsTheQuotient(t *testing.T) {
-	rng := rand.New(rand.NewPCG(21, 34))
-	for e := range maxScale + 1 {
-		for range 100_000 {
-			n := rng.Int64N(1<<54) - 1<<53
-			if rng.IntN(2) == 0 {
-				n = rng.Int64N(2_000_000) - 1_000_000
-			}
-			if got, want := scaledValue(n, e), float64(n)/pow10[e]; got != want {
-				t.Fatalf("%d / 10^%d: %v, the quotient is %v", n, e, got, want)
-			}
-		}
-	}
-}
