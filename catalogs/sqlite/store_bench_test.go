@@ -1,7 +1,9 @@
 package sqlite
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -213,6 +215,54 @@ func BenchmarkScan1M(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rows/s")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
+		})
+	}
+}
+
+// BenchmarkDecodeDoubles decodes a chunk's column of 32,768 prices (two
+// decimal places): stored plain (8 bytes a value, copied) and as scaled
+// integers (17 bits a value, unpacked and divided back into the same
+// doubles); the rate is bytes of doubles decoded, and the blob's size is
+// reported: the scaled blob is a quarter of the plain one, which the
+// scan's reads save, for about 2.5 ns a value more to decode.
+func BenchmarkDecodeDoubles(b *testing.B) {
+	const n = defaultChunkRows
+	prices := make([]float64, n)
+	for i := range prices {
+		prices[i] = float64(i*7919%100_000) / 100
+	}
+	for _, c := range []struct {
+		name string
+		tag  byte
+	}{{"plain", encFloats}, {"scaled", encDecFloats}} {
+		b.Run(c.name, func(b *testing.B) {
+			cv := catalogs.ColumnValues{Floats: prices}
+			blob, _, err := encodeColumn(&cv, n, types.New(types.Double))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if c.tag == encFloats {
+				// The plain form, as a chunk of doubles that are not all
+				// decimals is stored: the tag, the rows, no NULLs, the
+				// doubles.
+				blob = binary.AppendUvarint([]byte{encFloats}, n)
+				blob = append(blob, 0)
+				for _, v := range prices {
+					blob = binary.LittleEndian.AppendUint64(blob, math.Float64bits(v))
+				}
+			}
+			if blob[0] != c.tag {
+				b.Fatalf("stored with tag %d", blob[0])
+			}
+			into := &catalogs.ColumnValues{Floats: make([]float64, n)}
+			b.SetBytes(int64(n) * 8)
+			for b.Loop() {
+				got, rows, err := decodeColumnInto(blob, types.New(types.Double), false, into)
+				if err != nil || rows != n || got.Floats[n-1] != prices[n-1] {
+					b.Fatalf("%d rows (%v)", rows, err)
+				}
+			}
+			b.ReportMetric(float64(len(blob)), "blob-bytes")
 		})
 	}
 }
