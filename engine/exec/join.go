@@ -158,9 +158,7 @@ func (o *joinOp) readBuild(ctx context.Context) (rows, pending *vector.Batch, er
 	// Only an equi-join of inputs with a run encoding can partition; the
 	// others build in memory whatever their size.
 	canSpill := !o.streaming && len(o.rkeys) > 0 && spillable(o.rightTypes) && spillable(o.leftTypes)
-	// The batches are kept as they come and copied once into columns of
-	// their total length: growing the columns batch by batch would copy
-	// them again at each doubling and leave the old arrays behind.
+	// The batches are kept as they come and copied once (concatBatches).
 	var held int64
 	var batches []*vector.Batch
 	n := 0
@@ -185,24 +183,6 @@ func (o *joinOp) readBuild(ctx context.Context) (rows, pending *vector.Batch, er
 		n += bt.N
 	}
 	return concatBatches(o.rightTypes, batches, n), nil, nil
-}
-
-// concatBatches copies batches, n rows in all, into one batch of columns
-// of types ts, allocated once, and gives each batch back to its producer.
-func concatBatches(ts []*types.Type, batches []*vector.Batch, n int) *vector.Batch {
-	rows := vector.NewBatch(ts, max(n, vector.BatchSize))
-	for _, bt := range batches {
-		rows.AppendBatch(bt)
-		bt.Release()
-	}
-	return rows
-}
-
-// releaseAll gives batches back to their producers.
-func releaseAll(batches []*vector.Batch) {
-	for _, bt := range batches {
-		bt.Release()
-	}
 }
 
 // buildTable makes the hash table of the build rows in memory.

@@ -185,26 +185,47 @@ func (emptyOp) Next(context.Context) (*vector.Batch, error) { return nil, nil }
 func (emptyOp) Close() error                                { return nil }
 
 // Drain runs an operator to its end and returns all its rows in one batch
-// of the given column types. The batch's columns double as they grow (an
-// append's own growth, a quarter at a time past a few hundred values,
-// allocates five times the final size on the way), and each input batch
-// goes back to its producer once copied.
+// of the given column types, copied once into columns of their total
+// length (concatBatches).
 func Drain(ctx context.Context, op Operator, ts []*types.Type) (*vector.Batch, error) {
-	out := vector.NewBatch(ts, vector.BatchSize)
+	var batches []*vector.Batch
+	n := 0
 	for {
 		if err := ctx.Err(); err != nil {
+			releaseAll(batches)
 			return nil, err
 		}
 		b, err := op.Next(ctx)
 		if err != nil {
+			releaseAll(batches)
 			return nil, err
 		}
 		if b == nil {
-			return out, nil
+			return concatBatches(ts, batches, n), nil
 		}
-		out.Reserve(b.N)
-		out.AppendBatch(b)
-		b.Release()
+		batches = append(batches, b)
+		n += b.N
+	}
+}
+
+// concatBatches copies batches, n rows in all, into one batch of columns
+// of types ts, allocated once, and gives each batch back to its producer:
+// a batch is kept as it came until then (its producer refills it only
+// once released), where growing the columns batch by batch would copy
+// them again at each doubling and leave the old arrays behind.
+func concatBatches(ts []*types.Type, batches []*vector.Batch, n int) *vector.Batch {
+	rows := vector.NewBatch(ts, max(n, vector.BatchSize))
+	for _, bt := range batches {
+		rows.AppendBatch(bt)
+		bt.Release()
+	}
+	return rows
+}
+
+// releaseAll gives batches back to their producers.
+func releaseAll(batches []*vector.Batch) {
+	for _, bt := range batches {
+		bt.Release()
 	}
 }
 
