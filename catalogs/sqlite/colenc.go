@@ -695,11 +695,7 @@ func decodeColumnInto(blob []byte, t *types.Type, raw bool, scratch *catalogs.Co
 	case tag == encFloats && class == classFloat:
 		data := r.take(n * 8)
 		if r.err == nil {
-			if cap(scratch.Floats) >= n {
-				cv.Floats = scratch.Floats[:n]
-			} else {
-				cv.Floats = make([]float64, n)
-			}
+			cv.Floats = floatsInto(scratch, n)
 			readFloats(cv.Floats, data, t.Kind == types.Float && !raw)
 		}
 	case tag == encDecFloats && class == classFloat:
@@ -707,11 +703,7 @@ func decodeColumnInto(blob []byte, t *types.Type, raw bool, scratch *catalogs.Co
 		if r.err != nil || e > maxScale {
 			return cv, 0, errCorrupt
 		}
-		if cap(scratch.Floats) >= n {
-			cv.Floats = scratch.Floats[:n]
-		} else {
-			cv.Floats = make([]float64, n)
-		}
+		cv.Floats = floatsInto(scratch, n)
 		// The integers unpack into the doubles' own memory and turn into
 		// doubles in place.
 		var ints []int64
@@ -799,6 +791,15 @@ func decodeColumnInto(blob []byte, t *types.Type, raw bool, scratch *catalogs.Co
 		return cv, 0, r.err
 	}
 	return cv, n, nil
+}
+
+// floatsInto returns n doubles in scratch's array when it is large
+// enough, else in a new one.
+func floatsInto(scratch *catalogs.ColumnValues, n int) []float64 {
+	if cap(scratch.Floats) >= n {
+		return scratch.Floats[:n]
+	}
+	return make([]float64, n)
 }
 
 // zeroNulls calls zero for every NULL row.
