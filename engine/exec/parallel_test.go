@@ -235,17 +235,8 @@ func TestSortGroupsMatchesSerial(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, w := range []int{2, 3, 4} {
-			got := make([][]int, len(par))
-			for i := range par {
-				got[i] = slices.Clone(par[i])
-			}
-			if err := sortGroups(context.Background(), got, cmp, nil, w); err != nil {
-				t.Fatal(err)
-			}
-			for i := range got {
-				if !slices.Equal(got[i], serial[i]) {
-					t.Fatalf("groups %v, %d workers: group %d differs from the serial sort", sizes, w, i)
-				}
+			if i := sortedLike(t, par, serial, cmp, nil, w); i >= 0 {
+				t.Fatalf("groups %v, %d workers: group %d differs from the serial sort", sizes, w, i)
 			}
 		}
 	}
@@ -317,19 +308,29 @@ func TestLeadKeySortsAsComparator(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, w := range []int{1, 2} {
-				got := make([][]int, len(led))
-				for i := range led {
-					got[i] = slices.Clone(led[i])
-				}
-				if err := sortGroups(context.Background(), got, cmp, lk, w); err != nil {
-					t.Fatal(err)
-				}
-				for i := range got {
-					if !slices.Equal(got[i], plain[i]) {
-						t.Fatalf("%v key, desc %v, %d workers: group %d differs from the comparator's sort", lead.Class, desc, w, i)
-					}
+				if i := sortedLike(t, led, plain, cmp, lk, w); i >= 0 {
+					t.Fatalf("%v key, desc %v, %d workers: group %d differs from the comparator's sort", lead.Class, desc, w, i)
 				}
 			}
 		}
 	}
+}
+
+// sortedLike sorts copies of groups with sortGroups (lead, workers) and
+// returns the first group that differs from want's, or -1.
+func sortedLike(t *testing.T, groups, want [][]int, cmp func(x, y int) int, lead *leadKey, workers int) int {
+	t.Helper()
+	got := make([][]int, len(groups))
+	for i := range groups {
+		got[i] = slices.Clone(groups[i])
+	}
+	if err := sortGroups(context.Background(), got, cmp, lead, workers); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if !slices.Equal(got[i], want[i]) {
+			return i
+		}
+	}
+	return -1
 }
