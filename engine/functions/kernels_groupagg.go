@@ -125,15 +125,7 @@ func (a *groupCount) UpdateOne(n int, args []*vector.Vec) {
 		a.n[0] += int64(n)
 		return
 	}
-rows:
-	for i := range n {
-		for _, v := range args {
-			if v.IsNull(i) {
-				continue rows
-			}
-		}
-		a.n[0]++
-	}
+	a.Update(make([]int32, n), args)
 }
 
 // countKept returns the number of rows with a group (not skipped).
